@@ -1,0 +1,299 @@
+package question
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+)
+
+// EventType says what happened to a question.
+type EventType int
+
+// The events a Broker emits.
+const (
+	EventAsked      EventType = iota + 1 // a new question is pending
+	EventSnoozed                         // the person put it off until Question.SnoozeUntil
+	EventResurfaced                      // its snooze ran out; it wants attention again
+	EventWaiters                         // the number of agents waiting on it changed
+	EventEnded                           // it ended; Result says how
+)
+
+func (t EventType) String() string {
+	switch t {
+	case EventAsked:
+		return "asked"
+	case EventSnoozed:
+		return "snoozed"
+	case EventResurfaced:
+		return "resurfaced"
+	case EventWaiters:
+		return "waiters"
+	case EventEnded:
+		return "ended"
+	}
+	return fmt.Sprintf("EventType(%d)", int(t))
+}
+
+// Event tells subscribers about a change. Question is a copy taken when the
+// event happened; Result is set for EventEnded; Waiters for EventWaiters.
+type Event struct {
+	Type     EventType
+	Question Question
+	Result   *Result
+	Waiters  int
+}
+
+// Config configures a Broker. The zero value is usable: no journal, real time.
+type Config struct {
+	Journal      Journal          // where questions and outcomes are made durable; nil keeps nothing
+	Now          func() time.Time // the clock; nil means time.Now
+	KeepFinished int              // how many ended questions to keep in memory for Wait and Get; 0 means 4096
+	RetryDelay   time.Duration    // how long to wait before retrying a failed automatic outcome; 0 means 1 s
+}
+
+// Broker owns the pending questions. It is safe for concurrent use by any
+// goroutine. Methods never call the Journal or subscribers while holding the
+// Broker's lock.
+type Broker struct {
+	cfg Config
+
+	mu       sync.Mutex
+	closed   bool
+	pending  map[string]*entry
+	finished map[string]*entry
+	order    []string // ids of finished entries, oldest first
+	subs     map[int]func(Event)
+	nextSub  int
+
+	events *eventQueue
+}
+
+type entry struct {
+	q        Question
+	res      Result
+	done     chan struct{}
+	deciding bool
+	waiters  int
+	expire   *time.Timer
+	wake     *time.Timer
+}
+
+// NewBroker returns a running Broker. Call Close to stop it.
+func NewBroker(cfg Config) *Broker {
+	if cfg.Journal == nil {
+		cfg.Journal = nopJournal{}
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.KeepFinished <= 0 {
+		cfg.KeepFinished = 4096
+	}
+	if cfg.RetryDelay <= 0 {
+		cfg.RetryDelay = time.Second
+	}
+	b := &Broker{
+		cfg:      cfg,
+		pending:  make(map[string]*entry),
+		finished: make(map[string]*entry),
+		subs:     make(map[int]func(Event)),
+	}
+	b.events = newEventQueue(b.deliver)
+	return b
+}
+
+// Ask validates q, gives it a fresh id, its created time and a deadline (q.Deadline
+// if set, else now plus DefaultTimeout, held within MinTimeout..MaxTimeout of
+// now), records it in the Journal and makes it pending. It returns the stored
+// question at once, without waiting for an answer; use Wait for that. Errors
+// from validation wrap ErrInvalid.
+func (b *Broker) Ask(ctx context.Context, q Question) (Question, error) {
+	if err := q.Validate(); err != nil {
+		return Question{}, err
+	}
+	now := b.cfg.Now()
+	q.ID = NewID()
+	q.Created = now
+	timeout := DefaultTimeout
+	if !q.Deadline.IsZero() {
+		timeout = q.Deadline.Sub(now)
+		if timeout <= 0 {
+			timeout = MinTimeout
+		}
+	}
+	q.Deadline = now.Add(ClampTimeout(timeout))
+	q.SnoozeUntil = time.Time{}
+	q.State = StatePending
+	q.Options = slices.Clone(q.Options)
+
+	b.mu.Lock()
+	closed := b.closed
+	b.mu.Unlock()
+	if closed {
+		return Question{}, ErrClosed
+	}
+	if err := b.cfg.Journal.Begin(ctx, q); err != nil {
+		return Question{}, fmt.Errorf("record question: %w", err)
+	}
+
+	e := &entry{q: q, done: make(chan struct{})}
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		res := Result{Outcome: Interrupted, DecidedBy: ByApp, Reason: ReasonStopped, DecidedAt: b.cfg.Now()}
+		_ = b.cfg.Journal.End(context.Background(), q, res) // best effort: the store marks leftovers interrupted on the next start anyway
+		return Question{}, ErrClosed
+	}
+	b.pending[q.ID] = e
+	b.armExpiry(e)
+	b.mu.Unlock()
+	b.events.push(Event{Type: EventAsked, Question: q})
+	return q, nil
+}
+
+// armExpiry starts the deadline timer of e. The caller holds b.mu.
+func (b *Broker) armExpiry(e *entry) {
+	if e.expire != nil {
+		e.expire.Stop()
+	}
+	id := e.q.ID
+	d := e.q.Deadline.Sub(b.cfg.Now())
+	e.expire = time.AfterFunc(max(d, 0), func() { b.expire(id) })
+}
+
+func (b *Broker) expire(id string) {
+	b.mu.Lock()
+	e, ok := b.pending[id]
+	if !ok || b.closed {
+		b.mu.Unlock()
+		return
+	}
+	if now := b.cfg.Now(); now.Before(e.q.Deadline) { // moved by a snooze meanwhile
+		b.armExpiry(e)
+		b.mu.Unlock()
+		return
+	}
+	b.mu.Unlock()
+	res := Result{Outcome: AutoRejected, DecidedBy: ByTimeout, Reason: ReasonTimeout}
+	if err := b.decide(id, func(*Question) (Result, error) { return res, nil }); err != nil && !isNotPending(err) {
+		// The journal failed; try again shortly rather than leave it pending forever.
+		b.mu.Lock()
+		if e, ok := b.pending[id]; ok && !b.closed {
+			e.expire = time.AfterFunc(b.cfg.RetryDelay, func() { b.expire(id) })
+		}
+		b.mu.Unlock()
+	}
+}
+
+// Answer records the person's response r to the pending question id and wakes
+// every waiter. Accept becomes Answered, Decline Declined and Cancel
+// Cancelled, all decided by ByHuman. A response that does not fit the
+// question is refused with an error wrapping ErrInvalid and the question stays
+// pending; a question that already ended gives an error wrapping ErrNotPending.
+// It blocks until the outcome is durable.
+func (b *Broker) Answer(id string, r Response) error {
+	return b.decide(id, func(q *Question) (Result, error) {
+		r, err := q.CheckResponse(r)
+		if err != nil {
+			return Result{}, err
+		}
+		out := map[Action]Outcome{Accept: Answered, Decline: Declined, Cancel: Cancelled}[r.Action]
+		return Result{Outcome: out, DecidedBy: ByHuman, Via: r.Via, Value: r.Value, Note: r.Note}, nil
+	})
+}
+
+// Withdraw ends the pending question id as Withdrawn, decided by ByAgent: the
+// agent that asked no longer wants an answer. It blocks until the outcome is durable.
+func (b *Broker) Withdraw(id string) error {
+	return b.decide(id, func(*Question) (Result, error) {
+		return Result{Outcome: Withdrawn, DecidedBy: ByAgent}, nil
+	})
+}
+
+// Decide ends the pending question id with an automatic result r (a rule's or
+// the app's). r.Outcome must be AutoApproved, AutoRejected or Interrupted, and
+// r.DecidedBy must not be ByHuman. It blocks until the outcome is durable.
+func (b *Broker) Decide(id string, r Result) error {
+	switch {
+	case r.Outcome != AutoApproved && r.Outcome != AutoRejected && r.Outcome != Interrupted:
+		return invalid(fieldErr("outcome", "%q is not an automatic outcome", r.Outcome))
+	case r.DecidedBy == ByHuman || r.DecidedBy == "":
+		return invalid(fieldErr("decided_by", "%q cannot make an automatic decision", r.DecidedBy))
+	}
+	return b.decide(id, func(*Question) (Result, error) { return r, nil })
+}
+
+// decide ends pending question id with the result that mk returns.
+func (b *Broker) decide(id string, mk func(*Question) (Result, error)) error {
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return ErrClosed
+	}
+	e, ok := b.pending[id]
+	if !ok {
+		_, done := b.finished[id]
+		b.mu.Unlock()
+		if done {
+			return fmt.Errorf("question %s: %w", id, ErrNotPending)
+		}
+		if _, res, err := b.lookup(id); err == nil && res != nil {
+			return fmt.Errorf("question %s: %w", id, ErrNotPending)
+		}
+		return fmt.Errorf("question %s: %w", id, ErrNotFound)
+	}
+	if e.deciding {
+		b.mu.Unlock()
+		return fmt.Errorf("question %s is being decided: %w", id, ErrNotPending)
+	}
+	q := e.q
+	res, err := mk(&q)
+	if err != nil {
+		b.mu.Unlock()
+		return err
+	}
+	res.DecidedAt = b.cfg.Now()
+	e.deciding = true
+	b.mu.Unlock()
+
+	if err := b.cfg.Journal.End(context.Background(), q, res); err != nil {
+		b.mu.Lock()
+		e.deciding = false
+		b.mu.Unlock()
+		return fmt.Errorf("record outcome of %s: %w", id, err)
+	}
+
+	b.mu.Lock()
+	b.finish(e, res)
+	q = e.q
+	b.mu.Unlock()
+	b.events.push(Event{Type: EventEnded, Question: q, Result: &res})
+	return nil
+}
+
+// finish moves e from pending to finished. The caller holds b.mu.
+func (b *Broker) finish(e *entry, res Result) {
+	for _, t := range []*time.Timer{e.expire, e.wake} {
+		if t != nil {
+			t.Stop()
+		}
+	}
+	e.res = res
+	e.q.State = State(res.Outcome)
+	e.q.SnoozeUntil = time.Time{}
+	delete(b.pending, e.q.ID)
+	b.finished[e.q.ID] = e
+	b.order = append(b.order, e.q.ID)
+	for len(b.order) > b.cfg.KeepFinished {
+		delete(b.finished, b.order[0])
+		b.order = b.order[1:]
+	}
+	close(e.done)
+}
+
+func isNotPending(err error) bool {
+	return err != nil && (errors.Is(err, ErrNotPending) || errors.Is(err, ErrNotFound) || errors.Is(err, ErrClosed))
+}

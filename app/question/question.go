@@ -1,0 +1,237 @@
+// Package question models the questions agents ask, the answers people give and the Broker that owns the pending ones.
+//
+// A Broker holds the pending questions and is the single source of truth for
+// them; it is safe for concurrent use. Subscribers run on the Broker's own
+// event goroutine, never under its lock, and must not block: code that
+// updates a UI switches to its own thread first (for Fyne, fyne.Do).
+//
+// This package imports only the standard library; deps_test.go enforces that.
+package question
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"time"
+)
+
+// Kind says what sort of answer a question wants.
+type Kind string
+
+// The kinds of question.
+const (
+	KindText        Kind = "text"
+	KindConfirm     Kind = "confirm"
+	KindChoice      Kind = "choice"
+	KindMultiChoice Kind = "multi_choice"
+	KindForm        Kind = "form"
+	KindApproval    Kind = "approval"
+	KindNotice      Kind = "notice"
+)
+
+// Kinds lists every kind in a stable order.
+var Kinds = []Kind{KindText, KindConfirm, KindChoice, KindMultiChoice, KindForm, KindApproval, KindNotice}
+
+// Valid reports whether k is one of the known kinds.
+func (k Kind) Valid() bool {
+	for _, x := range Kinds {
+		if k == x {
+			return true
+		}
+	}
+	return false
+}
+
+// Client identifies the agent that asked.
+type Client struct {
+	Name      string `json:"name"`
+	Version   string `json:"version,omitempty"`
+	SessionID string `json:"session_id,omitempty"`
+	Title     string `json:"title,omitempty"`
+}
+
+// DisplayName returns the client's title, its name, or "unknown client".
+func (c Client) DisplayName() string {
+	switch {
+	case c.Title != "":
+		return c.Title
+	case c.Name != "":
+		return c.Name
+	default:
+		return "unknown client"
+	}
+}
+
+// Option is one suggested answer or choice.
+type Option struct {
+	Label       string `json:"label"`
+	Description string `json:"description,omitempty"`
+}
+
+// Risk grades an approval request.
+type Risk string
+
+// The risk grades of an approval.
+const (
+	RiskLow    Risk = "low"
+	RiskMedium Risk = "medium"
+	RiskHigh   Risk = "high"
+)
+
+// Question is one prompt from an agent to the person.
+//
+// Fields that apply only to some kinds are ignored (and must be zero) for the
+// others; Validate says which.
+type Question struct {
+	ID          string          `json:"id"`
+	Kind        Kind            `json:"kind"`
+	Client      Client          `json:"client"`
+	Header      string          `json:"header,omitempty"`
+	Message     string          `json:"message"`
+	Options     []Option        `json:"options,omitempty"`
+	Schema      json.RawMessage `json:"schema,omitempty"`
+	Default     json.RawMessage `json:"default,omitempty"`
+	FreeText    bool            `json:"free_text,omitempty"`
+	Multiline   bool            `json:"multiline,omitempty"`
+	Placeholder string          `json:"placeholder,omitempty"`
+	MinLength   int             `json:"min_length,omitempty"`
+	MaxLength   int             `json:"max_length,omitempty"`
+	MinSelect   int             `json:"min_select,omitempty"`
+	MaxSelect   int             `json:"max_select,omitempty"`
+	Destructive bool            `json:"destructive,omitempty"`
+	YesLabel    string          `json:"yes_label,omitempty"`
+	NoLabel     string          `json:"no_label,omitempty"`
+	Risk        Risk            `json:"risk,omitempty"`
+	Created     time.Time       `json:"created"`
+	Deadline    time.Time       `json:"deadline"`
+	SnoozeUntil time.Time       `json:"snooze_until,omitzero"`
+	State       State           `json:"state"`
+}
+
+// State is "pending" or the Outcome that ended a question.
+type State string
+
+// StatePending marks a question nobody has decided yet.
+const StatePending State = "pending"
+
+// Outcome says how a question ended. One vocabulary is used everywhere: tool
+// results, history, the CLI and the UI.
+type Outcome string
+
+// The outcomes.
+const (
+	Answered     Outcome = "answered"      // the person accepted with a value
+	Declined     Outcome = "declined"      // the person said no to answering
+	Cancelled    Outcome = "cancelled"     // the person dismissed it
+	AutoRejected Outcome = "auto_rejected" // a timeout, a rule or away mode said no
+	AutoApproved Outcome = "auto_approved" // a rule said yes
+	Withdrawn    Outcome = "withdrawn"     // the agent took it back
+	Interrupted  Outcome = "interrupted"   // the app stopped while it was pending
+)
+
+// Outcomes lists every outcome in a stable order.
+var Outcomes = []Outcome{Answered, Declined, Cancelled, AutoRejected, AutoApproved, Withdrawn, Interrupted}
+
+// Valid reports whether o is one of the known outcomes.
+func (o Outcome) Valid() bool {
+	for _, x := range Outcomes {
+		if o == x {
+			return true
+		}
+	}
+	return false
+}
+
+// Decider says who decided an outcome.
+type Decider string
+
+// The deciders.
+const (
+	ByHuman   Decider = "human"
+	ByRule    Decider = "rule"
+	ByTimeout Decider = "timeout"
+	ByAgent   Decider = "agent"
+	ByApp     Decider = "app"
+)
+
+// Reason explains an automatic outcome.
+type Reason string
+
+// The reasons for automatic outcomes.
+const (
+	ReasonTimeout Reason = "timeout"
+	ReasonRule    Reason = "rule"
+	ReasonAway    Reason = "away"
+	ReasonStopped Reason = "app_stopped"
+)
+
+// Via says through which channel a decision came.
+type Via string
+
+// The channels a decision can come through.
+const (
+	ViaDialog       Via = "dialog"
+	ViaNotification Via = "notification"
+	ViaCLI          Via = "cli"
+	ViaWeb          Via = "web"
+	ViaElicitation  Via = "elicitation"
+	ViaRule         Via = "rule"
+)
+
+// Result is how a question ended.
+type Result struct {
+	Outcome   Outcome         `json:"outcome"`
+	DecidedBy Decider         `json:"decided_by"`
+	Reason    Reason          `json:"reason,omitempty"`
+	Via       Via             `json:"via,omitempty"`
+	Value     json.RawMessage `json:"value,omitempty"`
+	Note      string          `json:"note,omitempty"`
+	RuleID    string          `json:"rule_id,omitempty"`
+	DecidedAt time.Time       `json:"decided_at"`
+}
+
+// Action is what a person does with a question.
+type Action string
+
+// The actions a person can take; they match MCP elicitation's.
+const (
+	Accept  Action = "accept"
+	Decline Action = "decline"
+	Cancel  Action = "cancel"
+)
+
+// Response is a person's reply to a question.
+type Response struct {
+	Action Action          `json:"action"`
+	Value  json.RawMessage `json:"value,omitempty"`
+	Note   string          `json:"note,omitempty"`
+	Via    Via             `json:"via,omitempty"`
+}
+
+// NewID returns a fresh unguessable id: 128 random bits, base64url without padding.
+func NewID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never returns an error.
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// Timeout limits for a question's deadline.
+const (
+	MinTimeout     = 10 * time.Second
+	MaxTimeout     = 24 * time.Hour
+	DefaultTimeout = 300 * time.Second
+)
+
+// ClampTimeout returns d held within MinTimeout..MaxTimeout, or DefaultTimeout when d is zero or negative.
+func ClampTimeout(d time.Duration) time.Duration {
+	switch {
+	case d <= 0:
+		return DefaultTimeout
+	case d < MinTimeout:
+		return MinTimeout
+	case d > MaxTimeout:
+		return MaxTimeout
+	default:
+		return d
+	}
+}

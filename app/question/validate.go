@@ -1,0 +1,208 @@
+package question
+
+import (
+	"errors"
+	"fmt"
+	"unicode/utf8"
+)
+
+// Limits on what a question may hold. Errors name the field and the limit.
+const (
+	MaxMessage      = 4096
+	MaxHeader       = 64
+	MaxLabel        = 100
+	MaxDescription  = 512
+	MaxPlaceholder  = 200
+	MaxAnswerText   = 65536
+	MaxSuggestions  = 3
+	MinChoices      = 2
+	MaxChoices      = 20
+	MaxClientField  = 200
+	maxButtonLabels = 40
+)
+
+// FieldError is a validation failure of one named field.
+type FieldError struct {
+	Field string // the field's name, e.g. "options[2].label"
+	Msg   string // what is wrong, e.g. "at most 100 characters, got 120"
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
+
+func fieldErr(field, format string, args ...any) error {
+	return &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// ErrInvalid is wrapped by every validation error, so callers can tell bad
+// input from faults with errors.Is.
+var ErrInvalid = errors.New("invalid")
+
+type invalidError struct{ errs []error }
+
+func (e *invalidError) Error() string {
+	if len(e.errs) == 1 {
+		return e.errs[0].Error()
+	}
+	s := fmt.Sprintf("%d problems: ", len(e.errs))
+	for i, err := range e.errs {
+		if i > 0 {
+			s += "; "
+		}
+		s += err.Error()
+	}
+	return s
+}
+
+func (e *invalidError) Unwrap() []error { return append([]error{ErrInvalid}, e.errs...) }
+
+func invalid(errs ...error) error {
+	var kept []error
+	for _, err := range errs {
+		if err != nil {
+			kept = append(kept, err)
+		}
+	}
+	if len(kept) == 0 {
+		return nil
+	}
+	return &invalidError{errs: kept}
+}
+
+func checkLen(field, s string, min, max int) error {
+	n := utf8.RuneCountInString(s)
+	if !utf8.ValidString(s) {
+		return fieldErr(field, "not valid UTF-8")
+	}
+	if n < min {
+		if min == 1 {
+			return fieldErr(field, "must not be empty")
+		}
+		return fieldErr(field, "at least %d characters, got %d", min, n)
+	}
+	if n > max {
+		return fieldErr(field, "at most %d characters, got %d", max, n)
+	}
+	return nil
+}
+
+// Validate checks q against the limits for its kind. It reports every
+// problem it finds in one error that wraps ErrInvalid and a *FieldError for
+// each; it does not look at ID, Created, Deadline or State.
+func (q *Question) Validate() error {
+	if !q.Kind.Valid() {
+		return invalid(fieldErr("kind", "%q is not one of text, confirm, choice, multi_choice, form, approval, notice", q.Kind))
+	}
+	errs := []error{
+		checkLen("message", q.Message, 1, MaxMessage),
+		checkLen("header", q.Header, 0, MaxHeader),
+		checkLen("client.name", q.Client.Name, 0, MaxClientField),
+		checkLen("client.version", q.Client.Version, 0, MaxClientField),
+		checkLen("client.session_id", q.Client.SessionID, 0, MaxClientField),
+		checkLen("client.title", q.Client.Title, 0, MaxClientField),
+		checkLen("placeholder", q.Placeholder, 0, MaxPlaceholder),
+		checkLen("yes_label", q.YesLabel, 0, maxButtonLabels),
+		checkLen("no_label", q.NoLabel, 0, maxButtonLabels),
+	}
+	errs = append(errs, q.validateOptions()...)
+	errs = append(errs, q.validateKind()...)
+	if err := invalid(errs...); err != nil {
+		return err
+	}
+	if len(q.Default) > 0 && q.Kind != KindNotice {
+		if _, err := q.checkValue(q.Default, "default"); err != nil {
+			return invalid(err)
+		}
+	}
+	return nil
+}
+
+func (q *Question) validateOptions() []error {
+	var errs []error
+	seen := make(map[string]int, len(q.Options))
+	for i, o := range q.Options {
+		f := fmt.Sprintf("options[%d]", i)
+		errs = append(errs, checkLen(f+".label", o.Label, 1, MaxLabel), checkLen(f+".description", o.Description, 0, MaxDescription))
+		if j, dup := seen[o.Label]; dup && o.Label != "" {
+			errs = append(errs, fieldErr(f+".label", "%q repeats options[%d].label; labels must be distinct", o.Label, j))
+		}
+		seen[o.Label] = i
+	}
+	return errs
+}
+
+func (q *Question) validateKind() []error {
+	var errs []error
+	n := len(q.Options)
+	onlyFor := func(field string, set bool, kinds string) {
+		if set {
+			errs = append(errs, fieldErr(field, "only allowed for %s questions", kinds))
+		}
+	}
+	onlyFor("schema", len(q.Schema) > 0 && q.Kind != KindForm, "form")
+	onlyFor("multiline", q.Multiline && q.Kind != KindText, "text")
+	onlyFor("min_length", q.MinLength != 0 && q.Kind != KindText, "text")
+	onlyFor("max_length", q.MaxLength != 0 && q.Kind != KindText, "text")
+	onlyFor("min_select", q.MinSelect != 0 && q.Kind != KindMultiChoice, "multi_choice")
+	onlyFor("max_select", q.MaxSelect != 0 && q.Kind != KindMultiChoice, "multi_choice")
+	onlyFor("destructive", q.Destructive && q.Kind != KindConfirm && q.Kind != KindApproval, "confirm and approval")
+	onlyFor("yes_label", q.YesLabel != "" && q.Kind != KindConfirm, "confirm")
+	onlyFor("no_label", q.NoLabel != "" && q.Kind != KindConfirm, "confirm")
+	onlyFor("risk", q.Risk != "" && q.Kind != KindApproval, "approval")
+	onlyFor("free_text", q.FreeText && q.Kind != KindText && q.Kind != KindChoice && q.Kind != KindMultiChoice, "text, choice and multi_choice")
+
+	switch q.Kind {
+	case KindText:
+		if n > MaxSuggestions {
+			errs = append(errs, fieldErr("options", "at most %d suggested answers, got %d", MaxSuggestions, n))
+		}
+		if q.MinLength < 0 || q.MinLength > MaxAnswerText {
+			errs = append(errs, fieldErr("min_length", "must be between 0 and %d, got %d", MaxAnswerText, q.MinLength))
+		}
+		if q.MaxLength < 0 || q.MaxLength > MaxAnswerText {
+			errs = append(errs, fieldErr("max_length", "must be between 0 and %d, got %d", MaxAnswerText, q.MaxLength))
+		}
+		if q.MaxLength > 0 && q.MinLength > q.MaxLength {
+			errs = append(errs, fieldErr("min_length", "%d is above max_length %d", q.MinLength, q.MaxLength))
+		}
+		if n == 0 && !q.FreeText {
+			errs = append(errs, fieldErr("free_text", "must be on when there are no suggested answers"))
+		}
+	case KindChoice, KindMultiChoice:
+		if n < MinChoices || n > MaxChoices {
+			errs = append(errs, fieldErr("options", "between %d and %d options, got %d", MinChoices, MaxChoices, n))
+		}
+		if q.Kind == KindMultiChoice {
+			errs = append(errs, q.validateSelectBounds()...)
+		}
+	case KindForm:
+		if len(q.Schema) == 0 {
+			errs = append(errs, fieldErr("schema", "a form needs a requestedSchema"))
+		} else if _, err := ParseSchema(q.Schema); err != nil {
+			errs = append(errs, err)
+		}
+		fallthrough
+	default: // confirm, approval, notice
+		if n > 0 && q.Kind != KindText {
+			errs = append(errs, fieldErr("options", "not allowed for %s questions", q.Kind))
+		}
+	}
+	if q.Kind == KindApproval && q.Risk != "" && q.Risk != RiskLow && q.Risk != RiskMedium && q.Risk != RiskHigh {
+		errs = append(errs, fieldErr("risk", "%q is not one of low, medium, high", q.Risk))
+	}
+	return errs
+}
+
+func (q *Question) validateSelectBounds() []error {
+	var errs []error
+	n := len(q.Options)
+	if q.MinSelect < 0 || q.MinSelect > n {
+		errs = append(errs, fieldErr("min_select", "must be between 0 and the %d options, got %d", n, q.MinSelect))
+	}
+	if q.MaxSelect < 0 || q.MaxSelect > n {
+		errs = append(errs, fieldErr("max_select", "must be between 0 and the %d options, got %d", n, q.MaxSelect))
+	}
+	if q.MaxSelect > 0 && q.MinSelect > q.MaxSelect {
+		errs = append(errs, fieldErr("min_select", "%d is above max_select %d", q.MinSelect, q.MaxSelect))
+	}
+	return errs
+}
