@@ -1,0 +1,253 @@
+// Package app wires the question broker, the history store, the MCP listener, the control socket and the desktop UI together, and shuts them down in order.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/question"
+)
+
+// DefaultAddr is where the MCP server listens unless told otherwise.
+const DefaultAddr = "127.0.0.1:7931"
+
+// Options configure Run.
+type Options struct {
+	DataDir  string // required: where everything is kept
+	Addr     string // host:port for the MCP listener; empty means DefaultAddr
+	Headless bool   // no window, tray or notification
+	Version  string // the app's version, for status and logs
+
+	// GUI runs the desktop UI on the calling goroutine until ctx is done or
+	// the person quits; nil, Headless, or no display means headless.
+	GUI func(ctx context.Context, env Env) error
+
+	// Ready, if set, is called once the app serves, with what it wrote to the
+	// instance file and what the UI would get. Tests use it.
+	Ready func(Instance, Env)
+}
+
+// Env is what the UI needs from the app.
+type Env struct {
+	Broker  *question.Broker
+	Store   history.Store
+	URL     string
+	Token   string
+	DataDir string
+	Log     *slog.Logger
+}
+
+// AlreadyRunningError reports that another app holds the data dir.
+type AlreadyRunningError struct {
+	DataDir  string
+	Instance *Instance // nil when the instance file could not be read
+}
+
+func (e *AlreadyRunningError) Error() string {
+	if e.Instance == nil {
+		return fmt.Sprintf("another asktray is already running with data dir %s", e.DataDir)
+	}
+	return fmt.Sprintf("another asktray (pid %d) is already running with data dir %s; MCP at %s",
+		e.Instance.PID, e.DataDir, e.Instance.URL)
+}
+
+var errLocked = errors.New("locked by another process")
+
+// Run starts the app and blocks until ctx is done or the person quits, then
+// shuts down in order: the listeners stop taking calls, pending questions
+// become interrupted, the history is closed. Call it from the main goroutine:
+// the desktop UI must run there.
+func Run(ctx context.Context, o Options) (err error) {
+	if o.DataDir == "" {
+		return errors.New("no data dir given")
+	}
+	if o.Addr == "" {
+		o.Addr = DefaultAddr
+	}
+	if err := EnsureDataDir(o.DataDir); err != nil {
+		return err
+	}
+	lock, err := acquire(o.DataDir)
+	if err != nil {
+		return err
+	}
+	defer lock.Close()
+
+	logf, log, err := openLog(o.DataDir)
+	if err != nil {
+		return err
+	}
+	defer logf.Close()
+	log.Info("starting", "version", o.Version, "pid", os.Getpid(), "data_dir", o.DataDir)
+	defer func() {
+		if err != nil {
+			log.Error("stopped with error", "err", err)
+		} else {
+			log.Info("stopped")
+		}
+	}()
+
+	token, err := LoadOrCreateToken(o.DataDir)
+	if err != nil {
+		return err
+	}
+	store, err := history.Open(filepath.Join(o.DataDir, DatabaseFile))
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if ids, err := store.InterruptPending(ctx, time.Now()); err != nil {
+		return fmt.Errorf("mark questions of the last run interrupted: %w", err)
+	} else if len(ids) > 0 {
+		log.Warn("questions left pending by the last run are now interrupted", "count", len(ids))
+	}
+
+	broker := question.NewBroker(question.Config{Journal: store})
+	defer func() {
+		if cerr := broker.Close(); cerr != nil {
+			log.Error("close broker", "err", cerr)
+		}
+	}()
+	unsub := broker.Subscribe(logEvents(log))
+	defer unsub()
+
+	ln, err := listenLoopback(o.Addr)
+	if err != nil {
+		return err
+	}
+	url := "http://" + ln.Addr().String() + "/mcp"
+	mux := http.NewServeMux()
+	// The MCP server is mounted on mux at /mcp by mcpbridge (issue 3).
+	defer serveHTTP(ln, mux, log)()
+
+	gui := o.GUI != nil && !o.Headless && displayAvailable()
+	inst := Instance{
+		PID: os.Getpid(), Version: o.Version, URL: url, Addr: ln.Addr().String(),
+		Socket: filepath.Join(o.DataDir, SocketFile), DataDir: o.DataDir,
+		Started: time.Now().UTC().Format(time.RFC3339), GUI: gui,
+	}
+	ctl := &control.Server{Broker: broker, Store: store, Log: log, Status: func() control.Status {
+		return control.Status{PID: inst.PID, Version: inst.Version, URL: inst.URL, DataDir: inst.DataDir, GUI: inst.GUI}
+	}}
+	if err := ctl.Listen(inst.Socket); err != nil {
+		return err
+	}
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = ctl.Shutdown(sctx)
+	}()
+	if err := writeInstance(o.DataDir, inst); err != nil {
+		return fmt.Errorf("write instance file: %w", err)
+	}
+	defer os.Remove(filepath.Join(o.DataDir, InstanceFile))
+	log.Info("serving", "url", url, "socket", inst.Socket, "gui", gui)
+	env := Env{Broker: broker, Store: store, URL: url, Token: token, DataDir: o.DataDir, Log: log}
+	if o.Ready != nil {
+		o.Ready(inst, env)
+	}
+	if gui {
+		return o.GUI(ctx, env)
+	}
+	<-ctx.Done()
+	return nil
+}
+
+// acquire takes the data dir's single-instance lock, or reports who holds it.
+func acquire(dir string) (*os.File, error) {
+	lock, err := lockFile(filepath.Join(dir, LockFile))
+	if errors.Is(err, errLocked) {
+		are := &AlreadyRunningError{DataDir: dir}
+		if in, rerr := ReadInstance(dir); rerr == nil {
+			are.Instance = &in
+		}
+		return nil, are
+	}
+	return lock, err
+}
+
+// serveHTTP serves h on ln on a new goroutine and returns a function that
+// shuts the server down, waiting up to 5 s for calls in progress.
+func serveHTTP(ln net.Listener, h http.Handler, log *slog.Logger) (shutdown func()) {
+	// No WriteTimeout: a tool call may wait minutes for a person.
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("mcp listener stopped", "err", err)
+		}
+	}()
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := hs.Shutdown(ctx); err != nil {
+			log.Warn("mcp listener shutdown", "err", err)
+		}
+	}
+}
+
+// listenLoopback listens on addr, which must name a loopback address.
+func listenLoopback(addr string) (net.Listener, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("--addr %q: %w", addr, err)
+	}
+	if host != "localhost" {
+		ip := net.ParseIP(host)
+		if ip == nil || !ip.IsLoopback() {
+			return nil, fmt.Errorf("--addr %q: must be a loopback address such as 127.0.0.1", addr)
+		}
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	return ln, nil
+}
+
+// displayAvailable reports whether a desktop session is there to show windows in.
+func displayAvailable() bool {
+	switch runtime.GOOS {
+	case "darwin", "windows":
+		return true
+	}
+	return os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != ""
+}
+
+// openLog opens the log file in the data dir (0600, appended to).
+func openLog(dir string) (*os.File, *slog.Logger, error) {
+	ld := filepath.Join(dir, LogDir)
+	if err := os.MkdirAll(ld, 0o700); err != nil {
+		return nil, nil, fmt.Errorf("create log dir: %w", err)
+	}
+	f, err := os.OpenFile(filepath.Join(ld, LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open log file: %w", err)
+	}
+	return f, slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelInfo})), nil
+}
+
+// logEvents writes one log line per question event. Message text is left out:
+// it may hold secrets, and the history keeps it.
+func logEvents(log *slog.Logger) func(question.Event) {
+	return func(e question.Event) {
+		q := e.Question
+		switch e.Type {
+		case question.EventAsked:
+			log.Info("question asked", "id", q.ID, "kind", q.Kind, "client", q.Client.Name, "deadline", q.Deadline)
+		case question.EventEnded:
+			log.Info("question ended", "id", q.ID, "outcome", e.Result.Outcome, "by", e.Result.DecidedBy, "reason", e.Result.Reason, "via", e.Result.Via)
+		case question.EventSnoozed:
+			log.Info("question snoozed", "id", q.ID, "until", q.SnoozeUntil)
+		}
+	}
+}

@@ -1,0 +1,129 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/question"
+)
+
+func TestEnsureDataDirTightensMode(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("unix modes")
+	}
+	dir := filepath.Join(t.TempDir(), "d")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := EnsureDataDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(dir); fi.Mode().Perm() != 0o700 {
+		t.Fatalf("mode %v", fi.Mode().Perm())
+	}
+}
+
+func TestToken(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a, err := LoadOrCreateToken(dir)
+	if err != nil || len(a) != 64 {
+		t.Fatalf("token %q %v", a, err)
+	}
+	b, err := LoadOrCreateToken(dir)
+	if err != nil || a != b {
+		t.Fatalf("token changed on reload: %q %q %v", a, b, err)
+	}
+	fi, _ := os.Stat(filepath.Join(dir, TokenFile))
+	if runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
+		t.Fatalf("token mode %v", fi.Mode().Perm())
+	}
+	c, err := RegenerateToken(dir)
+	if err != nil || c == a {
+		t.Fatalf("regenerate gave %q %v", c, err)
+	}
+}
+
+func TestListenLoopbackOnly(t *testing.T) {
+	t.Parallel()
+	for _, addr := range []string{"0.0.0.0:0", "192.0.2.1:0", ":0", "example.com:80"} {
+		if ln, err := listenLoopback(addr); err == nil {
+			ln.Close()
+			t.Errorf("%s accepted", addr)
+		} else if !strings.Contains(err.Error(), "loopback") && !strings.Contains(err.Error(), "--addr") {
+			t.Errorf("%s: unclear error %v", addr, err)
+		}
+	}
+	for _, addr := range []string{"127.0.0.1:0", "localhost:0"} {
+		ln, err := listenLoopback(addr)
+		if err != nil {
+			t.Errorf("%s refused: %v", addr, err)
+			continue
+		}
+		ln.Close()
+	}
+}
+
+func TestRunInProcess(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "data")
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan Env, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, Options{DataDir: dir, Addr: "127.0.0.1:0", Headless: true, Version: "test",
+			Ready: func(_ Instance, env Env) { ready <- env }})
+	}()
+	var env Env
+	select {
+	case env = <-ready:
+	case err := <-done:
+		t.Fatalf("Run: %v", err)
+	case <-time.After(20 * time.Second):
+		t.Fatal("not ready")
+	}
+	in, err := ReadInstance(dir)
+	if err != nil || in.PID != os.Getpid() || !strings.HasPrefix(in.URL, "http://127.0.0.1:") || in.GUI {
+		t.Fatalf("instance %+v %v", in, err)
+	}
+
+	// A second Run on the same dir refuses and names the first.
+	err = Run(context.Background(), Options{DataDir: dir, Addr: "127.0.0.1:0", Headless: true})
+	var are *AlreadyRunningError
+	if !errors.As(err, &are) || are.Instance == nil || are.Instance.URL != in.URL {
+		t.Fatalf("second Run: %v", err)
+	}
+
+	q, err := env.Broker.Ask(ctx, question.Question{Kind: question.KindConfirm, Message: "ok?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Run returned %v", err)
+	}
+	// Ordered shutdown recorded the pending question as interrupted before closing the store.
+	if _, _, err := env.Store.Lookup(context.Background(), q.ID); err == nil {
+		t.Fatal("store still open after Run returned")
+	}
+	st, err := history.Open(filepath.Join(dir, DatabaseFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	_, res, err := st.Lookup(context.Background(), q.ID)
+	if err != nil || res == nil || res.Outcome != question.Interrupted || res.DecidedBy != question.ByApp {
+		t.Fatalf("after shutdown: %+v %v", res, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, InstanceFile)); !os.IsNotExist(err) {
+		t.Fatalf("instance file left: %v", err)
+	}
+}

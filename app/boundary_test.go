@@ -1,0 +1,33 @@
+package app
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestDependenciesPointInward keeps Fyne out of everything but the UI and
+// mcp-go out of everything but the MCP bridge.
+func TestDependenciesPointInward(t *testing.T) {
+	t.Parallel()
+	banned := map[string][]string{
+		"./question": {"fyne.io/", "github.com/mark3labs/", "github.com/gen2brain/", "modernc.org/"},
+		"./history":  {"fyne.io/", "github.com/mark3labs/", "github.com/gen2brain/"},
+		"./control":  {"fyne.io/", "github.com/mark3labs/", "github.com/gen2brain/"},
+		"./cli":      {"fyne.io/", "github.com/gen2brain/"},
+		".":          {"fyne.io/", "github.com/gen2brain/"},
+	}
+	for pkg, bans := range banned {
+		out, err := exec.Command("go", "list", "-deps", pkg).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list %s: %v\n%s", pkg, err, out)
+		}
+		for dep := range strings.FieldsSeq(string(out)) {
+			for _, b := range bans {
+				if strings.HasPrefix(dep, b) {
+					t.Errorf("%s depends on %s", pkg, dep)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,197 @@
+// Package cli parses asktray's command line and runs its commands: the app itself, and the person's commands that talk to a running app.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/asktray/asktray/app"
+	"github.com/asktray/asktray/app/control"
+)
+
+// Exit codes.
+const (
+	ExitOK    = 0
+	ExitError = 1
+	ExitUsage = 2
+	ExitNoApp = 3
+)
+
+// Version is the app's version; the build may override it with -ldflags "-X".
+var Version = "0.1.0-dev"
+
+// IO is where a command reads and writes.
+type IO struct {
+	Out, Err io.Writer
+}
+
+// GUI runs the desktop UI; main passes the Fyne one, tests pass nil.
+type GUI = func(ctx context.Context, env app.Env) error
+
+// readyHook, when set (by tests), is called once a run serves.
+var readyHook func(app.Instance, app.Env)
+
+const usage = `Asktray lets AI agents ask you questions from a tray icon.
+
+Usage:
+  asktray [--data-dir DIR] [--addr HOST:PORT] [--headless]   run the app
+  asktray pending [--json]                                   list pending questions
+  asktray answer ID (--accept VALUE | --decline | --cancel) [--note TEXT]
+  asktray snooze ID DURATION                                 e.g. 5m, 1h, tomorrow
+  asktray history [--outcome O] [--client C] [--kind K] [--search Q] [--limit N] [--json]
+  asktray url [--json]                                       the MCP URL and token
+  asktray version
+
+Every command takes --data-dir DIR (default $ASKTRAY_DATA_DIR or the XDG data dir).
+VALUE is JSON: '"yes"', '["a","b"]' or a form object such as '{"name":"Ada"}'.
+Exit codes: 0 ok, 1 error, 2 usage, 3 no running app.
+`
+
+// usageError is a mistake on the command line.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+// Main runs the command in args (without the program name) and returns its exit code.
+func Main(ctx context.Context, args []string, stdio IO, gui GUI) int {
+	cmd := "run"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		cmd, args = args[0], args[1:]
+	}
+	var err error
+	switch cmd {
+	case "run":
+		err = runApp(ctx, args, stdio, gui)
+	case "pending":
+		err = cmdPending(ctx, args, stdio)
+	case "answer":
+		err = cmdAnswer(ctx, args, stdio)
+	case "snooze":
+		err = cmdSnooze(ctx, args, stdio)
+	case "history":
+		err = cmdHistory(ctx, args, stdio)
+	case "url":
+		err = cmdURL(ctx, args, stdio)
+	case "version":
+		_, err = fmt.Fprintln(stdio.Out, "asktray", Version)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdio.Out, usage)
+	default:
+		err = usagef("unknown command %q", cmd)
+	}
+	return exitCode(err, stdio)
+}
+
+func exitCode(err error, stdio IO) int {
+	var ue *usageError
+	var ae *control.APIError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(stdio.Out, usage)
+		return ExitOK
+	case errors.As(err, &ue):
+		fmt.Fprintf(stdio.Err, "asktray: %v\nRun 'asktray help' for usage.\n", err)
+		return ExitUsage
+	case errors.Is(err, control.ErrNoApp):
+		fmt.Fprintf(stdio.Err, "asktray: %v\nStart it with 'asktray' (or 'asktray --headless').\n", err)
+		return ExitNoApp
+	case errors.As(err, &ae):
+		fmt.Fprintf(stdio.Err, "asktray: %s\n", ae.Message)
+		return ExitError
+	default:
+		fmt.Fprintf(stdio.Err, "asktray: %v\n", err)
+		return ExitError
+	}
+}
+
+// flags is a FlagSet that also accepts flags after positional arguments.
+type flags struct {
+	*flag.FlagSet
+	dataDir string
+}
+
+func newFlags(name string) *flags {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	f := &flags{FlagSet: fs}
+	fs.StringVar(&f.dataDir, "data-dir", "", "data dir")
+	return f
+}
+
+// parse parses args, with flags and positional arguments in any order, and
+// returns the positional ones.
+func (f *flags) parse(args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := f.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usagef("%v", err)
+		}
+		args = f.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func (f *flags) dir() (string, error) {
+	if f.dataDir != "" {
+		return absDir(f.dataDir)
+	}
+	return app.DefaultDataDir()
+}
+
+func absDir(d string) (string, error) {
+	if strings.HasPrefix(d, "~/") {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", err
+		}
+		d = home + d[1:]
+	}
+	return d, nil
+}
+
+func runApp(ctx context.Context, args []string, stdio IO, gui GUI) error {
+	f := newFlags("asktray")
+	addr := f.String("addr", app.DefaultAddr, "MCP listen address")
+	headless := f.Bool("headless", false, "run without window, tray or notifications")
+	pos, err := f.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unexpected argument %q", pos[0])
+	}
+	dir, err := f.dir()
+	if err != nil {
+		return err
+	}
+	err = app.Run(ctx, app.Options{DataDir: dir, Addr: *addr, Headless: *headless, Version: Version, GUI: gui,
+		Ready: func(in app.Instance, env app.Env) {
+			fmt.Fprintf(stdio.Err, "asktray %s: MCP at %s (data dir %s)\n", Version, in.URL, in.DataDir)
+			if readyHook != nil {
+				readyHook(in, env)
+			}
+		}})
+	if _, ok := errors.AsType[*app.AlreadyRunningError](err); ok {
+		return fmt.Errorf("%w\nUse 'asktray url' to connect to it, or pass another --data-dir", err)
+	}
+	return err
+}

@@ -1,0 +1,314 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+	"unicode/utf8"
+
+	"github.com/asktray/asktray/app"
+	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/question"
+)
+
+func connect(f *flags) (*control.Client, string, error) {
+	dir, err := f.dir()
+	if err != nil {
+		return nil, "", err
+	}
+	return control.NewClient(filepath.Join(dir, app.SocketFile)), dir, nil
+}
+
+func cmdPending(ctx context.Context, args []string, stdio IO) error {
+	f := newFlags("pending")
+	asJSON := f.Bool("json", false, "JSON output")
+	if err := noArgs(f, args); err != nil {
+		return err
+	}
+	c, _, err := connect(f)
+	if err != nil {
+		return err
+	}
+	qs, err := c.Pending(ctx)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		if qs == nil {
+			qs = []question.Question{}
+		}
+		return writeJSON(stdio, qs)
+	}
+	if len(qs) == 0 {
+		fmt.Fprintln(stdio.Out, "No pending questions.")
+		return nil
+	}
+	tw := tabwriter.NewWriter(stdio.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tASKED\tCLIENT\tKIND\tTIME LEFT\tQUESTION")
+	now := time.Now()
+	for _, q := range qs {
+		left := q.Deadline.Sub(now).Round(time.Second).String()
+		if !q.SnoozeUntil.IsZero() {
+			left += " (snoozed)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", q.ID, ago(now, q.Created), q.Client.DisplayName(), q.Kind, left, oneLine(q.Message, 60))
+	}
+	return tw.Flush()
+}
+
+// ParseAnswer turns the answer command's flags into a request. Exactly one of
+// accept (JSON), decline and cancel must be given.
+func ParseAnswer(accept string, acceptSet, decline, cancel bool, note string) (control.AnswerRequest, error) {
+	n := 0
+	for _, b := range []bool{acceptSet, decline, cancel} {
+		if b {
+			n++
+		}
+	}
+	if n != 1 {
+		return control.AnswerRequest{}, usagef("give exactly one of --accept VALUE, --decline, --cancel")
+	}
+	req := control.AnswerRequest{Note: note}
+	switch {
+	case decline:
+		req.Action = question.Decline
+	case cancel:
+		req.Action = question.Cancel
+	default:
+		req.Action = question.Accept
+		v := strings.TrimSpace(accept)
+		if !json.Valid([]byte(v)) {
+			return req, usagef(`--accept: %q is not JSON; quote strings, e.g. --accept '"yes"' or --accept '["a","b"]'`, accept)
+		}
+		req.Value = json.RawMessage(v)
+	}
+	return req, nil
+}
+
+func cmdAnswer(ctx context.Context, args []string, stdio IO) error {
+	f := newFlags("answer")
+	accept := f.String("accept", "", "accept with this JSON value")
+	decline := f.Bool("decline", false, "decline the question")
+	cancel := f.Bool("cancel", false, "dismiss the question")
+	note := f.String("note", "", "a note for the agent")
+	pos, err := f.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("answer takes one question ID")
+	}
+	acceptSet := false
+	f.Visit(func(fl *flag.Flag) {
+		if fl.Name == "accept" {
+			acceptSet = true
+		}
+	})
+	req, err := ParseAnswer(*accept, acceptSet, *decline, *cancel, *note)
+	if err != nil {
+		return err
+	}
+	c, _, err := connect(f)
+	if err != nil {
+		return err
+	}
+	it, err := c.Answer(ctx, pos[0], req)
+	if err != nil {
+		return explainAnswerError(err)
+	}
+	fmt.Fprintf(stdio.Out, "%s: %s\n", it.Question.ID, it.Result.Outcome)
+	return nil
+}
+
+func explainAnswerError(err error) error {
+	var ae *control.APIError
+	if !errors.As(err, &ae) {
+		return err
+	}
+	switch ae.Code {
+	case "invalid":
+		ae.Message = "answer refused, the question stays pending: " + ae.Message
+	case "not_found":
+		ae.Message = "no such question: " + ae.Message
+	case "not_pending":
+		ae.Message = "too late: " + ae.Message
+	}
+	return ae
+}
+
+func cmdSnooze(ctx context.Context, args []string, stdio IO) error {
+	f := newFlags("snooze")
+	pos, err := f.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return usagef("snooze takes a question ID and a duration such as 5m, 1h or tomorrow")
+	}
+	until, err := ParseSnooze(pos[1], time.Now())
+	if err != nil {
+		return err
+	}
+	c, _, err := connect(f)
+	if err != nil {
+		return err
+	}
+	it, err := c.Snooze(ctx, pos[0], until)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdio.Out, "%s: snoozed until %s\n", it.Question.ID, it.Question.SnoozeUntil.Local().Format("Mon 15:04"))
+	return nil
+}
+
+// ParseSnooze turns a duration ("90s", "5m", "1h30m") or "tomorrow" (09:00
+// local time on the next day) into the time to snooze until.
+func ParseSnooze(s string, now time.Time) (time.Time, error) {
+	if s == "tomorrow" {
+		y, m, d := now.Date()
+		return time.Date(y, m, d+1, 9, 0, 0, 0, now.Location()), nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return time.Time{}, usagef("snooze: %q is not a positive duration such as 5m, 1h or tomorrow", s)
+	}
+	if d > question.MaxTimeout {
+		return time.Time{}, usagef("snooze: %s is more than the limit of %s", d, question.MaxTimeout)
+	}
+	return now.Add(d), nil
+}
+
+func cmdHistory(ctx context.Context, args []string, stdio IO) error {
+	f := newFlags("history")
+	outcome := f.String("outcome", "", "only these outcomes (comma-separated; pending too)")
+	client := f.String("client", "", "only this client")
+	kind := f.String("kind", "", "only this kind")
+	search := f.String("search", "", "full-text search")
+	limit := f.Int("limit", 20, "at most this many rows (1..1000)")
+	asJSON := f.Bool("json", false, "JSON output")
+	if err := noArgs(f, args); err != nil {
+		return err
+	}
+	if *limit < 1 || *limit > 1000 {
+		return usagef("--limit: must be between 1 and 1000, got %d", *limit)
+	}
+	c, _, err := connect(f)
+	if err != nil {
+		return err
+	}
+	hq := control.HistoryQuery{Client: *client, Kind: *kind, Search: *search, Limit: *limit}
+	if *outcome != "" {
+		hq.Outcomes = strings.Split(*outcome, ",")
+	}
+	page, err := c.History(ctx, hq)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(stdio, page.Items)
+	}
+	if len(page.Items) == 0 {
+		fmt.Fprintln(stdio.Out, "No questions match.")
+		return nil
+	}
+	tw := tabwriter.NewWriter(stdio.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ASKED\tCLIENT\tKIND\tOUTCOME\tANSWER\tTOOK\tQUESTION")
+	now := time.Now()
+	for _, it := range page.Items {
+		state, answer, took := "pending", "", ""
+		if r := it.Result; r != nil {
+			state = string(r.Outcome)
+			if r.Reason != "" {
+				state += " (" + string(r.Reason) + ")"
+			}
+			answer = oneLine(string(r.Value), 24)
+			took = (time.Duration(it.ElapsedMS) * time.Millisecond).Round(time.Second).String()
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", ago(now, it.Question.Created), it.Question.Client.DisplayName(),
+			it.Question.Kind, state, answer, took, oneLine(it.Question.Message, 50))
+	}
+	return tw.Flush()
+}
+
+// URLInfo is what 'asktray url --json' prints.
+type URLInfo struct {
+	URL   string `json:"url"`
+	Token string `json:"token"`
+}
+
+func cmdURL(ctx context.Context, args []string, stdio IO) error {
+	f := newFlags("url")
+	asJSON := f.Bool("json", false, "JSON output")
+	if err := noArgs(f, args); err != nil {
+		return err
+	}
+	c, dir, err := connect(f)
+	if err != nil {
+		return err
+	}
+	st, err := c.Status(ctx)
+	if err != nil {
+		return err
+	}
+	tok, err := os.ReadFile(filepath.Join(dir, app.TokenFile))
+	if err != nil {
+		return fmt.Errorf("read token: %w", err)
+	}
+	info := URLInfo{URL: st.URL, Token: strings.TrimSpace(string(tok))}
+	if *asJSON {
+		return writeJSON(stdio, info)
+	}
+	fmt.Fprintf(stdio.Out, "%s\nAuthorization: Bearer %s\n", info.URL, info.Token)
+	return nil
+}
+
+func noArgs(f *flags, args []string) error {
+	pos, err := f.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unexpected argument %q", pos[0])
+	}
+	return nil
+}
+
+func writeJSON(stdio IO, v any) error {
+	enc := json.NewEncoder(stdio.Out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// oneLine returns the first line of s, cut to n characters with an ellipsis.
+func oneLine(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	if utf8.RuneCountInString(s) > n {
+		r := []rune(s)
+		s = string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+func ago(now, t time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds ago", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d.Minutes()))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d.Hours()))
+	default:
+		return t.Local().Format("2006-01-02 15:04")
+	}
+}

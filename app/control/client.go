@@ -1,0 +1,156 @@
+package control
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/asktray/asktray/app/question"
+)
+
+// ErrNoApp means no app answers on the control socket.
+var ErrNoApp = errors.New("no running app")
+
+// APIError is an error response from the app.
+type APIError struct {
+	Status  int    // HTTP status
+	Code    string // invalid, not_found, not_pending, bad_request, closing, internal
+	Field   string // the field at fault, when one is
+	Message string
+}
+
+func (e *APIError) Error() string { return e.Message }
+
+// Client talks to the control socket of a running app. Its methods block
+// until the app answers and are safe for concurrent use.
+type Client struct {
+	hc   *http.Client
+	path string
+}
+
+// NewClient returns a client for the socket at path. It does not connect until the first call.
+func NewClient(path string) *Client {
+	tr := &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, "unix", path)
+		},
+	}
+	return &Client{hc: &http.Client{Transport: tr, Timeout: 30 * time.Second}, path: path}
+}
+
+// Status returns the app's status.
+func (c *Client) Status(ctx context.Context) (Status, error) {
+	var s Status
+	return s, c.do(ctx, http.MethodGet, "/v1/status", nil, &s)
+}
+
+// Pending returns the pending questions, oldest first.
+func (c *Client) Pending(ctx context.Context) ([]question.Question, error) {
+	var qs []question.Question
+	return qs, c.do(ctx, http.MethodGet, "/v1/pending", nil, &qs)
+}
+
+// Get returns one question and its result, if it ended.
+func (c *Client) Get(ctx context.Context, id string) (Item, error) {
+	var it Item
+	return it, c.do(ctx, http.MethodGet, "/v1/questions/"+url.PathEscape(id), nil, &it)
+}
+
+// Answer gives the person's answer to question id.
+func (c *Client) Answer(ctx context.Context, id string, req AnswerRequest) (Item, error) {
+	var it Item
+	return it, c.do(ctx, http.MethodPost, "/v1/questions/"+url.PathEscape(id)+"/answer", req, &it)
+}
+
+// Snooze hides question id until until.
+func (c *Client) Snooze(ctx context.Context, id string, until time.Time) (Item, error) {
+	var it Item
+	return it, c.do(ctx, http.MethodPost, "/v1/questions/"+url.PathEscape(id)+"/snooze", SnoozeRequest{Until: until}, &it)
+}
+
+// HistoryQuery selects history rows; zero fields select everything.
+type HistoryQuery struct {
+	Outcomes     []string
+	Client, Kind string
+	Search       string
+	Since, Until time.Time
+	Limit        int
+	Cursor       string
+}
+
+// History returns one page of the history, newest first.
+func (c *Client) History(ctx context.Context, hq HistoryQuery) (HistoryPage, error) {
+	v := url.Values{}
+	set := func(k, s string) {
+		if s != "" {
+			v.Set(k, s)
+		}
+	}
+	set("outcome", strings.Join(hq.Outcomes, ","))
+	set("client", hq.Client)
+	set("kind", hq.Kind)
+	set("search", hq.Search)
+	set("cursor", hq.Cursor)
+	if !hq.Since.IsZero() {
+		v.Set("since", hq.Since.Format(time.RFC3339))
+	}
+	if !hq.Until.IsZero() {
+		v.Set("until", hq.Until.Format(time.RFC3339))
+	}
+	if hq.Limit > 0 {
+		v.Set("limit", fmt.Sprint(hq.Limit))
+	}
+	var p HistoryPage
+	return p, c.do(ctx, http.MethodGet, "/v1/history?"+v.Encode(), nil, &p)
+}
+
+func (c *Client) do(ctx context.Context, method, path string, body, out any) error {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return fmt.Errorf("encode request: %w", err)
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, "http://asktray"+path, rd)
+	if err != nil {
+		return fmt.Errorf("build request: %w", err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		var ne *net.OpError
+		if errors.As(err, &ne) && ne.Op == "dial" {
+			return fmt.Errorf("%w: nothing answers on %s", ErrNoApp, c.path)
+		}
+		return fmt.Errorf("call app: %w", err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		return fmt.Errorf("read reply: %w", err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		var ae apiError
+		if json.Unmarshal(b, &ae) != nil || ae.Error == "" {
+			ae.Error = strings.TrimSpace(string(b))
+		}
+		return &APIError{Status: resp.StatusCode, Code: ae.Code, Field: ae.Field, Message: ae.Error}
+	}
+	if err := json.Unmarshal(b, out); err != nil {
+		return fmt.Errorf("decode reply: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,306 @@
+// Package control is the person's channel to a running app: a small JSON API on a unix socket in the data dir, and its client.
+//
+// The socket is created with mode 0600 inside the 0700 data dir, so only the
+// user who runs the app can answer its questions; it is never served on the
+// MCP port.
+package control
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/question"
+)
+
+// Status describes the running app.
+type Status struct {
+	PID     int    `json:"pid"`
+	Version string `json:"version"`
+	URL     string `json:"url"`
+	DataDir string `json:"data_dir"`
+	Pending int    `json:"pending"`
+	GUI     bool   `json:"gui"`
+}
+
+// Item is one question with its result, if it ended.
+type Item struct {
+	Question  question.Question `json:"question"`
+	Result    *question.Result  `json:"result"`
+	ElapsedMS int64             `json:"elapsed_ms,omitempty"`
+}
+
+// HistoryPage is one page of the history, newest first.
+type HistoryPage struct {
+	Items []Item `json:"items"`
+	Next  string `json:"next,omitempty"`
+}
+
+// AnswerRequest is the body of an answer call.
+type AnswerRequest struct {
+	Action question.Action `json:"action"`
+	Value  json.RawMessage `json:"value,omitempty"`
+	Note   string          `json:"note,omitempty"`
+}
+
+// SnoozeRequest is the body of a snooze call.
+type SnoozeRequest struct {
+	Until time.Time `json:"until"`
+}
+
+// Server serves the control API for one app.
+type Server struct {
+	Broker *question.Broker
+	Store  history.Store
+	Status func() Status
+	Log    *slog.Logger
+
+	srv *http.Server
+	ln  net.Listener
+}
+
+// maxBody limits request bodies; a form answer is the largest legitimate one.
+const maxBody = 1 << 20
+
+// Listen creates the socket at path (removing a stale one) with mode 0600 and
+// starts serving on a new goroutine. It returns once the socket accepts connections.
+func (s *Server) Listen(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("remove stale control socket: %w", err)
+	}
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return fmt.Errorf("listen on control socket %s: %w", path, err)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return fmt.Errorf("restrict control socket: %w", err)
+	}
+	s.ln = ln
+	s.srv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.log().Error("control socket stopped", "err", err)
+		}
+	}()
+	return nil
+}
+
+// Shutdown stops serving, waiting up to ctx for calls in progress, and removes the socket.
+func (s *Server) Shutdown(ctx context.Context) error {
+	if s.srv == nil {
+		return nil
+	}
+	err := s.srv.Shutdown(ctx)
+	_ = os.Remove(s.ln.Addr().String())
+	return err
+}
+
+func (s *Server) log() *slog.Logger {
+	if s.Log != nil {
+		return s.Log
+	}
+	return slog.Default()
+}
+
+// Handler returns the API's routes.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /v1/status", s.status)
+	mux.HandleFunc("GET /v1/pending", s.pending)
+	mux.HandleFunc("GET /v1/questions/{id}", s.get)
+	mux.HandleFunc("POST /v1/questions/{id}/answer", s.answer)
+	mux.HandleFunc("POST /v1/questions/{id}/snooze", s.snooze)
+	mux.HandleFunc("GET /v1/history", s.history)
+	return mux
+}
+
+func (s *Server) status(w http.ResponseWriter, _ *http.Request) {
+	st := s.Status()
+	st.Pending = len(s.Broker.Pending())
+	writeJSON(w, http.StatusOK, st)
+}
+
+func (s *Server) pending(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, s.Broker.Pending())
+}
+
+func (s *Server) get(w http.ResponseWriter, r *http.Request) {
+	q, res, err := s.Broker.Get(r.PathValue("id"))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, newItem(q, res))
+}
+
+func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
+	var req AnswerRequest
+	if err := decodeBody(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	id := r.PathValue("id")
+	err := s.Broker.Answer(id, question.Response{Action: req.Action, Value: req.Value, Note: req.Note, Via: question.ViaCLI})
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	s.log().Info("question answered", "id", id, "action", req.Action, "via", question.ViaCLI)
+	q, res, err := s.Broker.Get(id)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, newItem(q, res))
+}
+
+func (s *Server) snooze(w http.ResponseWriter, r *http.Request) {
+	var req SnoozeRequest
+	if err := decodeBody(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	id := r.PathValue("id")
+	if err := s.Broker.Snooze(id, req.Until); err != nil {
+		writeError(w, err)
+		return
+	}
+	q, res, err := s.Broker.Get(id)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, newItem(q, res))
+}
+
+func (s *Server) history(w http.ResponseWriter, r *http.Request) {
+	f, err := parseFilter(r.URL.Query())
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	page, err := s.Store.List(r.Context(), f)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	out := HistoryPage{Items: make([]Item, 0, len(page.Records)), Next: page.Next}
+	for _, rec := range page.Records {
+		out.Items = append(out.Items, newItem(rec.Question, rec.Result))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func parseFilter(v map[string][]string) (history.Filter, error) {
+	get := func(k string) string {
+		if len(v[k]) > 0 {
+			return v[k][0]
+		}
+		return ""
+	}
+	f := history.Filter{Client: get("client"), Kind: question.Kind(get("kind")), Search: get("search"), Cursor: get("cursor")}
+	if o := get("outcome"); o != "" {
+		for s := range strings.SplitSeq(o, ",") {
+			st := question.State(s)
+			if st != question.StatePending && !question.Outcome(s).Valid() {
+				return f, badRequest("outcome", fmt.Sprintf("%q is not pending or an outcome", s))
+			}
+			f.Outcomes = append(f.Outcomes, st)
+		}
+	}
+	if f.Kind != "" && !f.Kind.Valid() {
+		return f, badRequest("kind", fmt.Sprintf("%q is not a kind", f.Kind))
+	}
+	for _, k := range []string{"since", "until"} {
+		if s := get(k); s != "" {
+			t, err := time.Parse(time.RFC3339, s)
+			if err != nil {
+				return f, badRequest(k, "must be an RFC 3339 time")
+			}
+			if k == "since" {
+				f.Since = t
+			} else {
+				f.Until = t
+			}
+		}
+	}
+	if s := get("limit"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > 1000 {
+			return f, badRequest("limit", "must be between 1 and 1000")
+		}
+		f.Limit = n
+	}
+	return f, nil
+}
+
+func newItem(q question.Question, r *question.Result) Item {
+	it := Item{Question: q, Result: r}
+	if r != nil {
+		it.ElapsedMS = r.DecidedAt.Sub(q.Created).Milliseconds()
+	}
+	return it
+}
+
+func decodeBody(r *http.Request, v any) error {
+	dec := json.NewDecoder(io.LimitReader(r.Body, maxBody))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return badRequest("body", "not a valid request: "+err.Error())
+	}
+	return nil
+}
+
+type requestError struct{ field, msg string }
+
+func (e *requestError) Error() string { return e.field + ": " + e.msg }
+
+func badRequest(field, msg string) error { return &requestError{field, msg} }
+
+// apiError is the JSON body of every error response.
+type apiError struct {
+	Error string `json:"error"`
+	Field string `json:"field,omitempty"`
+	Code  string `json:"code"`
+}
+
+func writeError(w http.ResponseWriter, err error) {
+	var re *requestError
+	body := apiError{Error: err.Error()}
+	status := http.StatusInternalServerError
+	switch {
+	case errors.As(err, &re):
+		status, body.Code, body.Field = http.StatusBadRequest, "bad_request", re.field
+	case errors.Is(err, question.ErrInvalid):
+		status, body.Code = http.StatusBadRequest, "invalid"
+		if fe, ok := errors.AsType[*question.FieldError](err); ok {
+			body.Field = fe.Field
+		}
+	case errors.Is(err, question.ErrNotFound):
+		status, body.Code = http.StatusNotFound, "not_found"
+	case errors.Is(err, question.ErrNotPending):
+		status, body.Code = http.StatusConflict, "not_pending"
+	case errors.Is(err, question.ErrClosed):
+		status, body.Code = http.StatusServiceUnavailable, "closing"
+	default:
+		body.Code = "internal"
+	}
+	writeJSON(w, status, body)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}

@@ -1,0 +1,104 @@
+package control
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/question"
+)
+
+func newServer(t *testing.T) (*Client, *question.Broker) {
+	t.Helper()
+	store := history.NewMemory()
+	b := question.NewBroker(question.Config{Journal: store})
+	s := &Server{Broker: b, Store: store, Status: func() Status { return Status{PID: 42, URL: "http://127.0.0.1:1/mcp"} }}
+	sock := filepath.Join(t.TempDir(), "c.sock")
+	if err := s.Listen(sock); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = s.Shutdown(context.Background())
+		_ = b.Close()
+	})
+	return NewClient(sock), b
+}
+
+func TestServer_ErrorsCarryCodeAndField(t *testing.T) {
+	t.Parallel()
+	c, b := newServer(t)
+	ctx := context.Background()
+	q, err := b.Ask(ctx, question.Question{Kind: question.KindChoice, Message: "pick", Options: []question.Option{{Label: "a"}, {Label: "b"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		id        string
+		req       AnswerRequest
+		code      string
+		field     string
+		status    int
+		msgSubstr string
+	}{
+		{q.ID, AnswerRequest{Action: question.Accept, Value: json.RawMessage(`"c"`)}, "invalid", "value[0]", 400, `"c" is not one of the options`},
+		{q.ID, AnswerRequest{Action: "maybe"}, "invalid", "action", 400, "not one of accept"},
+		{"nope", AnswerRequest{Action: question.Cancel}, "not_found", "", 404, "no question"},
+	}
+	for _, tc := range cases {
+		_, err := c.Answer(ctx, tc.id, tc.req)
+		ae, ok := errors.AsType[*APIError](err)
+		if !ok || ae.Code != tc.code || ae.Field != tc.field || ae.Status != tc.status || !strings.Contains(ae.Message, tc.msgSubstr) {
+			t.Errorf("%+v: got %#v", tc.req, err)
+		}
+	}
+	it, err := c.Answer(ctx, q.ID, AnswerRequest{Action: question.Accept, Value: json.RawMessage(`"b"`)})
+	if err != nil || it.Result == nil || string(it.Result.Value) != `["b"]` || it.Result.Via != question.ViaCLI {
+		t.Fatalf("answer: %+v %v", it, err)
+	}
+	_, err = c.Answer(ctx, q.ID, AnswerRequest{Action: question.Cancel})
+	if ae, ok := errors.AsType[*APIError](err); !ok || ae.Code != "not_pending" || ae.Status != 409 {
+		t.Fatalf("second answer: %v", err)
+	}
+}
+
+func TestServer_StatusPendingHistorySnooze(t *testing.T) {
+	t.Parallel()
+	c, b := newServer(t)
+	ctx := context.Background()
+	st, err := c.Status(ctx)
+	if err != nil || st.PID != 42 || st.Pending != 0 {
+		t.Fatalf("status %+v %v", st, err)
+	}
+	q, _ := b.Ask(ctx, question.Question{Kind: question.KindConfirm, Client: question.Client{Name: "codex"}, Message: "Push to main?"})
+	pend, err := c.Pending(ctx)
+	if err != nil || len(pend) != 1 || pend[0].ID != q.ID {
+		t.Fatalf("pending %+v %v", pend, err)
+	}
+	until := time.Now().Add(time.Hour).Truncate(time.Second)
+	it, err := c.Snooze(ctx, q.ID, until)
+	if err != nil || !it.Question.SnoozeUntil.Equal(until) {
+		t.Fatalf("snooze %+v %v", it, err)
+	}
+	page, err := c.History(ctx, HistoryQuery{Client: "codex", Search: "push"})
+	if err != nil || len(page.Items) != 1 || page.Items[0].Result != nil {
+		t.Fatalf("history %+v %v", page, err)
+	}
+	for _, bad := range []HistoryQuery{{Outcomes: []string{"approved"}}, {Kind: "poll"}, {Limit: 5000}} {
+		if _, err := c.History(ctx, bad); err == nil {
+			t.Errorf("%+v accepted", bad)
+		}
+	}
+}
+
+func TestClient_NoApp(t *testing.T) {
+	t.Parallel()
+	c := NewClient(filepath.Join(t.TempDir(), "none.sock"))
+	if _, err := c.Status(context.Background()); !errors.Is(err, ErrNoApp) {
+		t.Fatalf("got %v, want ErrNoApp", err)
+	}
+}

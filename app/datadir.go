@@ -1,0 +1,157 @@
+package app
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// Names of the files in the data dir.
+const (
+	DatabaseFile = "history.db"
+	TokenFile    = "token"
+	InstanceFile = "instance.json"
+	SocketFile   = "control.sock"
+	LockFile     = "asktray.lock"
+	LogDir       = "log"
+	LogFile      = "asktray.log"
+)
+
+// DefaultDataDir returns the data dir used when none is given: $ASKTRAY_DATA_DIR,
+// else $XDG_DATA_HOME/asktray or ~/.local/share/asktray on Linux and the BSDs,
+// ~/Library/Application Support/Asktray on macOS, %AppData%\Asktray on Windows.
+func DefaultDataDir() (string, error) {
+	if d := os.Getenv("ASKTRAY_DATA_DIR"); d != "" {
+		return filepath.Abs(d)
+	}
+	switch runtime.GOOS {
+	case "darwin", "windows":
+		d, err := os.UserConfigDir()
+		if err != nil {
+			return "", fmt.Errorf("find data dir: %w", err)
+		}
+		return filepath.Join(d, "Asktray"), nil
+	}
+	if d := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "asktray"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("find data dir: %w", err)
+	}
+	return filepath.Join(home, ".local", "share", "asktray"), nil
+}
+
+// EnsureDataDir creates dir with mode 0700, or tightens an existing one to 0700.
+func EnsureDataDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("create data dir: %w", err)
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("create data dir: %w", err)
+	}
+	if fi.Mode().Perm() != 0o700 && runtime.GOOS != "windows" {
+		if err := os.Chmod(dir, 0o700); err != nil { //nolint:gosec // a directory needs its x bit; 0700 is owner-only
+			return fmt.Errorf("restrict data dir: %w", err)
+		}
+	}
+	return nil
+}
+
+// LoadOrCreateToken returns the bearer token kept in dir, making a random
+// 256-bit one (0600) on first use.
+func LoadOrCreateToken(dir string) (string, error) {
+	path := filepath.Join(dir, TokenFile)
+	b, err := os.ReadFile(path)
+	if err == nil {
+		tok := strings.TrimSpace(string(b))
+		if len(tok) == 64 {
+			if err := os.Chmod(path, 0o600); err != nil {
+				return "", fmt.Errorf("restrict token file: %w", err)
+			}
+			return tok, nil
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("read token: %w", err)
+	}
+	return RegenerateToken(dir)
+}
+
+// RegenerateToken replaces the token in dir with a new random one and returns it.
+func RegenerateToken(dir string) (string, error) {
+	var b [32]byte
+	_, _ = rand.Read(b[:])
+	tok := hex.EncodeToString(b[:])
+	if err := writeFileAtomic(filepath.Join(dir, TokenFile), []byte(tok+"\n")); err != nil {
+		return "", fmt.Errorf("write token: %w", err)
+	}
+	return tok, nil
+}
+
+// writeFileAtomic writes data to path with mode 0600 through a temporary file and a rename.
+func writeFileAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if err := f.Chmod(0o600); err != nil && runtime.GOOS != "windows" {
+		f.Close()
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// Instance describes a running app; it is written to the data dir so that the
+// CLI and a second start can find it.
+type Instance struct {
+	PID     int    `json:"pid"`
+	Version string `json:"version"`
+	URL     string `json:"url"`
+	Addr    string `json:"addr"`
+	Socket  string `json:"socket"`
+	DataDir string `json:"data_dir"`
+	Started string `json:"started"`
+	GUI     bool   `json:"gui"`
+}
+
+// ReadInstance reads the instance file of dir. It does not check that the
+// process still runs; the control socket answering is the proof of that.
+func ReadInstance(dir string) (Instance, error) {
+	var in Instance
+	b, err := os.ReadFile(filepath.Join(dir, InstanceFile))
+	if err != nil {
+		return in, fmt.Errorf("read instance file: %w", err)
+	}
+	if err := json.Unmarshal(b, &in); err != nil {
+		return in, fmt.Errorf("parse instance file: %w", err)
+	}
+	return in, nil
+}
+
+func writeInstance(dir string, in Instance) error {
+	b, err := json.MarshalIndent(in, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(dir, InstanceFile), append(b, '\n'))
+}
