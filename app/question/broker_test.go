@@ -383,9 +383,7 @@ func TestBroker_ConcurrentAskAnswerWithdrawExpire(t *testing.T) {
 	results := make([]Result, n)
 	ids := make([]string, n)
 	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			q := confirmQ()
 			q.Message = fmt.Sprintf("question %d", i)
 			q, err := b.Ask(context.Background(), q)
@@ -398,9 +396,7 @@ func TestBroker_ConcurrentAskAnswerWithdrawExpire(t *testing.T) {
 			var dwg sync.WaitGroup
 			var wins atomic.Int32
 			for k := range 4 {
-				dwg.Add(1)
-				go func() {
-					defer dwg.Done()
+				dwg.Go(func() {
 					var err error
 					switch k {
 					case 0:
@@ -417,7 +413,7 @@ func TestBroker_ConcurrentAskAnswerWithdrawExpire(t *testing.T) {
 					} else if !errors.Is(err, ErrNotPending) {
 						t.Error(err)
 					}
-				}()
+				})
 			}
 			r, err := b.Wait(context.Background(), q.ID)
 			dwg.Wait()
@@ -428,7 +424,7 @@ func TestBroker_ConcurrentAskAnswerWithdrawExpire(t *testing.T) {
 				t.Errorf("question %d: %d winners", i, wins.Load())
 			}
 			results[i] = r
-		}()
+		})
 	}
 	wg.Wait()
 	for i, id := range ids {

@@ -14,7 +14,7 @@ func TestImportsOnlyStandardLibrary(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
-	for _, p := range strings.Fields(string(out)) {
+	for p := range strings.FieldsSeq(string(out)) {
 		if p != "github.com/asktray/asktray/app/question" {
 			t.Errorf("app/question depends on %s; it may import only the standard library", p)
 		}

@@ -12,6 +12,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
+	"slices"
 	"time"
 )
 
@@ -34,12 +35,7 @@ var Kinds = []Kind{KindText, KindConfirm, KindChoice, KindMultiChoice, KindForm,
 
 // Valid reports whether k is one of the known kinds.
 func (k Kind) Valid() bool {
-	for _, x := range Kinds {
-		if k == x {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(Kinds, k)
 }
 
 // Client identifies the agent that asked.
@@ -134,12 +130,7 @@ var Outcomes = []Outcome{Answered, Declined, Cancelled, AutoRejected, AutoApprov
 
 // Valid reports whether o is one of the known outcomes.
 func (o Outcome) Valid() bool {
-	for _, x := range Outcomes {
-		if o == x {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(Outcomes, o)
 }
 
 // Decider says who decided an outcome.

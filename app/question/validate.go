@@ -3,6 +3,8 @@ package question
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -43,14 +45,11 @@ func (e *invalidError) Error() string {
 	if len(e.errs) == 1 {
 		return e.errs[0].Error()
 	}
-	s := fmt.Sprintf("%d problems: ", len(e.errs))
+	msgs := make([]string, len(e.errs))
 	for i, err := range e.errs {
-		if i > 0 {
-			s += "; "
-		}
-		s += err.Error()
+		msgs[i] = err.Error()
 	}
-	return s
+	return fmt.Sprintf("%d problems: %s", len(e.errs), strings.Join(msgs, "; "))
 }
 
 func (e *invalidError) Unwrap() []error { return append([]error{ErrInvalid}, e.errs...) }
@@ -130,45 +129,42 @@ func (q *Question) validateOptions() []error {
 	return errs
 }
 
+// kindOnly lists fields that only some kinds may set.
+var kindOnly = []struct {
+	field string
+	set   func(q *Question) bool
+	kinds []Kind
+}{
+	{"schema", func(q *Question) bool { return len(q.Schema) > 0 }, []Kind{KindForm}},
+	{"multiline", func(q *Question) bool { return q.Multiline }, []Kind{KindText}},
+	{"min_length", func(q *Question) bool { return q.MinLength != 0 }, []Kind{KindText}},
+	{"max_length", func(q *Question) bool { return q.MaxLength != 0 }, []Kind{KindText}},
+	{"min_select", func(q *Question) bool { return q.MinSelect != 0 }, []Kind{KindMultiChoice}},
+	{"max_select", func(q *Question) bool { return q.MaxSelect != 0 }, []Kind{KindMultiChoice}},
+	{"destructive", func(q *Question) bool { return q.Destructive }, []Kind{KindConfirm, KindApproval}},
+	{"yes_label", func(q *Question) bool { return q.YesLabel != "" }, []Kind{KindConfirm}},
+	{"no_label", func(q *Question) bool { return q.NoLabel != "" }, []Kind{KindConfirm}},
+	{"risk", func(q *Question) bool { return q.Risk != "" }, []Kind{KindApproval}},
+	{"free_text", func(q *Question) bool { return q.FreeText }, []Kind{KindText, KindChoice, KindMultiChoice}},
+	{"options", func(q *Question) bool { return len(q.Options) > 0 }, []Kind{KindText, KindChoice, KindMultiChoice}},
+}
+
 func (q *Question) validateKind() []error {
 	var errs []error
-	n := len(q.Options)
-	onlyFor := func(field string, set bool, kinds string) {
-		if set {
-			errs = append(errs, fieldErr(field, "only allowed for %s questions", kinds))
+	for _, ko := range kindOnly {
+		if ko.set(q) && !slices.Contains(ko.kinds, q.Kind) {
+			names := make([]string, len(ko.kinds))
+			for i, k := range ko.kinds {
+				names[i] = string(k)
+			}
+			errs = append(errs, fieldErr(ko.field, "not allowed for %s questions, only for %s", q.Kind, strings.Join(names, ", ")))
 		}
 	}
-	onlyFor("schema", len(q.Schema) > 0 && q.Kind != KindForm, "form")
-	onlyFor("multiline", q.Multiline && q.Kind != KindText, "text")
-	onlyFor("min_length", q.MinLength != 0 && q.Kind != KindText, "text")
-	onlyFor("max_length", q.MaxLength != 0 && q.Kind != KindText, "text")
-	onlyFor("min_select", q.MinSelect != 0 && q.Kind != KindMultiChoice, "multi_choice")
-	onlyFor("max_select", q.MaxSelect != 0 && q.Kind != KindMultiChoice, "multi_choice")
-	onlyFor("destructive", q.Destructive && q.Kind != KindConfirm && q.Kind != KindApproval, "confirm and approval")
-	onlyFor("yes_label", q.YesLabel != "" && q.Kind != KindConfirm, "confirm")
-	onlyFor("no_label", q.NoLabel != "" && q.Kind != KindConfirm, "confirm")
-	onlyFor("risk", q.Risk != "" && q.Kind != KindApproval, "approval")
-	onlyFor("free_text", q.FreeText && q.Kind != KindText && q.Kind != KindChoice && q.Kind != KindMultiChoice, "text, choice and multi_choice")
-
 	switch q.Kind {
 	case KindText:
-		if n > MaxSuggestions {
-			errs = append(errs, fieldErr("options", "at most %d suggested answers, got %d", MaxSuggestions, n))
-		}
-		if q.MinLength < 0 || q.MinLength > MaxAnswerText {
-			errs = append(errs, fieldErr("min_length", "must be between 0 and %d, got %d", MaxAnswerText, q.MinLength))
-		}
-		if q.MaxLength < 0 || q.MaxLength > MaxAnswerText {
-			errs = append(errs, fieldErr("max_length", "must be between 0 and %d, got %d", MaxAnswerText, q.MaxLength))
-		}
-		if q.MaxLength > 0 && q.MinLength > q.MaxLength {
-			errs = append(errs, fieldErr("min_length", "%d is above max_length %d", q.MinLength, q.MaxLength))
-		}
-		if n == 0 && !q.FreeText {
-			errs = append(errs, fieldErr("free_text", "must be on when there are no suggested answers"))
-		}
+		errs = append(errs, q.validateText()...)
 	case KindChoice, KindMultiChoice:
-		if n < MinChoices || n > MaxChoices {
+		if n := len(q.Options); n < MinChoices || n > MaxChoices {
 			errs = append(errs, fieldErr("options", "between %d and %d options, got %d", MinChoices, MaxChoices, n))
 		}
 		if q.Kind == KindMultiChoice {
@@ -180,14 +176,30 @@ func (q *Question) validateKind() []error {
 		} else if _, err := ParseSchema(q.Schema); err != nil {
 			errs = append(errs, err)
 		}
-		fallthrough
-	default: // confirm, approval, notice
-		if n > 0 && q.Kind != KindText {
-			errs = append(errs, fieldErr("options", "not allowed for %s questions", q.Kind))
+	case KindApproval:
+		if q.Risk != "" && q.Risk != RiskLow && q.Risk != RiskMedium && q.Risk != RiskHigh {
+			errs = append(errs, fieldErr("risk", "%q is not one of low, medium, high", q.Risk))
 		}
 	}
-	if q.Kind == KindApproval && q.Risk != "" && q.Risk != RiskLow && q.Risk != RiskMedium && q.Risk != RiskHigh {
-		errs = append(errs, fieldErr("risk", "%q is not one of low, medium, high", q.Risk))
+	return errs
+}
+
+func (q *Question) validateText() []error {
+	var errs []error
+	if n := len(q.Options); n > MaxSuggestions {
+		errs = append(errs, fieldErr("options", "at most %d suggested answers, got %d", MaxSuggestions, n))
+	}
+	if q.MinLength < 0 || q.MinLength > MaxAnswerText {
+		errs = append(errs, fieldErr("min_length", "must be between 0 and %d, got %d", MaxAnswerText, q.MinLength))
+	}
+	if q.MaxLength < 0 || q.MaxLength > MaxAnswerText {
+		errs = append(errs, fieldErr("max_length", "must be between 0 and %d, got %d", MaxAnswerText, q.MaxLength))
+	}
+	if q.MaxLength > 0 && q.MinLength > q.MaxLength {
+		errs = append(errs, fieldErr("min_length", "%d is above max_length %d", q.MinLength, q.MaxLength))
+	}
+	if len(q.Options) == 0 && !q.FreeText {
+		errs = append(errs, fieldErr("free_text", "must be on when there are no suggested answers"))
 	}
 	return errs
 }
