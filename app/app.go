@@ -11,11 +11,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/mcpbridge"
 )
 
 // DefaultAddr is where the MCP server listens unless told otherwise.
@@ -27,6 +29,14 @@ type Options struct {
 	Addr     string // host:port for the MCP listener; empty means DefaultAddr
 	Headless bool   // no window, tray or notification
 	Version  string // the app's version, for status and logs
+
+	// AllowNonLoopback lets Addr name a non-loopback address. Anyone who can
+	// reach it and holds the token can ask the person questions.
+	AllowNonLoopback bool
+	// NoAuth turns off the MCP bearer token check, for the conformance
+	// suite only; Host and Origin checks stay on and the address must be
+	// loopback.
+	NoAuth bool
 
 	// GUI runs the desktop UI on the calling goroutine until ctx is done or
 	// the person quits; nil, Headless, or no display means headless.
@@ -112,6 +122,10 @@ func Run(ctx context.Context, o Options) (err error) {
 		log.Warn("questions left pending by the last run are now interrupted", "count", len(ids))
 	}
 
+	settings, err := LoadSettings(o.DataDir)
+	if err != nil {
+		return err
+	}
 	broker := question.NewBroker(question.Config{Journal: store})
 	defer func() {
 		if cerr := broker.Close(); cerr != nil {
@@ -121,18 +135,15 @@ func Run(ctx context.Context, o Options) (err error) {
 	unsub := broker.Subscribe(logEvents(log))
 	defer unsub()
 
-	ln, err := listenLoopback(o.Addr)
+	url, stopMCP, err := startMCP(o, settings.bridgeConfig(mcpbridge.Config{Broker: broker, Version: o.Version, Log: log}), token)
 	if err != nil {
 		return err
 	}
-	url := "http://" + ln.Addr().String() + "/mcp"
-	mux := http.NewServeMux()
-	// The MCP server is mounted on mux at /mcp by mcpbridge (issue 3).
-	defer serveHTTP(ln, mux, log)()
+	defer stopMCP()
 
 	gui := o.GUI != nil && !o.Headless && displayAvailable()
 	inst := Instance{
-		PID: os.Getpid(), Version: o.Version, URL: url, Addr: ln.Addr().String(),
+		PID: os.Getpid(), Version: o.Version, URL: url, Addr: strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/mcp"),
 		Socket: filepath.Join(o.DataDir, SocketFile), DataDir: o.DataDir,
 		Started: time.Now().UTC().Format(time.RFC3339), GUI: gui,
 	}
@@ -161,6 +172,22 @@ func Run(ctx context.Context, o Options) (err error) {
 	}
 	<-ctx.Done()
 	return nil
+}
+
+// startMCP listens on o.Addr and serves the MCP endpoint there. It returns
+// the endpoint's URL and a function that stops serving.
+func startMCP(o Options, cfg mcpbridge.Config, token string) (url string, stop func(), err error) {
+	if o.NoAuth && o.AllowNonLoopback {
+		return "", nil, errors.New("no-auth mode is for loopback test runs only")
+	}
+	ln, err := listen(o.Addr, o.AllowNonLoopback)
+	if err != nil {
+		return "", nil, err
+	}
+	bridge := mcpbridge.New(cfg)
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", bridge.HTTPHandler(mcpbridge.HTTPOptions{Token: token, NoAuth: o.NoAuth, ExtraHosts: extraHosts(ln), RemotePeers: o.AllowNonLoopback}))
+	return "http://" + ln.Addr().String() + "/mcp", serveHTTP(ln, mux, cfg.Log), nil
 }
 
 // acquire takes the data dir's single-instance lock, or reports who holds it.
@@ -195,13 +222,14 @@ func serveHTTP(ln net.Listener, h http.Handler, log *slog.Logger) (shutdown func
 	}
 }
 
-// listenLoopback listens on addr, which must name a loopback address.
-func listenLoopback(addr string) (net.Listener, error) {
+// listen listens on addr, which must name a loopback address unless
+// nonLoopback is set.
+func listen(addr string, nonLoopback bool) (net.Listener, error) {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, fmt.Errorf("--addr %q: %w", addr, err)
 	}
-	if host != "localhost" {
+	if host != "localhost" && !nonLoopback {
 		ip := net.ParseIP(host)
 		if ip == nil || !ip.IsLoopback() {
 			return nil, fmt.Errorf("--addr %q: must be a loopback address such as 127.0.0.1", addr)
@@ -212,6 +240,29 @@ func listenLoopback(addr string) (net.Listener, error) {
 		return nil, fmt.Errorf("listen on %s: %w", addr, err)
 	}
 	return ln, nil
+}
+
+// extraHosts returns the Host names to accept besides loopback ones: the
+// listener's own address when it is not loopback.
+func extraHosts(ln net.Listener) []string {
+	tcp, ok := ln.Addr().(*net.TCPAddr)
+	if !ok || tcp.IP.IsLoopback() {
+		return nil
+	}
+	if !tcp.IP.IsUnspecified() {
+		return []string{tcp.IP.String()}
+	}
+	var hosts []string
+	addrs, _ := net.InterfaceAddrs()
+	for _, a := range addrs {
+		if ipn, ok := a.(*net.IPNet); ok {
+			hosts = append(hosts, ipn.IP.String())
+		}
+	}
+	if h, err := os.Hostname(); err == nil {
+		hosts = append(hosts, h)
+	}
+	return hosts
 }
 
 // displayAvailable reports whether a desktop session is there to show windows in.

@@ -55,7 +55,7 @@ func TestToken(t *testing.T) {
 func TestListenLoopbackOnly(t *testing.T) {
 	t.Parallel()
 	for _, addr := range []string{"0.0.0.0:0", "192.0.2.1:0", ":0", "example.com:80"} {
-		if ln, err := listenLoopback(addr); err == nil {
+		if ln, err := listen(addr, false); err == nil {
 			ln.Close()
 			t.Errorf("%s accepted", addr)
 		} else if !strings.Contains(err.Error(), "loopback") && !strings.Contains(err.Error(), "--addr") {
@@ -63,7 +63,7 @@ func TestListenLoopbackOnly(t *testing.T) {
 		}
 	}
 	for _, addr := range []string{"127.0.0.1:0", "localhost:0"} {
-		ln, err := listenLoopback(addr)
+		ln, err := listen(addr, false)
 		if err != nil {
 			t.Errorf("%s refused: %v", addr, err)
 			continue

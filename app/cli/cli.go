@@ -172,6 +172,8 @@ func runApp(ctx context.Context, args []string, stdio IO, gui GUI) error {
 	f := newFlags("asktray")
 	addr := f.String("addr", app.DefaultAddr, "MCP listen address")
 	headless := f.Bool("headless", false, "run without window, tray or notifications")
+	nonLoopback := f.Bool("dangerously-listen-non-loopback", false, "allow --addr to name a non-loopback address")
+	noAuth := f.Bool("test-only-no-auth", false, "turn off the MCP token check (conformance tests; loopback only)")
 	pos, err := f.parse(args)
 	if err != nil {
 		return err
@@ -183,7 +185,14 @@ func runApp(ctx context.Context, args []string, stdio IO, gui GUI) error {
 	if err != nil {
 		return err
 	}
+	if *nonLoopback {
+		fmt.Fprintln(stdio.Err, "asktray: WARNING: listening beyond loopback; anyone who reaches this address with the token can ask you questions")
+	}
+	if *noAuth {
+		fmt.Fprintln(stdio.Err, "asktray: WARNING: MCP token check is off (--test-only-no-auth); use this for conformance tests only")
+	}
 	err = app.Run(ctx, app.Options{DataDir: dir, Addr: *addr, Headless: *headless, Version: Version, GUI: gui,
+		AllowNonLoopback: *nonLoopback, NoAuth: *noAuth,
 		Ready: func(in app.Instance, env app.Env) {
 			fmt.Fprintf(stdio.Err, "asktray %s: MCP at %s (data dir %s)\n", Version, in.URL, in.DataDir)
 			if readyHook != nil {

@@ -1,0 +1,214 @@
+package mcpbridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"github.com/asktray/asktray/app/question"
+)
+
+// ask runs an ask tool: validate, re-attach or ask, then wait.
+func (b *Bridge) ask(ctx context.Context, c caller, tool string, raw json.RawMessage) (*toolResult, error) {
+	a, err := parseAsk(tool, raw)
+	if err != nil {
+		return nil, err
+	}
+	a.q.Client = c.client
+	now := time.Now()
+	a.q.Deadline = a.common.deadline(now, b.cfg.DefaultTimeout)
+	if err := a.q.Validate(); err != nil {
+		return nil, &argError{describeInvalid(tool, err)}
+	}
+
+	key := attachKey{client: c.client.Name, fp: fingerprint(a.q)}
+	if tool != ToolNotify {
+		if id, res := b.attach.find(b.cfg.Broker, key, c.client.SessionID); id != "" {
+			b.cfg.Log.Info("re-attached a repeated question", "id", id, "client", c.client.Name)
+			q, _, err := b.cfg.Broker.Get(id)
+			if err != nil {
+				return nil, err
+			}
+			if res != nil {
+				return b.finished(c, q, res), nil
+			}
+			return b.await(ctx, c, q, b.window(c.client))
+		}
+	}
+	q, err := b.cfg.Broker.Ask(ctx, a.q)
+	if err != nil {
+		if errors.Is(err, question.ErrInvalid) {
+			return nil, &argError{describeInvalid(tool, err)}
+		}
+		return nil, fmt.Errorf("ask: %w", err)
+	}
+	b.attach.add(key, q.ID)
+	if tool == ToolNotify {
+		r := b.pendingResult(c, q)
+		r.NextStep = "The user has been notified. Nothing comes back; carry on."
+		return r, nil
+	}
+	if !a.common.wait() {
+		return b.pendingResult(c, q), nil
+	}
+	return b.await(ctx, c, q, b.window(c.client))
+}
+
+// await waits up to window for q's outcome, sending progress keep-alives.
+// When the window passes or the client goes away the question stays open and
+// the result is pending; when the client explicitly cancels the call
+// (notifications/cancelled), the question is withdrawn.
+func (b *Bridge) await(ctx context.Context, c caller, q question.Question, window time.Duration) (*toolResult, error) {
+	wctx, cancel := context.WithTimeout(ctx, window)
+	defer cancel()
+	stop := b.keepAlive(wctx, c, q)
+	res, err := b.cfg.Broker.Wait(wctx, q.ID)
+	stop()
+	switch {
+	case err == nil:
+		return b.finished(c, q, &res), nil
+	case errors.Is(err, question.ErrNotFound):
+		return nil, &argError{fmt.Sprintf("question_id: no question %q", q.ID)}
+	case ctx.Err() != nil && c.call.explicitlyCancelled():
+		// The agent cancelled its call: it no longer wants the answer.
+		if werr := b.cfg.Broker.Withdraw(q.ID); werr == nil {
+			b.cfg.Log.Info("question withdrawn by notifications/cancelled", "id", q.ID)
+		}
+		return b.pendingResult(c, q), nil
+	case ctx.Err() != nil:
+		// A dropped connection is not a cancellation (MCP 2025-11-25,
+		// basic/transports): keep the question for get_answer or a re-ask.
+		b.cfg.Log.Info("client stopped waiting; question stays open", "id", q.ID)
+		return b.pendingResult(c, q), nil
+	default:
+		return b.pendingResult(c, q), nil
+	}
+}
+
+// keepAlive sends notifications/progress every ProgressEvery while ctx
+// lasts, when the client gave a progress token. It returns a function that
+// stops it and waits for it.
+func (b *Bridge) keepAlive(ctx context.Context, c caller, q question.Question) (stop func()) {
+	if c.progress == nil {
+		return func() {}
+	}
+	srv := mcpserver.ServerFromContext(ctx)
+	if srv == nil {
+		srv = b.srv
+	}
+	done := make(chan struct{})
+	ctx, cancel := context.WithCancel(ctx)
+	go func() {
+		defer close(done)
+		t := time.NewTicker(b.cfg.ProgressEvery)
+		defer t.Stop()
+		for n := 1; ; n++ {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				waited := time.Since(q.Created).Round(time.Second)
+				_ = srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), map[string]any{
+					"progressToken": c.progress, "progress": n,
+					"message": fmt.Sprintf("Waiting for the user to answer (%s so far)", waited),
+				})
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
+}
+
+// getAnswer runs get_answer.
+func (b *Bridge) getAnswer(ctx context.Context, c caller, raw json.RawMessage) (*toolResult, error) {
+	var in struct {
+		QuestionID  string `json:"question_id"`
+		WaitSeconds *int64 `json:"wait_seconds"`
+	}
+	if err := decodeArgs(raw, []string{"question_id", "wait_seconds"}, &in); err != nil {
+		return nil, err
+	}
+	if in.QuestionID == "" {
+		return nil, argErrorf("question_id: required")
+	}
+	if in.WaitSeconds != nil && (*in.WaitSeconds < 0 || *in.WaitSeconds > MaxWaitSeconds) {
+		return nil, argErrorf("wait_seconds: must be between 0 and %d, got %d", MaxWaitSeconds, *in.WaitSeconds)
+	}
+	q, res, err := b.cfg.Broker.Get(in.QuestionID)
+	if errors.Is(err, question.ErrNotFound) {
+		return nil, argErrorf("question_id: no question %q; use the question_id from an earlier result", in.QuestionID)
+	} else if err != nil {
+		return nil, err
+	}
+	if res != nil {
+		return b.finished(c, q, res), nil
+	}
+	window := b.window(c.client)
+	if in.WaitSeconds != nil {
+		window = min(window, time.Duration(*in.WaitSeconds)*time.Second)
+	}
+	if window == 0 {
+		return b.pendingResult(c, q), nil
+	}
+	return b.await(ctx, c, q, window)
+}
+
+// cancelQuestion runs cancel_question.
+func (b *Bridge) cancelQuestion(c caller, raw json.RawMessage) (*toolResult, error) {
+	var in struct {
+		QuestionID string `json:"question_id"`
+	}
+	if err := decodeArgs(raw, []string{"question_id"}, &in); err != nil {
+		return nil, err
+	}
+	if in.QuestionID == "" {
+		return nil, argErrorf("question_id: required")
+	}
+	err := b.cfg.Broker.Withdraw(in.QuestionID)
+	if err != nil && !errors.Is(err, question.ErrNotPending) {
+		if errors.Is(err, question.ErrNotFound) {
+			return nil, argErrorf("question_id: no question %q", in.QuestionID)
+		}
+		return nil, err
+	}
+	q, res, gerr := b.cfg.Broker.Get(in.QuestionID)
+	if gerr != nil {
+		return nil, gerr
+	}
+	if res == nil {
+		return b.pendingResult(c, q), nil
+	}
+	r := b.finished(c, q, res)
+	if err != nil { // it had ended before
+		r.NextStep = "It had already ended before you withdrew it. " + r.NextStep
+	}
+	return r, nil
+}
+
+// describeInvalid turns a validation error into one message naming the
+// tool's own argument names.
+func describeInvalid(tool string, err error) string {
+	var parts []string
+	var walk func(error)
+	walk = func(e error) {
+		if fe, ok := e.(*question.FieldError); ok {
+			parts = append(parts, renameField(tool, fe.Error()))
+			return
+		}
+		if u, ok := e.(interface{ Unwrap() []error }); ok {
+			for _, x := range u.Unwrap() {
+				walk(x)
+			}
+		}
+	}
+	walk(err)
+	if len(parts) == 0 {
+		return renameField(tool, err.Error())
+	}
+	return strings.Join(parts, "; ")
+}

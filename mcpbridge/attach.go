@@ -1,0 +1,124 @@
+package mcpbridge
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/asktray/asktray/app/question"
+)
+
+// attachKey identifies a repeated question: the same client asking the same thing.
+type attachKey struct {
+	client string
+	fp     string
+}
+
+// fingerprint hashes what makes two questions the same question.
+func fingerprint(q question.Question) string {
+	b, _ := json.Marshal(struct {
+		Kind     question.Kind
+		Header   string
+		Message  string
+		Options  []question.Option
+		Schema   json.RawMessage
+		FreeText bool
+		Min, Max int
+	}{q.Kind, q.Header, q.Message, q.Options, q.Schema, q.FreeText, q.MinSelect + q.MinLength, q.MaxSelect + q.MaxLength})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// attachments remembers recent questions so that a client retrying a call
+// after its own timeout re-attaches to the open dialog, or collects an
+// answer given after it stopped waiting, instead of asking twice.
+type attachments struct {
+	mu   sync.Mutex
+	byFP map[attachKey][]string
+	sent map[string]bool // ids whose outcome reached the agent
+	when map[string]time.Time
+}
+
+// keepFor bounds how long an undelivered answer waits to be collected by a re-ask.
+const keepFor = time.Hour
+
+func newAttachments() *attachments {
+	return &attachments{byFP: map[attachKey][]string{}, sent: map[string]bool{}, when: map[string]time.Time{}}
+}
+
+func (a *attachments) add(k attachKey, id string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.gc()
+	a.byFP[k] = append(a.byFP[k], id)
+	a.when[id] = time.Now()
+}
+
+func (a *attachments) delivered(id string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if _, ok := a.when[id]; ok {
+		a.sent[id] = true
+	}
+}
+
+// find returns the question a repeated ask should attach to, and its result
+// when it already ended. A pending question is shared only with the same
+// session, or when nobody waits on it any more (its asker gave up), so two
+// agents that happen to ask the same thing at once keep separate dialogs.
+func (a *attachments) find(b *question.Broker, k attachKey, session string) (string, *question.Result) {
+	a.mu.Lock()
+	ids := append([]string(nil), a.byFP[k]...)
+	sent := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		sent[id] = a.sent[id]
+	}
+	a.mu.Unlock()
+	for _, id := range slices.Backward(ids) {
+		if sent[id] {
+			continue
+		}
+		q, res, err := b.Get(id)
+		if err != nil {
+			continue
+		}
+		if res != nil {
+			// A person's decision given after the asker left is what the
+			// retry wants; a timeout, an interruption or a withdrawal is not:
+			// the retry gets a fresh dialog instead.
+			if res.Outcome == question.Withdrawn || res.Outcome == question.Interrupted ||
+				(res.Outcome == question.AutoRejected && res.Reason == question.ReasonTimeout) {
+				continue
+			}
+			return id, res
+		}
+		if q.Client.SessionID == session || b.Waiters(id) == 0 {
+			return id, nil
+		}
+	}
+	return "", nil
+}
+
+// gc forgets entries older than keepFor. The caller holds a.mu.
+func (a *attachments) gc() {
+	cut := time.Now().Add(-keepFor)
+	for k, ids := range a.byFP {
+		kept := ids[:0]
+		for _, id := range ids {
+			if a.when[id].After(cut) {
+				kept = append(kept, id)
+			} else {
+				delete(a.when, id)
+				delete(a.sent, id)
+			}
+		}
+		if len(kept) == 0 {
+			delete(a.byFP, k)
+		} else {
+			a.byFP[k] = kept
+		}
+	}
+}

@@ -1,0 +1,168 @@
+// Package mcpbridge serves Asktray's MCP tools: it turns tool calls into questions for the broker and outcomes into structured results, over Streamable HTTP guarded for loopback use.
+package mcpbridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"github.com/asktray/asktray/app/question"
+)
+
+// WindowRule sets how long a blocking call waits for clients whose name
+// contains Match (case-insensitive).
+type WindowRule struct {
+	Match  string        `json:"match"`
+	Window time.Duration `json:"window"`
+}
+
+// DefaultWindows are the blocking windows used unless settings say otherwise:
+// each stays under the point where that client gives up on a tool call
+// (see README, "Waiting without losing an answer").
+var DefaultWindows = []WindowRule{
+	{"claude-code", 15 * time.Minute}, // resets its watchdog on every progress notification
+	{"claude-ai", 50 * time.Second},   // Claude Desktop drops calls after about 60 s
+	{"claude", 50 * time.Second},
+	{"cursor", 270 * time.Second},             // 5 min limit
+	{"visual studio code", 270 * time.Second}, // VS Code: 5 min even with progress
+	{"vscode", 270 * time.Second},
+	{"codex", 50 * time.Second}, // tool_timeout_sec defaults to 60 s
+	{"windsurf", 50 * time.Second},
+}
+
+// DefaultWindow is the blocking window for clients no rule matches.
+const DefaultWindow = 55 * time.Second
+
+// MaxWaitSeconds caps get_answer's wait_seconds whatever the client.
+const MaxWaitSeconds = 3600
+
+// Config configures a Bridge.
+type Config struct {
+	Broker         *question.Broker
+	Version        string
+	Windows        []WindowRule  // nil means DefaultWindows
+	DefaultWindow  time.Duration // 0 means DefaultWindow
+	DefaultTimeout time.Duration // the person's deadline when a call gives none; 0 means 300 s
+	ProgressEvery  time.Duration // keep-alive interval; 0 means 15 s
+	Log            *slog.Logger
+}
+
+// Bridge owns the MCP server and what it remembers between calls.
+type Bridge struct {
+	cfg    Config
+	srv    *mcpserver.MCPServer
+	calls  *callTracker
+	attach *attachments
+}
+
+// New builds the MCP server with every tool registered.
+func New(cfg Config) *Bridge {
+	if cfg.Windows == nil {
+		cfg.Windows = DefaultWindows
+	}
+	if cfg.DefaultWindow <= 0 {
+		cfg.DefaultWindow = DefaultWindow
+	}
+	if cfg.DefaultTimeout <= 0 {
+		cfg.DefaultTimeout = question.DefaultTimeout
+	}
+	if cfg.ProgressEvery <= 0 {
+		cfg.ProgressEvery = 15 * time.Second
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	b := &Bridge{cfg: cfg, calls: newCallTracker(), attach: newAttachments()}
+	b.srv = mcpserver.NewMCPServer("asktray", cfg.Version,
+		mcpserver.WithTitle("Asktray"),
+		mcpserver.WithInstructions(Instructions),
+		mcpserver.WithToolCapabilities(false),
+		mcpserver.WithRecovery(),
+	)
+	for _, t := range Tools() {
+		b.srv.AddTool(t, b.handler(t.Name))
+	}
+	return b
+}
+
+// MCPServer returns the underlying mcp-go server.
+func (b *Bridge) MCPServer() *mcpserver.MCPServer { return b.srv }
+
+func (b *Bridge) handler(name string) mcpserver.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		raw, _ := req.GetRawArguments().(json.RawMessage)
+		if raw == nil && req.Params.Arguments != nil {
+			raw, _ = json.Marshal(req.Params.Arguments)
+		}
+		c := b.caller(ctx, req)
+		var res *toolResult
+		var err error
+		switch name {
+		case ToolGetAnswer:
+			res, err = b.getAnswer(ctx, c, raw)
+		case ToolCancelQuestion:
+			res, err = b.cancelQuestion(c, raw)
+		default:
+			res, err = b.ask(ctx, c, name, raw)
+		}
+		if err != nil {
+			if ae, ok := errors.AsType[*argError](err); ok {
+				return mcp.NewToolResultError(ae.msg), nil
+			}
+			b.cfg.Log.Error("tool call failed", "tool", name, "err", err)
+			return mcp.NewToolResultError("asktray could not handle this call: " + err.Error()), nil
+		}
+		return mcp.NewToolResultStructured(res, mustText(res)), nil
+	}
+}
+
+func mustText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%+v", v)
+	}
+	return string(b)
+}
+
+// caller is who made a tool call, and how to reach them while it runs.
+type caller struct {
+	client      question.Client
+	elicitation bool
+	progress    mcp.ProgressToken
+	call        *trackedCall // nil when the call did not come through the HTTP guard
+}
+
+func (b *Bridge) caller(ctx context.Context, req mcp.CallToolRequest) caller {
+	var c caller
+	if s := mcpserver.ClientSessionFromContext(ctx); s != nil {
+		c.client.SessionID = s.SessionID()
+		if ci, ok := s.(mcpserver.SessionWithClientInfo); ok {
+			info := ci.GetClientInfo()
+			c.client.Name, c.client.Version, c.client.Title = info.Name, info.Version, info.Title
+			c.elicitation = ci.GetClientCapabilities().Elicitation != nil
+		}
+	}
+	if req.Params.Meta != nil {
+		c.progress = req.Params.Meta.ProgressToken
+	}
+	c.call = callFromContext(ctx)
+	return c
+}
+
+// window returns how long a blocking call from client may wait.
+func (b *Bridge) window(client question.Client) time.Duration {
+	name := strings.ToLower(client.Name)
+	for _, r := range b.cfg.Windows {
+		if r.Match != "" && strings.Contains(name, strings.ToLower(r.Match)) {
+			return r.Window
+		}
+	}
+	return b.cfg.DefaultWindow
+}

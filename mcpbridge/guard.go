@@ -1,0 +1,233 @@
+package mcpbridge
+
+import (
+	"bytes"
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	mcpserver "github.com/mark3labs/mcp-go/server"
+)
+
+// MaxBody limits an MCP request body. The largest legitimate one is an
+// ask_form with a 64 KiB schema and a 4 KiB message.
+const MaxBody = 1 << 20
+
+// HTTPOptions configure the guarded Streamable HTTP handler.
+type HTTPOptions struct {
+	Token string // required bearer token; empty only with NoAuth
+	// NoAuth turns the token check off. It exists for the conformance suite,
+	// whose CLI cannot send headers; Host and Origin checks stay on.
+	NoAuth bool
+	// ExtraHosts are further Host names accepted besides the loopback ones,
+	// for an app deliberately listening on another interface.
+	ExtraHosts []string
+	// RemotePeers accepts connections from non-loopback addresses; without
+	// it they get 403 even if they reach the listener.
+	RemotePeers bool
+	IdleTTL     time.Duration // how long an idle MCP session lives; 0 means 1 h
+}
+
+// HTTPHandler returns the MCP endpoint: bearer token, Host and Origin checks
+// and a body limit in front of mcp-go's stateful Streamable HTTP server.
+// Serve it with no WriteTimeout: a call may wait minutes for a person.
+func (b *Bridge) HTTPHandler(o HTTPOptions) http.Handler {
+	if o.IdleTTL <= 0 {
+		o.IdleTTL = time.Hour
+	}
+	h := mcpserver.NewStreamableHTTPServer(b.srv,
+		mcpserver.WithStateful(true),
+		mcpserver.WithSessionIdleTTL(o.IdleTTL),
+		mcpserver.WithStreamableHTTPLogger(b.cfg.Log),
+	)
+	return b.guard(o, h)
+}
+
+func (b *Bridge) guard(o HTTPOptions, next http.Handler) http.Handler {
+	want := []byte("Bearer " + o.Token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !o.RemotePeers && !loopbackPeer(r.RemoteAddr) {
+			http.Error(w, "Forbidden: only local clients may connect", http.StatusForbidden)
+			return
+		}
+		if !hostAllowed(r.Host, o.ExtraHosts) {
+			http.Error(w, "Forbidden: Host must be a loopback name", http.StatusForbidden)
+			return
+		}
+		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, o.ExtraHosts) {
+			http.Error(w, "Forbidden: Origin not allowed", http.StatusForbidden)
+			return
+		}
+		if !o.NoAuth && subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="asktray"`)
+			http.Error(w, "Unauthorized: send Authorization: Bearer <token> (asktray url prints it)", http.StatusUnauthorized)
+			return
+		}
+		if r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+			http.Error(w, "Unsupported Media Type: POST application/json", http.StatusUnsupportedMediaType)
+			return
+		}
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
+		if err != nil {
+			http.Error(w, "Request Entity Too Large: at most 1 MiB", http.StatusRequestEntityTooLarge)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		ctx, done := b.calls.observe(r.Context(), r.Header.Get("Mcp-Session-Id"), body)
+		defer done()
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+// hostAllowed reports whether host (with an optional port) is a loopback
+// name or one of extra. A rebinding attack reaches us with the attacker's
+// name in Host.
+func hostAllowed(host string, extra []string) bool {
+	h := host
+	if sh, _, err := net.SplitHostPort(host); err == nil {
+		h = sh
+	}
+	h = strings.Trim(h, "[]")
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	if ip := net.ParseIP(h); ip != nil && ip.IsLoopback() {
+		return true
+	}
+	for _, e := range extra {
+		if strings.EqualFold(h, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// loopbackPeer reports whether a request's remote address is on loopback.
+func loopbackPeer(remote string) bool {
+	host, _, err := net.SplitHostPort(remote)
+	if err != nil {
+		host = remote
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// originAllowed accepts http(s) origins on a loopback host (any port: local
+// tools such as the MCP Inspector run their own page) or on an extra host.
+// "null" and every other site are refused.
+func originAllowed(origin string, extra []string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return false
+	}
+	return hostAllowed(u.Host, extra)
+}
+
+// trackedCall is one tools/call in flight over HTTP.
+type trackedCall struct {
+	once      sync.Once
+	cancelled chan struct{} // closed when the client sends notifications/cancelled for it
+}
+
+func newTrackedCall() *trackedCall { return &trackedCall{cancelled: make(chan struct{})} }
+
+func (c *trackedCall) cancel() { c.once.Do(func() { close(c.cancelled) }) }
+
+// cancelGrace is how long a call whose connection dropped waits for a
+// notifications/cancelled that may follow: clients such as the Go SDK abort
+// the HTTP request first and send the notification a moment later.
+const cancelGrace = time.Second
+
+// explicitlyCancelled reports whether the client cancelled the call, waiting
+// up to cancelGrace for the notice.
+func (c *trackedCall) explicitlyCancelled() bool {
+	if c == nil {
+		return false
+	}
+	select {
+	case <-c.cancelled:
+		return true
+	case <-time.After(cancelGrace):
+		return false
+	}
+}
+
+type callKey struct{ session, id string }
+
+// callTracker tells an explicit cancellation from a dropped connection:
+// mcp-go cancels the handler's context for both (mcp-go.md §5), but only the
+// first means the agent no longer wants the answer.
+type callTracker struct {
+	mu    sync.Mutex
+	calls map[callKey]*trackedCall
+}
+
+func newCallTracker() *callTracker { return &callTracker{calls: map[callKey]*trackedCall{}} }
+
+type ctxKey struct{}
+
+func callFromContext(ctx context.Context) *trackedCall {
+	c, _ := ctx.Value(ctxKey{}).(*trackedCall)
+	return c
+}
+
+// observe looks at one POST body. A tools/call is registered for the
+// duration of the request and attached to ctx; a notifications/cancelled
+// marks the call it names before mcp-go cancels it.
+func (t *callTracker) observe(ctx context.Context, session string, body []byte) (context.Context, func()) {
+	var msg struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params struct {
+			RequestID json.RawMessage `json:"requestId"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(body, &msg) != nil {
+		return ctx, func() {}
+	}
+	switch msg.Method {
+	case "notifications/cancelled":
+		t.mu.Lock()
+		if c, ok := t.calls[callKey{session, compact(msg.Params.RequestID)}]; ok {
+			c.cancel()
+		}
+		t.mu.Unlock()
+	case "tools/call":
+		if len(msg.ID) == 0 {
+			break
+		}
+		k := callKey{session, compact(msg.ID)}
+		c := newTrackedCall()
+		t.mu.Lock()
+		t.calls[k] = c
+		t.mu.Unlock()
+		return context.WithValue(ctx, ctxKey{}, c), func() {
+			t.mu.Lock()
+			if t.calls[k] == c {
+				delete(t.calls, k)
+			}
+			t.mu.Unlock()
+		}
+	}
+	return ctx, func() {}
+}
+
+func compact(raw json.RawMessage) string {
+	var buf bytes.Buffer
+	if json.Compact(&buf, raw) != nil {
+		return string(raw)
+	}
+	return buf.String()
+}

@@ -1,0 +1,153 @@
+package mcpbridge
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/asktray/asktray/app/question"
+)
+
+// toolResult is the structured result of every tool; fields that do not
+// apply to a question's kind are left out.
+type toolResult struct {
+	QuestionID          string          `json:"question_id"`
+	Status              string          `json:"status"`
+	AnsweredBy          string          `json:"answered_by,omitempty"`
+	Reason              string          `json:"reason,omitempty"`
+	Via                 string          `json:"via,omitempty"`
+	Answer              *string         `json:"answer,omitempty"`
+	Source              string          `json:"source,omitempty"`
+	Confirmed           *bool           `json:"confirmed,omitempty"`
+	Selected            []string        `json:"selected,omitempty"`
+	FreeText            string          `json:"free_text,omitempty"`
+	Action              string          `json:"action,omitempty"`
+	Content             json.RawMessage `json:"content,omitempty"`
+	Message             string          `json:"message,omitempty"`
+	ElapsedMS           int64           `json:"elapsed_ms"`
+	NextStep            string          `json:"next_step"`
+	ClientElicitation   bool            `json:"client_elicitation"`
+	AutoRejectSuspected bool            `json:"auto_reject_suspected"`
+}
+
+// pendingResult says the person has not answered q yet.
+func (b *Bridge) pendingResult(c caller, q question.Question) *toolResult {
+	return &toolResult{
+		QuestionID:        q.ID,
+		Status:            string(question.StatePending),
+		ElapsedMS:         time.Since(q.Created).Milliseconds(),
+		ClientElicitation: c.elicitation,
+		NextStep: fmt.Sprintf("The user has not answered yet; the question stays open until %s. Call get_answer with question_id %q to keep waiting. Do not proceed without the answer and do not ask again.",
+			q.Deadline.UTC().Format(time.RFC3339), q.ID),
+	}
+}
+
+// finished turns an outcome into the result the ask tool returns, and marks
+// it delivered so that a later identical question opens a new dialog.
+func (b *Bridge) finished(c caller, q question.Question, r *question.Result) *toolResult {
+	b.attach.delivered(q.ID)
+	out := &toolResult{
+		QuestionID: q.ID, Status: string(r.Outcome), AnsweredBy: string(r.DecidedBy),
+		Reason: string(r.Reason), Via: string(r.Via), Message: r.Note,
+		ElapsedMS: r.DecidedAt.Sub(q.Created).Milliseconds(), ClientElicitation: c.elicitation,
+	}
+	accepted := r.Outcome == question.Answered || r.Outcome == question.AutoApproved
+	if accepted {
+		fillAnswer(out, q, r)
+	}
+	if q.Kind == question.KindForm {
+		switch r.Outcome {
+		case question.Answered, question.AutoApproved:
+			out.Action = "accept"
+		case question.Declined, question.AutoRejected:
+			out.Action = "decline"
+		default:
+			out.Action = "cancel"
+		}
+	}
+	if q.Kind == question.KindConfirm && !accepted {
+		out.Confirmed = new(false)
+	}
+	if (r.Outcome == question.Declined || r.Outcome == question.Cancelled) && r.DecidedAt.Sub(q.Created) < readingTime(q.Message) {
+		out.AutoRejectSuspected = true
+	}
+	out.NextStep = nextStep(q, r, out)
+	return out
+}
+
+// fillAnswer copies the accepted value into the fields of q's kind.
+func fillAnswer(out *toolResult, q question.Question, r *question.Result) {
+	switch q.Kind {
+	case question.KindText:
+		var s string
+		_ = json.Unmarshal(r.Value, &s)
+		out.Answer = &s
+		out.Source = "free_text"
+		for _, o := range q.Options {
+			if o.Label == s {
+				out.Source = "choice"
+			}
+		}
+	case question.KindConfirm:
+		var s string
+		_ = json.Unmarshal(r.Value, &s)
+		out.Answer = &s
+		out.Confirmed = new(s == "yes")
+	case question.KindChoice, question.KindMultiChoice:
+		out.Selected = []string{}
+		_ = json.Unmarshal(r.Value, &out.Selected)
+		out.FreeText = r.Note
+		out.Message = ""
+	case question.KindForm:
+		out.Content = r.Value
+	case question.KindApproval:
+		s := "allow"
+		out.Answer = &s
+	}
+}
+
+func nextStep(q question.Question, r *question.Result, out *toolResult) string {
+	note := ""
+	if r.Note != "" && out.Message != "" {
+		note = fmt.Sprintf(" Their note: %q.", r.Note)
+	}
+	switch r.Outcome {
+	case question.Answered:
+		if q.Kind == question.KindConfirm && out.Confirmed != nil && !*out.Confirmed {
+			return "The user answered no. Do not proceed with the action; continue without it or ask what they want instead." + note
+		}
+		if q.Kind == question.KindNotice {
+			return "The user acknowledged the notice."
+		}
+		return "The user answered. Use the answer and continue." + note
+	case question.AutoApproved:
+		return fmt.Sprintf("A rule the user made approved this (rule %s). Proceed.", r.RuleID)
+	case question.Declined:
+		return "The user declined. Do not proceed with this action and do not ask the same question again right away." + note
+	case question.Cancelled:
+		return "The user dismissed the question without answering. Do not proceed; ask again only if it is still needed, perhaps worded differently."
+	case question.AutoRejected:
+		switch r.Reason {
+		case question.ReasonTimeout:
+			return "Nobody answered before the deadline, so the answer is no. Do not proceed and do not assume an answer; ask again later if it is still needed."
+		case question.ReasonAway:
+			return "The user is away and questions are rejected automatically. Do not proceed; ask again later."
+		}
+		return "A rule the user made rejected this. Do not proceed."
+	case question.Withdrawn:
+		return "The question was withdrawn; no answer will come."
+	case question.Interrupted:
+		return "Asktray stopped before the user answered. Ask again if it is still needed."
+	}
+	return "Unknown outcome; do not proceed."
+}
+
+// readingTime is how long a person needs at least to read message: a decline
+// faster than this was probably automatic.
+func readingTime(message string) time.Duration {
+	words := len(strings.Fields(message))
+	d := time.Second + time.Duration(words)*60*time.Millisecond
+	return min(d, 5*time.Second+time.Duration(utf8.RuneCountInString(message)/1000)*time.Second)
+}
