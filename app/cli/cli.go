@@ -45,6 +45,8 @@ Usage:
   asktray snooze ID DURATION                                 e.g. 5m, 1h, tomorrow
   asktray history [--outcome O] [--client C] [--kind K] [--search Q] [--limit N] [--json]
   asktray url [--json]                                       the MCP URL and token
+  asktray config CLIENT [--write] [--stdio]                  set up claude-code, claude-desktop, cursor, vscode, codex or windsurf
+  asktray stdio                                              MCP over stdin/stdout, bridged to the running app
   asktray version
 
 Every command takes --data-dir DIR (default $ASKTRAY_DATA_DIR or the XDG data dir).
@@ -79,6 +81,8 @@ func Main(ctx context.Context, args []string, stdio IO, gui GUI) int {
 		err = cmdHistory(ctx, args, stdio)
 	case "url":
 		err = cmdURL(ctx, args, stdio)
+	case "config":
+		err = cmdConfig(ctx, args, stdio)
 	case "version":
 		_, err = fmt.Fprintln(stdio.Out, "asktray", Version)
 	case "help", "-h", "--help":

@@ -11,6 +11,7 @@ import (
 
 	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/cli"
+	_ "github.com/asktray/asktray/cmd/asktray/internal/locale" // before Fyne's init: see its doc
 	"github.com/asktray/asktray/ui"
 )
 

@@ -1,0 +1,224 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/asktray/asktray/app"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// In a child (ASKTRAY_TEST_CHILD=1), apps that 'asktray stdio' starts listen
+// on a free port, or take the arguments in ASKTRAY_TEST_START_ARGS (JSON), and
+// ASKTRAY_TEST_START_TIMEOUT bounds the wait for them. With
+// ASKTRAY_TEST_STDIO_DIRECT=1, 'stdio' runs cmdStdio without Main, for as long
+// as Main does not route the command.
+func init() {
+	if os.Getenv("ASKTRAY_TEST_CHILD") != "1" {
+		return
+	}
+	extraStartArgs = []string{"--addr", "127.0.0.1:0"}
+	if s := os.Getenv("ASKTRAY_TEST_START_ARGS"); s != "" {
+		if err := json.Unmarshal([]byte(s), &extraStartArgs); err != nil {
+			panic(err)
+		}
+	}
+	if s := os.Getenv("ASKTRAY_TEST_START_TIMEOUT"); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			panic(err)
+		}
+		startTimeout = d
+	}
+	if os.Getenv("ASKTRAY_TEST_STDIO_DIRECT") == "1" && len(os.Args) > 1 && os.Args[1] == "stdio" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		stdio := IO{Out: os.Stdout, Err: os.Stderr}
+		code := exitCode(cmdStdio(ctx, os.Args[2:], stdio), stdio)
+		stop()
+		os.Exit(code)
+	}
+}
+
+// stdioEnv is the environment of an 'asktray stdio' child.
+func stdioEnv(t *testing.T, extra ...string) []string {
+	t.Helper()
+	env := append(os.Environ(), "ASKTRAY_TEST_CHILD=1")
+	var errb bytes.Buffer
+	if Main(context.Background(), []string{"stdio", "--no-such-flag"}, IO{Out: &errb, Err: &errb}, nil) == ExitUsage &&
+		strings.Contains(errb.String(), `unknown command "stdio"`) {
+		env = append(env, "ASKTRAY_TEST_STDIO_DIRECT=1")
+	}
+	return append(env, extra...)
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent use.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// stdioClient runs 'asktray stdio --verbose' on dir and connects a go-sdk
+// client to it the way an agent would. It returns the Connect error rather
+// than failing, and the child's stderr.
+func stdioClient(t *testing.T, dir string) (*sdk.ClientSession, *syncBuffer, error) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "stdio", "--verbose", "--data-dir", dir)
+	cmd.Env = stdioEnv(t)
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	c := sdk.NewClient(&sdk.Implementation{Name: "e2e-client", Version: "1.2.3"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := c.Connect(ctx, &sdk.CommandTransport{Command: cmd}, &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err == nil {
+		t.Cleanup(func() { _ = cs.Close() })
+	}
+	return cs, stderr, err
+}
+
+// skipIfNoMCP skips the test when the app answers 404: its /mcp endpoint is not mounted yet.
+func skipIfNoMCP(t *testing.T, err error, stderr *syncBuffer) {
+	t.Helper()
+	if err != nil && strings.Contains(err.Error(), "HTTP 404") {
+		t.Skipf("the app has no MCP endpoint yet: %v\nstdio stderr:\n%s", err, stderr.String())
+	}
+}
+
+func TestStdio_BridgesToRunningApp(t *testing.T) {
+	t.Parallel()
+	dir := shortTempDir(t)
+	startApp(t, dir)
+	cs, stderr, err := stdioClient(t, dir)
+	skipIfNoMCP(t, err, stderr)
+	if err != nil {
+		t.Fatalf("initialize through asktray stdio: %v\nstderr:\n%s", err, stderr.String())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err = cs.ListTools(ctx, nil)
+	skipIfNoMCP(t, err, stderr)
+	if err != nil {
+		t.Fatalf("tools/list through asktray stdio: %v\nstderr:\n%s", err, stderr.String())
+	}
+	if err := cs.Close(); err != nil {
+		t.Errorf("asktray stdio did not exit cleanly at EOF: %v\nstderr:\n%s", err, stderr.String())
+	}
+}
+
+func TestStdio_StartsTheApp(t *testing.T) {
+	t.Parallel()
+	dir := shortTempDir(t)
+	t.Cleanup(func() { stopStartedApp(t, dir) })
+
+	// Two clients start at once: both start an app, one app wins, both use it.
+	type conn struct {
+		cs     *sdk.ClientSession
+		stderr *syncBuffer
+		err    error
+	}
+	conns := make([]conn, 2)
+	var wg sync.WaitGroup
+	for i := range conns {
+		wg.Go(func() {
+			cs, stderr, err := stdioClient(t, dir)
+			conns[i] = conn{cs, stderr, err}
+		})
+	}
+	wg.Wait()
+	if r := run(t, dir, "url"); r.code != 0 {
+		t.Fatalf("no app runs after asktray stdio: %+v", r)
+	}
+	in, err := app.ReadInstance(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.GUI {
+		t.Errorf("the started app shows a GUI in a test")
+	}
+	for i, c := range conns {
+		if !strings.Contains(c.stderr.String(), "pid="+itoa(in.PID)) {
+			t.Errorf("client %d did not bridge to the app with pid %d; stderr:\n%s", i, in.PID, c.stderr.String())
+		}
+	}
+	for _, c := range conns {
+		skipIfNoMCP(t, c.err, c.stderr)
+		if c.err != nil {
+			t.Fatalf("initialize through asktray stdio: %v\nstderr:\n%s", c.err, c.stderr.String())
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		_, err := c.cs.ListTools(ctx, nil)
+		cancel()
+		skipIfNoMCP(t, err, c.stderr)
+		if err != nil {
+			t.Errorf("tools/list: %v", err)
+		}
+	}
+}
+
+func TestStdio_StartFails(t *testing.T) {
+	t.Parallel()
+	dir := shortTempDir(t)
+	cmd := exec.Command(os.Args[0], "stdio", "--data-dir", dir)
+	cmd.Env = stdioEnv(t, `ASKTRAY_TEST_START_ARGS=["--addr","not-an-address"]`, "ASKTRAY_TEST_START_TIMEOUT=1s")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != ExitError {
+		t.Fatalf("exit %v, want code %d; stderr:\n%s", err, ExitError, errb.String())
+	}
+	if !strings.Contains(errb.String(), "did not answer within 1s") || out.Len() != 0 {
+		t.Errorf("stdout %q, stderr:\n%s", out.String(), errb.String())
+	}
+}
+
+// stopStartedApp ends the app that asktray stdio started on dir, by the pid
+// in its instance file.
+func stopStartedApp(t *testing.T, dir string) {
+	t.Helper()
+	in, err := app.ReadInstance(dir)
+	if err != nil {
+		return // it never came up
+	}
+	p, err := os.FindProcess(in.PID)
+	if err != nil {
+		return
+	}
+	_ = p.Signal(syscall.SIGTERM)
+	deadline := time.Now().Add(10 * time.Second)
+	for p.Signal(syscall.Signal(0)) == nil {
+		if time.Now().After(deadline) {
+			t.Errorf("the started app (pid %d) did not stop on SIGTERM; killing it", in.PID)
+			_ = p.Kill()
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
