@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -314,4 +315,28 @@ func waitEnded(t *testing.T, e *env, id string) question.Result {
 		t.Fatalf("wait: %v", err)
 	}
 	return r
+}
+
+// TestModernProtocolClient: a client on protocol 2026-07-28 (no initialize
+// handshake, client info in each request's _meta) is served and attributed.
+func TestModernProtocolClient(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Config{})
+	c := mcp.NewClient(&mcp.Implementation{Name: "modern-agent", Version: "3.0"}, nil)
+	tr := &mcp.StreamableClientTransport{Endpoint: e.url, HTTPClient: &http.Client{Transport: bearer{http.DefaultTransport}}, MaxRetries: -1}
+	s, err := c.Connect(context.Background(), tr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	asked := e.person(t, accept(`"yes"`))
+	got, text, _ := call(t, context.Background(), s, ToolAskConfirm, map[string]any{"question": "Rebase onto main?"})
+	id := <-asked
+	if got["confirmed"] != true {
+		t.Fatalf("modern client got %s", text)
+	}
+	q, _, _ := e.broker.Get(id)
+	if q.Client.Name != "modern-agent" || q.Client.Version != "3.0" {
+		t.Fatalf("attributed to %+v", q.Client)
+	}
 }
