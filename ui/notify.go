@@ -1,0 +1,166 @@
+package ui
+
+import (
+	"log/slog"
+	"runtime"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/esiqveland/notify"
+	"github.com/gen2brain/beeep"
+	"github.com/godbus/dbus/v5"
+
+	"github.com/asktray/asktray/app/question"
+)
+
+// notifier shows a desktop notification for each new question. On Linux and
+// the BSDs it talks to org.freedesktop.Notifications itself, so that clicking
+// the notification opens the question's dialog; beeep cannot report clicks
+// (fyne.md §5). Elsewhere, or without a session bus, it falls back to
+// beeep.Notify. It never uses beeep.Alert or Beep: their last fallback writes
+// a BEL byte to stdout. Its methods are safe for concurrent use.
+type notifier struct {
+	log    *slog.Logger
+	onOpen func(id string) // runs on a D-Bus goroutine
+	sound  bool
+
+	mu      sync.Mutex
+	conn    *dbus.Conn
+	dn      notify.Notifier
+	byNote  map[uint32]string
+	byQ     map[string]uint32
+	warned  bool
+	backend string
+}
+
+// newNotifier connects to the session bus when there is one. onOpen is
+// called, on a D-Bus goroutine, with the question id of a clicked notification.
+func newNotifier(log *slog.Logger, onOpen func(id string), sound bool) *notifier {
+	n := &notifier{log: log, onOpen: onOpen, sound: sound, byNote: map[uint32]string{}, byQ: map[string]uint32{}, backend: "beeep"}
+	beeep.AppName = "Asktray"
+	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
+		return n
+	}
+	conn, err := dbus.ConnectSessionBus()
+	if err != nil {
+		log.Info("no session bus; notifications go through beeep without click-to-open", "err", err)
+		return n
+	}
+	dn, err := notify.New(conn, notify.WithOnAction(n.action), notify.WithOnClosed(n.closed))
+	if err != nil {
+		conn.Close()
+		log.Info("notification service unavailable; using beeep", "err", err)
+		return n
+	}
+	n.conn, n.dn, n.backend = conn, dn, "dbus"
+	return n
+}
+
+func (n *notifier) action(s *notify.ActionInvokedSignal) {
+	n.mu.Lock()
+	id := n.byNote[s.ID]
+	n.mu.Unlock()
+	if id != "" && n.onOpen != nil {
+		n.onOpen(id)
+	}
+}
+
+func (n *notifier) closed(s *notify.NotificationClosedSignal) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if id, ok := n.byNote[s.ID]; ok {
+		delete(n.byNote, s.ID)
+		delete(n.byQ, id)
+	}
+}
+
+// summary and body of the notification for q: who asks, and the start of
+// what they ask.
+func noteText(q question.Question) (string, string) {
+	title := q.Client.DisplayName() + " asks"
+	if q.Kind == question.KindNotice {
+		title = q.Client.DisplayName() + " says"
+	}
+	body := q.Message
+	if q.Header != "" {
+		body = q.Header + ": " + body
+	}
+	body = strings.Join(strings.Fields(body), " ")
+	if utf8.RuneCountInString(body) > 140 {
+		body = string([]rune(body)[:139]) + "…"
+	}
+	return title, body
+}
+
+// show notifies the person of q. It blocks for at most a few seconds (the
+// D-Bus call's timeout) and may be called from any goroutine.
+func (n *notifier) show(q question.Question) {
+	title, body := noteText(q)
+	n.mu.Lock()
+	dn := n.dn
+	n.mu.Unlock()
+	var err error
+	if dn != nil {
+		note := notify.Notification{
+			AppName: "Asktray", AppIcon: "dialog-question", Summary: title, Body: body,
+			Actions:       []notify.Action{notify.NewDefaultAction("Open"), {Key: "open", Label: "Open"}},
+			ExpireTimeout: notify.ExpireTimeoutSetByNotificationServer,
+		}
+		note.AddHint(notify.HintUrgency(notify.UrgencyNormal))
+		if n.sound {
+			note.AddHint(notify.HintSoundWithName("message-new-instant"))
+		}
+		var id uint32
+		if id, err = dn.SendNotification(note); err == nil {
+			n.mu.Lock()
+			n.byNote[id], n.byQ[q.ID] = q.ID, id
+			n.mu.Unlock()
+		}
+	} else {
+		err = beeep.Notify(title, body, "")
+	}
+	if err != nil {
+		n.failed(err)
+	}
+}
+
+// dismiss removes the notification of question id, if it is still shown.
+func (n *notifier) dismiss(id string) {
+	n.mu.Lock()
+	nid, ok := n.byQ[id]
+	dn := n.dn
+	if ok {
+		delete(n.byQ, id)
+		delete(n.byNote, nid)
+	}
+	n.mu.Unlock()
+	if ok && dn != nil {
+		_, _ = dn.CloseNotification(nid)
+	}
+}
+
+// failed logs the first failure only: a missing notification daemon must
+// neither stop the app nor fill its log.
+func (n *notifier) failed(err error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if !n.warned {
+		n.warned = true
+		n.log.Warn("cannot show notifications; questions still open their dialogs", "backend", n.backend, "err", err)
+	}
+}
+
+// close releases the D-Bus connection.
+func (n *notifier) close() {
+	n.mu.Lock()
+	dn, conn := n.dn, n.conn
+	n.dn, n.conn = nil, nil
+	n.mu.Unlock()
+	if dn != nil {
+		_ = dn.Close()
+	}
+	if conn != nil {
+		_ = conn.Close()
+	}
+}

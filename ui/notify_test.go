@@ -1,0 +1,166 @@
+package ui
+
+import (
+	"bufio"
+	"bytes"
+	"log/slog"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/godbus/dbus/v5"
+
+	"github.com/asktray/asktray/app/question"
+)
+
+// privateBus starts a session bus of its own for the test and returns its address.
+func privateBus(t *testing.T) string {
+	t.Helper()
+	cmd := exec.Command("dbus-daemon", "--session", "--nofork", "--print-address=1")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("dbus-daemon (make deps installs the dbus package): %v", err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	addr, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(addr)
+}
+
+// fakeNotifications is a small org.freedesktop.Notifications server that
+// records what it is asked to show.
+type fakeNotifications struct {
+	conn   *dbus.Conn
+	mu     sync.Mutex
+	shown  []map[string]any
+	closed []uint32
+	next   uint32
+}
+
+func (f *fakeNotifications) Notify(app string, replaces uint32, icon, summary, body string, actions []string, hints map[string]dbus.Variant, timeout int32) (uint32, *dbus.Error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.next++
+	f.shown = append(f.shown, map[string]any{"app": app, "summary": summary, "body": body, "actions": actions, "id": f.next})
+	return f.next, nil
+}
+
+func (f *fakeNotifications) CloseNotification(id uint32) *dbus.Error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.closed = append(f.closed, id)
+	return nil
+}
+
+func (f *fakeNotifications) GetCapabilities() ([]string, *dbus.Error) {
+	return []string{"body", "actions"}, nil
+}
+
+func (f *fakeNotifications) GetServerInformation() (string, string, string, string, *dbus.Error) {
+	return "fake", "asktray-tests", "1", "1.2", nil
+}
+
+func startFakeNotifications(t *testing.T, addr string) *fakeNotifications {
+	t.Helper()
+	conn, err := dbus.Connect(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	f := &fakeNotifications{conn: conn}
+	if err := conn.Export(f, "/org/freedesktop/Notifications", "org.freedesktop.Notifications"); err != nil {
+		t.Fatal(err)
+	}
+	if reply, err := conn.RequestName("org.freedesktop.Notifications", dbus.NameFlagDoNotQueue); err != nil || reply != dbus.RequestNameReplyPrimaryOwner {
+		t.Fatalf("own name: %v %v", reply, err)
+	}
+	return f
+}
+
+func TestNotifier_ShowClickDismiss(t *testing.T) {
+	addr := privateBus(t)
+	fake := startFakeNotifications(t, addr)
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)
+	opened := make(chan string, 1)
+	n := newNotifier(slog.New(slog.DiscardHandler), func(id string) { opened <- id }, false)
+	defer n.close()
+	if n.backend != "dbus" {
+		t.Fatalf("backend %s", n.backend)
+	}
+	q := question.Question{ID: "q1", Kind: question.KindConfirm, Client: question.Client{Name: "claude-code"}, Message: "Delete the build directory\n(3.2 GB)?"}
+	n.show(q)
+	fake.mu.Lock()
+	if len(fake.shown) != 1 {
+		t.Fatalf("shown %v", fake.shown)
+	}
+	got := fake.shown[0]
+	fake.mu.Unlock()
+	if got["summary"] != "claude-code asks" || got["body"] != "Delete the build directory (3.2 GB)?" || got["app"] != "Asktray" {
+		t.Fatalf("notification %v", got)
+	}
+	// Clicking it (the default action) opens the question's dialog.
+	if err := fake.conn.Emit("/org/freedesktop/Notifications", "org.freedesktop.Notifications.ActionInvoked", got["id"].(uint32), "default"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case id := <-opened:
+		if id != "q1" {
+			t.Fatalf("opened %q", id)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("click did not open the question")
+	}
+	n.dismiss("q1")
+	fake.mu.Lock()
+	defer fake.mu.Unlock()
+	if len(fake.closed) != 1 || fake.closed[0] != got["id"].(uint32) {
+		t.Fatalf("closed %v", fake.closed)
+	}
+}
+
+// TestNotifier_FailingDaemonLogsOnce: with no notification server the app
+// carries on and logs one warning, however many questions come.
+func TestNotifier_FailingDaemonLogsOnce(t *testing.T) {
+	addr := privateBus(t)
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)
+	t.Setenv("DISPLAY", "")
+	var buf bytes.Buffer
+	var mu sync.Mutex
+	log := slog.New(slog.NewTextHandler(&lockedWriter{w: &buf, mu: &mu}, nil))
+	n := newNotifier(log, nil, false)
+	defer n.close()
+	for range 3 {
+		n.show(question.Question{ID: "x", Kind: question.KindText, Message: "m", Client: question.Client{Name: "c"}})
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if c := strings.Count(buf.String(), "cannot show notifications"); c != 1 {
+		t.Fatalf("%d warnings:\n%s", c, buf.String())
+	}
+}
+
+type lockedWriter struct {
+	w  *bytes.Buffer
+	mu *sync.Mutex
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func TestNoteText(t *testing.T) {
+	q := question.Question{Kind: question.KindNotice, Client: question.Client{Name: "cursor", Title: "Cursor"}, Header: "Deploy", Message: strings.Repeat("word ", 60)}
+	title, body := noteText(q)
+	if title != "Cursor says" || !strings.HasPrefix(body, "Deploy: word") || len([]rune(body)) != 140 || !strings.HasSuffix(body, "…") {
+		t.Fatalf("%q %q (%d)", title, body, len([]rune(body)))
+	}
+}
