@@ -15,6 +15,7 @@ GOLANGCI_LINT := $(TOOLS_DIR)/golangci-lint
 
 # Fyne logs "Error parsing user locale C" under LANG=C.
 export LANG := C.UTF-8
+export LANGUAGE := en
 # Find the toolchain at its usual place even when it is not on PATH (it is
 # appended, so a go already on PATH wins).
 export PATH := $(PATH):/usr/local/go/bin

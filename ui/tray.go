@@ -4,11 +4,14 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
+	"fyne.io/systray"
 
 	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/question"
@@ -38,47 +41,86 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 
 // tray owns the tray menu and the status window. Its methods run on the Fyne goroutine.
 type tray struct {
-	app    fyne.App
-	env    app.Env
+	app  fyne.App
+	env  app.Env
+	open func(id string) // shows a question's dialog; nil until dialogs exist
+
 	menu   *fyne.Menu
-	count  *fyne.MenuItem
 	status fyne.Window
+	quit   fyne.Window
 
 	statusCount *widget.Label
+	pending     []question.Question // what the menu shows
 }
 
 func newTray(a fyne.App, env app.Env) *tray {
-	t := &tray{app: a, env: env}
-	t.count = fyne.NewMenuItem("No pending questions", nil)
-	t.count.Disabled = true
-	t.menu = fyne.NewMenu("Asktray",
-		t.count,
-		fyne.NewMenuItemSeparator(),
-		fyne.NewMenuItem("Status…", t.showStatus),
-		fyne.NewMenuItem("Copy MCP URL", func() { a.Clipboard().SetContent(env.URL) }),
-	)
-	t.statusCount = widget.NewLabel("")
+	t := &tray{app: a, env: env, statusCount: widget.NewLabel("")}
+	t.menu = fyne.NewMenu("Asktray")
 	return t
 }
 
 // install puts the icon and menu in the system tray, where the app has one.
+// Fyne starts the tray only if the menu is set before Run (fyne-io/fyne#5039).
 func (t *tray) install() {
+	t.refresh()
 	if desk, ok := t.app.(desktop.App); ok {
 		desk.SetSystemTrayMenu(t.menu)
-		desk.SetSystemTrayIcon(assets.TrayIdle)
+		desk.SetSystemTrayIcon(assets.TrayPendingCount(len(t.pending)))
 	}
-	t.refresh()
 }
 
-// refresh brings the menu, icon and status window up to date with the broker.
+// refresh brings the menu, icon, tooltip and status window up to date with the broker.
 func (t *tray) refresh() {
-	n := len(t.env.Broker.Pending())
-	t.count.Label = pendingLabel(n)
+	t.pending = t.env.Broker.Pending()
+	n := len(t.pending)
+	t.menu.Items = t.menuItems()
 	t.statusCount.SetText(pendingLabel(n))
 	if desk, ok := t.app.(desktop.App); ok {
 		desk.SetSystemTrayIcon(assets.TrayPendingCount(n))
+		// Fyne has no tooltip API; its tray is fyne.io/systray's one global
+		// tray, so setting the tooltip there works (fyne.md §2).
+		systray.SetTooltip("Asktray: " + pendingLabel(n))
 	}
 	t.menu.Refresh()
+}
+
+// menuItems builds the tray menu from t.pending: one item per pending
+// question, then the app's commands. Quit is ours, last, so Fyne adds none.
+func (t *tray) menuItems() []*fyne.MenuItem {
+	count := fyne.NewMenuItem(pendingLabel(len(t.pending)), nil)
+	count.Disabled = true
+	items := []*fyne.MenuItem{count}
+	for _, q := range t.pending {
+		label := questionLabel(q)
+		if !q.SnoozeUntil.IsZero() {
+			label += " (snoozed)"
+		}
+		id := q.ID
+		items = append(items, fyne.NewMenuItem(label, func() {
+			if t.open != nil {
+				t.open(id)
+			}
+		}))
+	}
+	return append(items,
+		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("Status…", t.showStatus),
+		fyne.NewMenuItem("Copy MCP URL", func() { t.app.Clipboard().SetContent(t.env.URL) }),
+		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("Quit", t.confirmQuit),
+	)
+}
+
+// questionLabel is "<client>: <first words of the question>".
+func questionLabel(q question.Question) string {
+	text := q.Header
+	if text == "" {
+		text = strings.Join(strings.Fields(q.Message), " ")
+	}
+	if utf8.RuneCountInString(text) > 48 {
+		text = string([]rune(text)[:47]) + "…"
+	}
+	return q.Client.DisplayName() + ": " + text
 }
 
 func pendingLabel(n int) string {
@@ -91,13 +133,41 @@ func pendingLabel(n int) string {
 	return fmt.Sprintf("%d pending questions", n)
 }
 
+// confirmQuit quits at once when nothing is pending; otherwise it asks first,
+// since quitting ends every pending question as interrupted.
+func (t *tray) confirmQuit() {
+	n := len(t.env.Broker.Pending())
+	if n == 0 {
+		t.app.Quit()
+		return
+	}
+	if t.quit != nil {
+		t.quit.Show()
+		t.quit.RequestFocus()
+		return
+	}
+	w := t.app.NewWindow("Quit Asktray?")
+	msg := widget.NewLabel(fmt.Sprintf("%s still waiting. If you quit, the agents are told they were interrupted.", pendingLabel(n)))
+	msg.Wrapping = fyne.TextWrapWord
+	stay := widget.NewButton("Keep running", func() { w.Close() })
+	stay.Importance = widget.HighImportance
+	quit := widget.NewButton("Quit", t.app.Quit)
+	quit.Importance = widget.DangerImportance
+	w.SetContent(container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), quit, stay)))
+	w.SetOnClosed(func() { t.quit = nil })
+	w.Resize(fyne.NewSize(420, 0))
+	w.CenterOnScreen()
+	t.quit = w
+	w.Show()
+	w.RequestFocus()
+}
+
 // showStatus shows the status window, making it on first use. Closing it hides it.
 func (t *tray) showStatus() {
 	if t.status == nil {
 		w := t.app.NewWindow("Asktray")
 		url := widget.NewEntry()
 		url.SetText(t.env.URL)
-		url.Disable()
 		w.SetContent(container.NewVBox(
 			widget.NewLabelWithStyle("Asktray is running", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 			t.statusCount,
@@ -106,7 +176,7 @@ func (t *tray) showStatus() {
 				widget.NewFormItem("Data dir", widget.NewLabel(t.env.DataDir)),
 			),
 			widget.NewButton("Copy MCP URL", func() { t.app.Clipboard().SetContent(t.env.URL) }),
-			widget.NewLabel(strings.TrimSpace("Answer from a terminal with 'asktray pending' and 'asktray answer'.")),
+			widget.NewLabel("Connect an agent with 'asktray config CLIENT --write'."),
 		))
 		w.SetCloseIntercept(w.Hide)
 		w.Resize(fyne.NewSize(480, 0))

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2/test"
 
@@ -10,33 +11,85 @@ import (
 	"github.com/asktray/asktray/app/question"
 )
 
-func TestTray_CountFollowsBroker(t *testing.T) {
+func ask(t *testing.T, b *question.Broker, q question.Question) question.Question {
+	t.Helper()
+	q, err := b.Ask(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+func labels(tr *tray) []string {
+	var out []string
+	for _, it := range tr.menu.Items {
+		if !it.IsSeparator {
+			out = append(out, it.Label)
+		}
+	}
+	return out
+}
+
+func TestTray_MenuListsPendingQuestions(t *testing.T) {
 	a := test.NewTempApp(t)
 	b := question.NewBroker(question.Config{})
 	defer b.Close()
 	tr := newTray(a, app.Env{Broker: b, URL: "http://127.0.0.1:7931/mcp", DataDir: "/data"})
+	var opened []string
+	tr.open = func(id string) { opened = append(opened, id) }
 	tr.install()
-	if tr.count.Label != "No pending questions" {
-		t.Fatalf("idle label %q", tr.count.Label)
+	if got := labels(tr); len(got) != 4 || got[0] != "No pending questions" || got[3] != "Quit" {
+		t.Fatalf("idle menu %q", got)
 	}
-	for range 2 {
-		if _, err := b.Ask(context.Background(), question.Question{Kind: question.KindConfirm, Message: "ok?"}); err != nil {
-			t.Fatal(err)
+	q1 := ask(t, b, question.Question{Kind: question.KindConfirm, Client: question.Client{Name: "claude-code"}, Message: "Delete   the build\ndirectory and everything in it, including caches?"})
+	ask(t, b, question.Question{Kind: question.KindText, FreeText: true, Client: question.Client{Name: "cursor"}, Header: "Branch", Message: "Name?"})
+	tr.refresh()
+	got := labels(tr)
+	want := []string{"2 pending questions", "claude-code: Delete the build directory and everything in it…", "cursor: Branch", "Status…", "Copy MCP URL", "Quit"}
+	if len(got) != len(want) {
+		t.Fatalf("menu %q", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("item %d = %q, want %q", i, got[i], want[i])
 		}
 	}
+	tr.menu.Items[1].Action()
+	if len(opened) != 1 || opened[0] != q1.ID {
+		t.Fatalf("opened %v", opened)
+	}
+	if err := b.Snooze(q1.ID, time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
 	tr.refresh()
-	if tr.count.Label != "2 pending questions" {
-		t.Fatalf("label %q", tr.count.Label)
+	if l := tr.menu.Items[1].Label; l[len(l)-len("(snoozed)"):] != "(snoozed)" {
+		t.Fatalf("snoozed item %q", l)
 	}
 	tr.showStatus()
-	if tr.statusCount.Text != "2 pending questions" || !tr.status.Content().Visible() {
+	if tr.statusCount.Text != "2 pending questions" {
 		t.Fatalf("status window shows %q", tr.statusCount.Text)
 	}
-	// Showing it again reuses the one window.
 	w := tr.status
 	tr.showStatus()
 	if tr.status != w {
 		t.Fatal("status window was rebuilt")
+	}
+}
+
+func TestTray_QuitAsksWhenQuestionsWait(t *testing.T) {
+	a := test.NewTempApp(t)
+	b := question.NewBroker(question.Config{})
+	defer b.Close()
+	tr := newTray(a, app.Env{Broker: b})
+	tr.install()
+	ask(t, b, question.Question{Kind: question.KindConfirm, Message: "ok?"})
+	tr.refresh()
+	tr.menu.Items[len(tr.menu.Items)-1].Action()
+	if tr.quit == nil {
+		t.Fatal("quit with a pending question did not ask first")
+	}
+	if got := tr.quit.Title(); got != "Quit Asktray?" {
+		t.Fatalf("title %q", got)
 	}
 }
 
