@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/asktray/asktray/app/control"
@@ -49,6 +50,9 @@ type Options struct {
 
 // Env is what the UI needs from the app.
 type Env struct {
+	// SetShow registers what a second start of the app does: bring the
+	// UI's window to the front. fn is called on a control-socket goroutine.
+	SetShow func(fn func())
 	Broker  *question.Broker
 	Store   history.Store
 	URL     string
@@ -147,7 +151,14 @@ func Run(ctx context.Context, o Options) (err error) {
 		Socket: filepath.Join(o.DataDir, SocketFile), DataDir: o.DataDir,
 		Started: time.Now().UTC().Format(time.RFC3339), GUI: gui,
 	}
-	ctl := &control.Server{Broker: broker, Store: store, Log: log, Status: func() control.Status {
+	var show atomic.Pointer[func()]
+	ctl := &control.Server{Broker: broker, Store: store, Log: log, Show: func() bool {
+		if f := show.Load(); f != nil {
+			(*f)()
+			return true
+		}
+		return false
+	}, Status: func() control.Status {
 		return control.Status{PID: inst.PID, Version: inst.Version, URL: inst.URL, DataDir: inst.DataDir, GUI: inst.GUI}
 	}}
 	if err := ctl.Listen(inst.Socket); err != nil {
@@ -163,7 +174,7 @@ func Run(ctx context.Context, o Options) (err error) {
 	}
 	defer os.Remove(filepath.Join(o.DataDir, InstanceFile))
 	log.Info("serving", "url", url, "socket", inst.Socket, "gui", gui)
-	env := Env{Broker: broker, Store: store, URL: url, Token: token, DataDir: o.DataDir, Log: log}
+	env := Env{SetShow: func(fn func()) { show.Store(&fn) }, Broker: broker, Store: store, URL: url, Token: token, DataDir: o.DataDir, Log: log}
 	if o.Ready != nil {
 		o.Ready(inst, env)
 	}

@@ -29,6 +29,9 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 	a.SetIcon(assets.Icon)
 	t := newTray(a, env)
 	t.install()
+	if env.SetShow != nil {
+		env.SetShow(func() { fyne.Do(t.showStatus) })
+	}
 	stop := env.Broker.Subscribe(func(question.Event) { fyne.Do(t.refresh) })
 	defer stop()
 	go func() {

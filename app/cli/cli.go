@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/control"
@@ -204,6 +206,13 @@ func runApp(ctx context.Context, args []string, stdio IO, gui GUI) error {
 			}
 		}})
 	if _, ok := errors.AsType[*app.AlreadyRunningError](err); ok {
+		// Without a tray host there is no icon to click: starting the app
+		// again is how the person finds it, so show its window.
+		sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		if shown, serr := control.NewClient(filepath.Join(dir, app.SocketFile)).Show(sctx); serr == nil && shown {
+			return fmt.Errorf("%w\nIts window is now shown. Use 'asktray url' to connect to it, or pass another --data-dir", err)
+		}
 		return fmt.Errorf("%w\nUse 'asktray url' to connect to it, or pass another --data-dir", err)
 	}
 	return err

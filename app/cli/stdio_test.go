@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/asktray/asktray/app"
+	"github.com/asktray/asktray/app/question"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -117,10 +119,31 @@ func TestStdio_BridgesToRunningApp(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	_, err = cs.ListTools(ctx, nil)
+	tools, err := cs.ListTools(ctx, nil)
 	skipIfNoMCP(t, err, stderr)
 	if err != nil {
 		t.Fatalf("tools/list through asktray stdio: %v\nstderr:\n%s", err, stderr.String())
+	}
+	var names []string
+	for _, tl := range tools.Tools {
+		names = append(names, tl.Name)
+	}
+	if !slices.Contains(names, "ask_confirm") {
+		t.Skipf("no ask_confirm tool yet (tools %v)", names)
+	}
+
+	// A question asked through stdio lands in the app, from this client.
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "ask_confirm", Arguments: map[string]any{"question": "Deploy?", "wait": false}})
+	if err != nil || res.IsError {
+		t.Fatalf("ask_confirm: %v %+v", err, res)
+	}
+	r := run(t, dir, "pending", "--json")
+	var pend []question.Question
+	if err := json.Unmarshal([]byte(r.stdout), &pend); err != nil || len(pend) != 1 {
+		t.Fatalf("pending --json: %v %+v", err, r)
+	}
+	if c := pend[0].Client; c.Name != "e2e-client" || c.Version != "1.2.3" || pend[0].Message != "Deploy?" {
+		t.Errorf("pending question %+v", pend[0])
 	}
 	if err := cs.Close(); err != nil {
 		t.Errorf("asktray stdio did not exit cleanly at EOF: %v\nstderr:\n%s", err, stderr.String())

@@ -53,6 +53,15 @@ func (c *Client) Status(ctx context.Context) (Status, error) {
 	return s, c.do(ctx, http.MethodGet, "/v1/status", nil, &s)
 }
 
+// Show asks the app to bring its window to the front; it reports whether
+// the app has a window to show (a headless one has none).
+func (c *Client) Show(ctx context.Context) (bool, error) {
+	var r struct {
+		Shown bool `json:"shown"`
+	}
+	return r.Shown, c.do(ctx, http.MethodPost, "/v1/show", struct{}{}, &r)
+}
+
 // Pending returns the pending questions, oldest first.
 func (c *Client) Pending(ctx context.Context) ([]question.Question, error) {
 	var qs []question.Question

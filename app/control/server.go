@@ -63,7 +63,10 @@ type Server struct {
 	Broker *question.Broker
 	Store  history.Store
 	Status func() Status
-	Log    *slog.Logger
+	// Show, if set, brings the app's window to the front and reports
+	// whether there was one to show.
+	Show func() bool
+	Log  *slog.Logger
 
 	srv *http.Server
 	ln  net.Listener
@@ -122,6 +125,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /v1/questions/{id}/answer", s.answer)
 	mux.HandleFunc("POST /v1/questions/{id}/snooze", s.snooze)
 	mux.HandleFunc("GET /v1/history", s.history)
+	mux.HandleFunc("POST /v1/show", s.show)
 	return mux
 }
 
@@ -129,6 +133,11 @@ func (s *Server) status(w http.ResponseWriter, _ *http.Request) {
 	st := s.Status()
 	st.Pending = len(s.Broker.Pending())
 	writeJSON(w, http.StatusOK, st)
+}
+
+func (s *Server) show(w http.ResponseWriter, _ *http.Request) {
+	shown := s.Show != nil && s.Show()
+	writeJSON(w, http.StatusOK, map[string]bool{"shown": shown})
 }
 
 func (s *Server) pending(w http.ResponseWriter, _ *http.Request) {

@@ -102,3 +102,25 @@ func TestClient_NoApp(t *testing.T) {
 		t.Fatalf("got %v, want ErrNoApp", err)
 	}
 }
+
+func TestServer_Show(t *testing.T) {
+	t.Parallel()
+	c, _ := newServer(t)
+	if shown, err := c.Show(context.Background()); err != nil || shown {
+		t.Fatalf("headless show = %v %v, want false", shown, err)
+	}
+	store := history.NewMemory()
+	b := question.NewBroker(question.Config{Journal: store})
+	defer b.Close()
+	called := make(chan struct{}, 1)
+	s := &Server{Broker: b, Store: store, Status: func() Status { return Status{} }, Show: func() bool { called <- struct{}{}; return true }}
+	sock := filepath.Join(t.TempDir(), "s.sock")
+	if err := s.Listen(sock); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Shutdown(context.Background())
+	if shown, err := NewClient(sock).Show(context.Background()); err != nil || !shown {
+		t.Fatalf("show = %v %v", shown, err)
+	}
+	<-called
+}
