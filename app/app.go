@@ -115,16 +115,11 @@ func Run(ctx context.Context, o Options) (err error) {
 	if err != nil {
 		return err
 	}
-	store, err := history.Open(filepath.Join(o.DataDir, DatabaseFile))
+	store, err := openStore(ctx, o.DataDir, log)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	if ids, err := store.InterruptPending(ctx, time.Now()); err != nil {
-		return fmt.Errorf("mark questions of the last run interrupted: %w", err)
-	} else if len(ids) > 0 {
-		log.Warn("questions left pending by the last run are now interrupted", "count", len(ids))
-	}
 
 	settings, err := LoadSettings(o.DataDir)
 	if err != nil {
@@ -183,6 +178,24 @@ func Run(ctx context.Context, o Options) (err error) {
 	}
 	<-ctx.Done()
 	return nil
+}
+
+// openStore opens the history and records questions an earlier run left
+// pending as interrupted.
+func openStore(ctx context.Context, dir string, log *slog.Logger) (*history.SQLite, error) {
+	store, err := history.Open(filepath.Join(dir, DatabaseFile))
+	if err != nil {
+		return nil, err
+	}
+	ids, err := store.InterruptPending(ctx, time.Now())
+	if err != nil {
+		store.Close()
+		return nil, fmt.Errorf("mark questions of the last run interrupted: %w", err)
+	}
+	if len(ids) > 0 {
+		log.Warn("questions left pending by the last run are now interrupted", "count", len(ids))
+	}
+	return store, nil
 }
 
 // startMCP listens on o.Addr and serves the MCP endpoint there. It returns

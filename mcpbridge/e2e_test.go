@@ -135,9 +135,9 @@ func TestClientGivesUpThenCollects(t *testing.T) {
 		t.Fatalf("get_answer: %s", text)
 	}
 	// Once delivered, the same question opens a new dialog.
-	go func() {
-		_, _, _ = call(t, ctx2, s, ToolAskConfirm, map[string]any{"question": "Ship v2 today?", "wait": false})
-	}()
+	if r, text, _ := call(t, ctx2, s, ToolAskConfirm, map[string]any{"question": "Ship v2 today?", "wait": false}); r["status"] != "pending" {
+		t.Fatalf("new ask: %s", text)
+	}
 	p := e.waitPending(t, 1)
 	if p[0].ID == id {
 		t.Fatal("a delivered question was re-used")

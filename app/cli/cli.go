@@ -85,6 +85,8 @@ func Main(ctx context.Context, args []string, stdio IO, gui GUI) int {
 		err = cmdURL(ctx, args, stdio)
 	case "config":
 		err = cmdConfig(ctx, args, stdio)
+	case "stdio":
+		err = cmdStdio(ctx, args, stdio)
 	case "version":
 		_, err = fmt.Fprintln(stdio.Out, "asktray", Version)
 	case "help", "-h", "--help":

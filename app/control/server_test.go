@@ -118,7 +118,7 @@ func TestServer_Show(t *testing.T) {
 	if err := s.Listen(sock); err != nil {
 		t.Fatal(err)
 	}
-	defer s.Shutdown(context.Background())
+	defer func() { _ = s.Shutdown(context.Background()) }()
 	if shown, err := NewClient(sock).Show(context.Background()); err != nil || !shown {
 		t.Fatalf("show = %v %v", shown, err)
 	}

@@ -34,10 +34,12 @@ type fixture struct {
 	release chan struct{}
 	relOnce sync.Once
 
-	mu     sync.Mutex
-	srv    *mcpserver.MCPServer
-	h      *mcpserver.StreamableHTTPServer
-	counts map[string]int // POSTs by JSON-RPC method, and "GET", "DELETE"
+	mu      sync.Mutex
+	srv     *mcpserver.MCPServer
+	h       *mcpserver.StreamableHTTPServer
+	counts  map[string]int // POSTs by JSON-RPC method, and "GET", "DELETE"
+	getSID  []string       // the session of each GET
+	dropGet []context.CancelFunc
 }
 
 type ended struct {
@@ -97,8 +99,33 @@ func (f *fixture) serve(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	f.counts[key]++
 	h := f.h
+	if r.Method == http.MethodGet {
+		ctx, cancel := context.WithCancel(r.Context())
+		r = r.WithContext(ctx)
+		f.getSID = append(f.getSID, r.Header.Get("Mcp-Session-Id"))
+		f.dropGet = append(f.dropGet, cancel)
+	}
 	f.mu.Unlock()
 	h.ServeHTTP(w, r)
+}
+
+// dropGets ends the GET streams open on the server side.
+func (f *fixture) dropGets() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, cancel := range f.dropGet {
+		cancel()
+	}
+}
+
+// lastGetSession returns the session of the latest GET.
+func (f *fixture) lastGetSession() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.getSID) == 0 {
+		return ""
+	}
+	return f.getSID[len(f.getSID)-1]
 }
 
 func (f *fixture) count(key string) int {
@@ -205,21 +232,28 @@ type proxied struct {
 	in      *io.PipeWriter // the proxy's stdin
 	out     *io.PipeReader // the proxy's stdout
 	rec     *recorder
-	done    chan error
+	done    chan struct{} // closed when Run returned
+	err     error         // what Run returned
 	stopped bool
 }
 
 // startProxy runs a Proxy for url over pipes, checking its output at cleanup.
 func startProxy(t *testing.T, url, token string) *proxied {
 	t.Helper()
+	return startProxyCtx(t, context.Background(), url, token)
+}
+
+// startProxyCtx is startProxy with the ctx given to Run.
+func startProxyCtx(t *testing.T, ctx context.Context, url, token string) *proxied {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	p := &proxied{in: inW, out: outR, rec: &recorder{w: outW}, done: make(chan error, 1)}
+	p := &proxied{in: inW, out: outR, rec: &recorder{w: outW}, done: make(chan struct{})}
 	px := &Proxy{URL: url, Token: token, Log: slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelDebug}))}
 	go func() {
-		err := px.Run(context.Background(), inR, p.rec)
+		p.err = px.Run(ctx, inR, p.rec)
 		outW.Close()
-		p.done <- err
+		close(p.done)
 	}()
 	t.Cleanup(func() { p.stop(t) })
 	return p
@@ -235,9 +269,9 @@ func (p *proxied) stop(t *testing.T) {
 	p.in.Close()
 	go func() { _, _ = io.Copy(io.Discard, p.out) }()
 	select {
-	case err := <-p.done:
-		if err != nil {
-			t.Errorf("Run: %v", err)
+	case <-p.done:
+		if p.err != nil {
+			t.Errorf("Run: %v", p.err)
 		}
 	case <-time.After(wait):
 		t.Fatal("Run did not return after stdin ended")

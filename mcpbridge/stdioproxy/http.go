@@ -38,49 +38,53 @@ func (c *conn) forward(m *message) {
 		if isInit {
 			sid, version = "", ""
 		}
-		var seen bool
-		var got reply
+		var got reply // the response to m, when it came
 		resp, err := c.post(c.ctx, m, sid, version, func(msg []byte) {
 			if r := readReply(msg); r.answers(m) {
-				seen, got = true, r
+				got = r
 			}
 			c.write(msg)
 		})
+		if isInit && resp.status == http.StatusOK && got.parsed && !got.isError {
+			c.setSession(resp.session, got.version) // even when stopping: to DELETE it
+		}
 		if c.ctx.Err() != nil {
 			return
 		}
-		switch {
-		case resp.status == 0:
-			c.fail(m, fmt.Sprintf("cannot reach the asktray app at %s: %v", c.p.URL, err))
-			return
-		case resp.status == http.StatusNotFound && sid != "" && m.protocolVersion == "" && attempt == 0 && !readReply(resp.body).parsed:
+		if attempt == 0 && sid != "" && m.protocolVersion == "" &&
+			resp.status == http.StatusNotFound && !readReply(resp.body).parsed {
 			c.log.Info("the server lost the session; starting a new one", "session", sid)
 			if err := c.reinit(sid); err != nil {
 				c.fail(m, fmt.Sprintf("the asktray app lost the session and a new one could not be started: %v", err))
 				return
 			}
 			continue
-		case resp.status >= 300:
-			if r := readReply(resp.body); r.answers(m) {
-				c.write(resp.body) // a JSON-RPC error sent with an HTTP error status
-				return
-			}
-			c.fail(m, fmt.Sprintf("the asktray app answered HTTP %d %s: %s", resp.status, http.StatusText(resp.status), first(resp.body, 200)))
+		}
+		c.finish(m, resp, got, err)
+		return
+	}
+}
+
+// finish reports a POST of m that failed or ended without the response m
+// expects: to the client as an error response, or in the log.
+func (c *conn) finish(m *message, resp response, got reply, err error) {
+	switch {
+	case resp.status == 0:
+		c.fail(m, fmt.Sprintf("cannot reach the asktray app at %s: %v", c.p.URL, err))
+	case resp.status >= 300:
+		if readReply(resp.body).answers(m) {
+			c.write(resp.body) // a JSON-RPC error sent with an HTTP error status
 			return
 		}
-		if isInit && seen && !got.isError {
-			c.setSession(resp.session, got.version)
+		c.fail(m, fmt.Sprintf("the asktray app answered HTTP %d %s: %s", resp.status, http.StatusText(resp.status), first(resp.body, 200)))
+	case resp.status == http.StatusOK && m.isRequest() && !got.parsed:
+		msg := "the asktray app ended its reply without an answer"
+		if err != nil {
+			msg += ": " + err.Error()
 		}
-		if resp.status == http.StatusOK && m.isRequest() && !seen {
-			msg := "the asktray app ended its reply without an answer"
-			if err != nil {
-				msg += ": " + err.Error()
-			}
-			c.fail(m, msg)
-		} else if err != nil {
-			c.log.Warn("reading the reply failed", "method", m.method, "err", err)
-		}
-		return
+		c.fail(m, msg)
+	case err != nil:
+		c.log.Warn("reading the reply failed", "method", m.method, "err", err)
 	}
 }
 
@@ -205,6 +209,10 @@ func (c *conn) setSession(sid, version string) {
 		if c.stopGet != nil {
 			c.stopGet()
 		}
+		select {
+		case c.getWake <- struct{}{}:
+		default:
+		}
 	}
 	c.sessionID = sid
 	if version != "" {
@@ -262,21 +270,28 @@ func (c *conn) reinit(old string) error {
 
 // listen keeps the optional standalone GET stream open while Run runs, so
 // that messages the server sends outside any request reach the client. It
-// stops for good when the server answers anything but an event stream, and
-// reconnects at most once per getRetryPeriod when the stream drops.
+// stops for good when the server answers anything but an event stream. When
+// the stream drops it reconnects at most once per getRetryPeriod, or at once
+// when the session changes.
 func (c *conn) listen() {
 	var last time.Time
 	lastGen := -1
 	for c.ctx.Err() == nil {
 		_, _, gen := c.session()
-		if gen == lastGen {
+		if gen == lastGen { // the stream dropped: back off, unless the session changes
 			t := time.NewTimer(time.Until(last.Add(getRetryPeriod)))
 			select {
 			case <-t.C:
+			case <-c.getWake:
+				t.Stop()
 			case <-c.ctx.Done():
 				t.Stop()
 				return
 			}
+		}
+		select {
+		case <-c.getWake: // already seen: this attempt uses the current session
+		default:
 		}
 		ctx, stop := context.WithCancel(c.ctx)
 		c.mu.Lock()

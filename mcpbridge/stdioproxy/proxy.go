@@ -47,7 +47,7 @@ type Proxy struct {
 func (p *Proxy) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	c := &conn{p: p, ctx: ctx, out: out, hc: p.HTTPClient, log: p.Log}
+	c := &conn{p: p, ctx: ctx, out: out, hc: p.HTTPClient, log: p.Log, getWake: make(chan struct{}, 1)}
 	if c.hc == nil {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
 		tr.Proxy = nil
@@ -122,6 +122,7 @@ type conn struct {
 	gen       int                // counts session changes
 	listening bool               // the standalone GET loop runs
 	stopGet   context.CancelFunc // ends the current GET stream
+	getWake   chan struct{}      // tells the GET loop the session changed
 
 	reinitMu sync.Mutex // one re-initialization at a time
 }
@@ -160,8 +161,10 @@ func parseMessage(raw []byte) *message {
 	}
 	if json.Unmarshal(env.Params, &params) == nil {
 		m.protocolVersion, _ = params.Meta[metaProtocolVersion].(string)
-		m.name = params.Name
-		if m.method == "resources/read" {
+		switch m.method {
+		case "tools/call", "prompts/get":
+			m.name = params.Name
+		case "resources/read":
 			m.name = params.URI
 		}
 	}

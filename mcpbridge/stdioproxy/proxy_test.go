@@ -84,14 +84,16 @@ func TestStdio_Progress(t *testing.T) {
 		res, err := cs.CallTool(context.Background(), params)
 		done <- result{res, err}
 	}()
-	var last float64
+	// mcp-go hands a session's notifications to whichever of its streams reads
+	// first (this POST's or the standalone GET), so their order may change.
+	seen := map[float64]bool{}
 	for i := range 3 {
 		select {
 		case n := <-progress:
-			if n.ProgressToken != "tok-1" || n.Progress <= last {
-				t.Errorf("progress %d: token %v progress %v after %v", i, n.ProgressToken, n.Progress, last)
+			if n.ProgressToken != "tok-1" || n.Progress <= 0 || seen[n.Progress] {
+				t.Errorf("progress %d: token %v progress %v", i, n.ProgressToken, n.Progress)
 			}
-			last = n.Progress
+			seen[n.Progress] = true
 		case <-time.After(wait):
 			t.Fatalf("only %d progress notifications", i)
 		}
@@ -194,6 +196,11 @@ func TestStdio_SessionLostReinitializes(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	callText(t, ctx, cs, &sdk.CallToolParams{Name: "whoami"})
+	eventually(t, "the standalone GET stream", func() bool { return f.count("GET") >= 1 })
+	firstSession := f.lastGetSession()
+	// Messages are forwarded concurrently: wait until the client's own
+	// notifications/initialized is through, so that the counts below are exact.
+	eventually(t, "notifications/initialized", func() bool { return f.count("notifications/initialized") == 1 })
 	f.restart()
 	if got := callText(t, ctx, cs, &sdk.CallToolParams{Name: "whoami"}); got != "test-client 9.9 via session" {
 		t.Errorf("whoami after restart = %q", got)
@@ -204,6 +211,11 @@ func TestStdio_SessionLostReinitializes(t *testing.T) {
 	if n, m := f.count("initialize"), f.count("notifications/initialized"); n != 2 || m != 2 {
 		t.Errorf("%d initialize and %d notifications/initialized, want 2 each", n, m)
 	}
+	// The standalone stream moves to the new session.
+	eventually(t, "a GET on the new session", func() bool {
+		sid := f.lastGetSession()
+		return sid != "" && sid != firstSession
+	})
 }
 
 func TestStdio_ServerNotificationsOverStandaloneStream(t *testing.T) {
@@ -346,5 +358,72 @@ func TestReadSSE(t *testing.T) {
 	want := []string{"{\"a\":\n1}", `{"b":2}`}
 	if !slices.Equal(got, want) {
 		t.Errorf("events %q, want %q", got, want)
+	}
+}
+
+func TestStdio_StandaloneStreamReconnects(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	connect(t, f, nil, legacy)
+	eventually(t, "the standalone GET stream", func() bool { return f.count("GET") >= 1 })
+	f.dropGets()
+	time.Sleep(time.Second) // well inside the 5 s backoff
+	if n := f.count("GET"); n != 1 {
+		t.Errorf("%d GETs within a second of the drop, want 1 (backoff)", n)
+	}
+	eventually(t, "a new GET after the backoff", func() bool { return f.count("GET") >= 2 })
+}
+
+func TestStdio_EOFCancelsCallsAndEndsSession(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	p := startProxy(t, f.url(), testToken)
+	lines := p.rawLines()
+	p.send(t, rawInit)
+	if m := next(t, lines); m.Error != nil {
+		t.Fatalf("initialize: %+v", m)
+	}
+	p.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"block","arguments":{"key":"eof"}}}`)
+	select {
+	case <-f.started:
+	case <-time.After(wait):
+		t.Fatal("the call did not start")
+	}
+	p.stop(t) // stdin EOF; Run returns nil
+	select {
+	case e := <-f.ended:
+		if e.key != "eof" {
+			t.Errorf("ended %+v", e)
+		}
+	case <-time.After(wait):
+		t.Fatal("the call's ctx did not end after stdin EOF")
+	}
+	if n := f.count("DELETE"); n != 1 {
+		t.Errorf("%d DELETEs, want 1", n)
+	}
+}
+
+func TestStdio_ContextEndsRun(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	p := startProxyCtx(t, ctx, f.url(), testToken)
+	lines := p.rawLines()
+	p.send(t, rawInit)
+	if m := next(t, lines); m.Error != nil {
+		t.Fatalf("initialize: %+v", m)
+	}
+	cancel() // stdin stays open
+	select {
+	case <-p.done:
+		if p.err != nil {
+			t.Errorf("Run: %v", p.err)
+		}
+	case <-time.After(wait):
+		t.Fatal("Run did not return when its ctx ended")
+	}
+	if n := f.count("DELETE"); n != 1 {
+		t.Errorf("%d DELETEs, want 1", n)
 	}
 }
