@@ -31,7 +31,7 @@ help: ## Show this help
 
 deps: ## Install missing Debian packages and Go modules (fast no-op when all present)
 	@echo "==> [deps] checking Debian packages and Go modules"
-	@GO="$(GO)" bash scripts/deps.sh
+	@GO="$(GO)" bash .ci/deps.sh
 
 build: deps ## Build bin/asktray
 	@echo "==> [build] $(GO) build $(GOFLAGS_TAGS) -o $(BIN) ./cmd/asktray"
