@@ -22,7 +22,7 @@ export PATH := $(PATH):/usr/local/go/bin
 
 .DEFAULT_GOAL := help
 
-.PHONY: help deps build run test bench lint fmt vet clean
+.PHONY: help deps build run test bench measure-desktop lint fmt vet clean
 
 help: ## Show this help
 	@echo "Usage: make <target> [ARGS=...]"
@@ -51,6 +51,9 @@ test: build ## Build bin/asktray, then run all tests with the race detector
 
 bench: deps ## Run benchmarks (no unit tests)
 	$(GO) test $(GOFLAGS_TAGS) -run '^$$' -bench . -benchmem ./...
+
+measure-desktop: build ## Measure dialog latency and idle RSS/CPU under Xvfb (about 2.5 minutes)
+	$(GO) test $(GOFLAGS_TAGS) -run '^$$' -bench Desktop -benchtime 1x -timeout 15m ./ui/xvfbtest/
 
 lint: deps ## Run golangci-lint (pinned version, installed into bin/tools)
 	@if ! "$(GOLANGCI_LINT)" version 2>/dev/null | grep -q "version $(GOLANGCI_LINT_VERSION:v%=%) "; then \

@@ -125,6 +125,7 @@ func Run(ctx context.Context, o Options) (err error) {
 	if err != nil {
 		return err
 	}
+	go keepRetention(ctx, store, settings.HistoryRetentionDays, log)
 	broker := question.NewBroker(question.Config{Journal: store})
 	defer func() {
 		if cerr := broker.Close(); cerr != nil {
@@ -178,6 +179,29 @@ func Run(ctx context.Context, o Options) (err error) {
 	}
 	<-ctx.Done()
 	return nil
+}
+
+// keepRetention deletes finished questions older than days, now and then
+// daily, until ctx is done. days 0 keeps everything.
+func keepRetention(ctx context.Context, store history.Store, days int, log *slog.Logger) {
+	if days <= 0 {
+		return
+	}
+	t := time.NewTicker(24 * time.Hour)
+	defer t.Stop()
+	for {
+		n, err := store.DeleteOlderThan(ctx, time.Now().AddDate(0, 0, -days))
+		if err != nil && ctx.Err() == nil {
+			log.Warn("apply history retention", "err", err)
+		} else if n > 0 {
+			log.Info("history retention removed old questions", "count", n, "days", days)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }
 
 // openStore opens the history and records questions an earlier run left

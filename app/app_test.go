@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -125,5 +126,43 @@ func TestRunInProcess(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, InstanceFile)); !os.IsNotExist(err) {
 		t.Fatalf("instance file left: %v", err)
+	}
+}
+
+func TestRetentionDeletesOldFinishedQuestions(t *testing.T) {
+	t.Parallel()
+	store := history.NewMemory()
+	old := question.Question{ID: "old", Kind: question.KindConfirm, Message: "m", Created: time.Now().AddDate(0, 0, -40), Deadline: time.Now()}
+	fresh := question.Question{ID: "fresh", Kind: question.KindConfirm, Message: "m", Created: time.Now().AddDate(0, 0, -1), Deadline: time.Now()}
+	oldPending := question.Question{ID: "old-pending", Kind: question.KindConfirm, Message: "m", Created: time.Now().AddDate(0, 0, -40), Deadline: time.Now()}
+	ctx, cancel := context.WithCancel(context.Background())
+	for _, q := range []question.Question{old, fresh, oldPending} {
+		if err := store.Begin(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, q := range []question.Question{old, fresh} {
+		if err := store.End(ctx, q, question.Result{Outcome: question.Declined, DecidedBy: question.ByHuman, DecidedAt: q.Created}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := make(chan struct{})
+	go func() { keepRetention(ctx, store, 30, slog.New(slog.DiscardHandler)); close(done) }()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if _, err := store.Get(ctx, "old"); errors.Is(err, question.ErrNotFound) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("old row kept")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	for _, id := range []string{"fresh", "old-pending"} {
+		if _, err := store.Get(context.Background(), id); err != nil {
+			t.Errorf("%s deleted: %v", id, err)
+		}
 	}
 }

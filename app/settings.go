@@ -33,6 +33,9 @@ type Settings struct {
 	// wins; DefaultWindowSeconds applies to clients none matches.
 	BlockingWindows      []BlockingWindow `json:"blocking_windows,omitempty"`
 	DefaultWindowSeconds int              `json:"default_window_seconds,omitempty"`
+	// HistoryRetentionDays deletes finished questions older than this many
+	// days, on start and daily; 0 keeps everything (the default).
+	HistoryRetentionDays int `json:"history_retention_days,omitempty"`
 }
 
 // LoadSettings reads the settings of dir. A missing file gives the zero
@@ -53,6 +56,9 @@ func LoadSettings(dir string) (Settings, error) {
 	}
 	if s.DefaultTimeoutSeconds != 0 && (s.DefaultTimeoutSeconds < 10 || s.DefaultTimeoutSeconds > 86400) {
 		return s, fmt.Errorf("settings %s: default_timeout_seconds: must be between 10 and 86400, got %d", path, s.DefaultTimeoutSeconds)
+	}
+	if s.HistoryRetentionDays < 0 || s.HistoryRetentionDays > 36500 {
+		return s, fmt.Errorf("settings %s: history_retention_days: must be between 0 (keep everything) and 36500, got %d", path, s.HistoryRetentionDays)
 	}
 	for i, w := range s.BlockingWindows {
 		if w.Match == "" || w.Seconds < 1 || w.Seconds > 86400 {

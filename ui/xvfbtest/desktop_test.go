@@ -1,0 +1,104 @@
+package xvfbtest
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func callAsync(s *sdk.ClientSession, tool string, args map[string]any) <-chan map[string]any {
+	done := make(chan map[string]any, 1)
+	go func() {
+		r, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: tool, Arguments: args})
+		if err != nil {
+			done <- map[string]any{"error": err.Error()}
+			return
+		}
+		var m map[string]any
+		b, _ := json.Marshal(r.StructuredContent)
+		_ = json.Unmarshal(b, &m)
+		done <- m
+	}()
+	return done
+}
+
+func waitResult(t *testing.T, c <-chan map[string]any) map[string]any {
+	t.Helper()
+	select {
+	case m := <-c:
+		return m
+	case <-time.After(30 * time.Second):
+		t.Fatal("no result from the tool call")
+		return nil
+	}
+}
+
+// TestDialogAnsweredWithKeyboard: a real MCP client asks; the dialog window
+// of the real binary appears on the X server; keys typed with xdotool answer
+// it; the client gets the answer; a notification was shown on the bus.
+func TestDialogAnsweredWithKeyboard(t *testing.T) {
+	d := newDesktop(t)
+	s := d.client(t, "e2e-agent")
+	res := callAsync(s, "ask_confirm", map[string]any{"question": "Run the **database migration** now?"})
+	w := d.waitWindow(t, "e2e-agent asks", 20*time.Second)
+
+	// Keys typed before the answer controls arm do nothing.
+	d.x(t, "xdotool", "windowfocus", "--sync", w)
+	d.x(t, "xdotool", "key", "--clearmodifiers", "Return")
+	time.Sleep(100 * time.Millisecond)
+	if out, _ := d.cli("pending"); !strings.Contains(out, "database migration") {
+		t.Fatalf("an early Enter answered the question:\n%s", out)
+	}
+	if dir := os.Getenv("ASKTRAY_SCREENSHOTS"); dir != "" {
+		time.Sleep(time.Second)
+		d.screenshot(t, dir+"/xvfb-confirm.png")
+	}
+	// After the arming delay, Enter takes the default button: Yes.
+	time.Sleep(900 * time.Millisecond)
+	d.x(t, "xdotool", "windowfocus", "--sync", w)
+	d.x(t, "xdotool", "key", "--clearmodifiers", "Return")
+	got := waitResult(t, res)
+	if got["status"] != "answered" || got["confirmed"] != true || got["via"] != "dialog" {
+		t.Fatalf("client got %v", got)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !d.windowGone("e2e-agent asks") {
+		if time.Now().After(deadline) {
+			t.Fatal("the dialog stayed open after the answer")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	notes := d.notes.notes()
+	if len(notes) == 0 || notes[0].Summary != "e2e-agent asks" || !strings.Contains(notes[0].Body, "database migration") || notes[0].App != "Asktray" {
+		t.Fatalf("notifications %+v", notes)
+	}
+}
+
+// TestWithdrawClosesDialog: the agent withdraws its question and the window goes away.
+func TestWithdrawClosesDialog(t *testing.T) {
+	d := newDesktop(t)
+	s := d.client(t, "e2e-agent")
+	r, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: "ask_text", Arguments: map[string]any{"question": "Name the branch", "wait": false}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	b, _ := json.Marshal(r.StructuredContent)
+	_ = json.Unmarshal(b, &m)
+	d.waitWindow(t, "e2e-agent asks", 20*time.Second)
+	if _, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: "cancel_question", Arguments: map[string]any{"question_id": m["question_id"]}}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !d.windowGone("e2e-agent asks") {
+		if time.Now().After(deadline) {
+			t.Fatal("a withdrawn question's dialog stayed open")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

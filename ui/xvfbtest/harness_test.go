@@ -1,0 +1,293 @@
+package xvfbtest
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/godbus/dbus/v5"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// desktop is one private X display and session bus with a fake
+// notification server, and the asktray binary running on them.
+type desktop struct {
+	bin, dataDir string
+	env          []string
+	notes        *fakeNotifications
+	app          *exec.Cmd
+	url, token   string
+}
+
+var (
+	buildOnce sync.Once
+	builtBin  string
+	buildErr  error
+)
+
+// binary builds asktray once per test process, the way make build does
+// (same tags, so the build cache is shared).
+func binary(t testing.TB) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "asktray-bin")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		builtBin = filepath.Join(dir, "asktray")
+		out, err := exec.Command("go", "build", "-tags", "migrated_fynedo", "-o", builtBin, "github.com/asktray/asktray/cmd/asktray").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return builtBin
+}
+
+func need(t testing.TB, tools ...string) {
+	t.Helper()
+	for _, tool := range tools {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s is missing; make deps installs it: %v", tool, err)
+		}
+	}
+}
+
+// newDesktop starts Xvfb on a free display and a private session bus with a
+// fake notification server, then the app.
+func newDesktop(t testing.TB, appArgs ...string) *desktop {
+	t.Helper()
+	need(t, "Xvfb", "dbus-daemon", "xdotool", "xwininfo")
+	d := &desktop{bin: binary(t), dataDir: filepath.Join(t.TempDir(), "data")}
+	display := startXvfb(t)
+	bus := startBus(t)
+	d.notes = startFakeNotifications(t, bus)
+	d.env = append(os.Environ(), "DISPLAY="+display, "DBUS_SESSION_BUS_ADDRESS="+bus, "LANG=C.UTF-8", "LANGUAGE=en")
+	args := append([]string{"--data-dir", d.dataDir, "--addr", "127.0.0.1:0"}, appArgs...)
+	d.app = exec.Command(d.bin, args...)
+	d.app.Env = d.env
+	logf, _ := os.Create(filepath.Join(t.TempDir(), "app.stderr"))
+	d.app.Stdout, d.app.Stderr = logf, logf
+	if err := d.app.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = d.app.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() { _ = d.app.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			_ = d.app.Process.Kill()
+			<-done
+		}
+		if t.Failed() {
+			b, _ := os.ReadFile(logf.Name())
+			l, _ := os.ReadFile(filepath.Join(d.dataDir, "log", "asktray.log"))
+			t.Logf("app stderr:\n%s\napp log:\n%s", b, l)
+		}
+	})
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		out, err := d.cli("url", "--json")
+		if err == nil {
+			var u struct{ URL, Token string }
+			if json.Unmarshal([]byte(out), &u) == nil {
+				d.url, d.token = u.URL, u.Token
+				return d
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("app did not come up: %v %s", err, out)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// cli runs an asktray command against the desktop's app.
+func (d *desktop) cli(args ...string) (string, error) {
+	cmd := exec.Command(d.bin, append(args, "--data-dir", d.dataDir)...)
+	cmd.Env = d.env
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// x runs an X tool on the desktop's display.
+func (d *desktop) x(t testing.TB, name string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Env = d.env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %v: %v\n%s", name, args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// waitWindow waits for a mapped window whose title is title and returns its id.
+func (d *desktop) waitWindow(t testing.TB, title string, timeout time.Duration) string {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		cmd := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^"+title+"$")
+		cmd.Env = d.env
+		out, _ := cmd.Output()
+		if ids := strings.Fields(string(out)); len(ids) > 0 {
+			return ids[len(ids)-1]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no window %q after %v", title, timeout)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// windowGone reports whether no visible window has the title.
+func (d *desktop) windowGone(title string) bool {
+	cmd := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^"+title+"$")
+	cmd.Env = d.env
+	out, _ := cmd.Output()
+	return strings.TrimSpace(string(out)) == ""
+}
+
+// screenshot saves the whole screen as a PNG.
+func (d *desktop) screenshot(t testing.TB, path string) {
+	t.Helper()
+	need(t, "import")
+	d.x(t, "import", "-window", "root", path)
+}
+
+// client connects the official Go SDK client over HTTP with the token.
+func (d *desktop) client(t testing.TB, name string) *sdk.ClientSession {
+	t.Helper()
+	c := sdk.NewClient(&sdk.Implementation{Name: name, Version: "2.1.3"}, nil)
+	tr := &sdk.StreamableClientTransport{Endpoint: d.url, MaxRetries: -1,
+		HTTPClient: &http.Client{Transport: bearer{d.token, http.DefaultTransport}}}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	s, err := c.Connect(ctx, tr, &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+type bearer struct {
+	token string
+	base  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.base.RoundTrip(r)
+}
+
+func startXvfb(t testing.TB) string {
+	t.Helper()
+	for n := 90; n < 140; n++ {
+		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
+			continue
+		}
+		if _, err := os.Stat(fmt.Sprintf("/tmp/.X%d-lock", n)); err == nil {
+			continue
+		}
+		display := fmt.Sprintf(":%d", n)
+		cmd := exec.Command("Xvfb", display, "-screen", "0", "1280x800x24", "-nolisten", "tcp")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+		deadline := time.Now().Add(10 * time.Second)
+		for time.Now().Before(deadline) {
+			if exec.Command("xdpyinfo", "-display", display).Run() == nil {
+				return display
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		t.Fatalf("Xvfb %s did not start", display)
+	}
+	t.Fatal("no free X display")
+	return ""
+}
+
+func startBus(t testing.TB) string {
+	t.Helper()
+	cmd := exec.Command("dbus-daemon", "--session", "--nofork", "--print-address=1")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	addr, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(addr)
+}
+
+// fakeNotifications owns org.freedesktop.Notifications on the private bus
+// and records what it is asked to show.
+type fakeNotifications struct {
+	conn *dbus.Conn
+	mu   sync.Mutex
+	got  []note
+}
+
+type note struct{ App, Summary, Body string }
+
+func (f *fakeNotifications) Notify(app string, _ uint32, _, summary, body string, _ []string, _ map[string]dbus.Variant, _ int32) (uint32, *dbus.Error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.got = append(f.got, note{app, summary, body})
+	return uint32(len(f.got)), nil
+}
+
+func (f *fakeNotifications) CloseNotification(uint32) *dbus.Error { return nil }
+
+func (f *fakeNotifications) GetCapabilities() ([]string, *dbus.Error) {
+	return []string{"body", "actions"}, nil
+}
+
+func (f *fakeNotifications) GetServerInformation() (string, string, string, string, *dbus.Error) {
+	return "fake", "asktray-tests", "1", "1.2", nil
+}
+
+func (f *fakeNotifications) notes() []note {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]note(nil), f.got...)
+}
+
+func startFakeNotifications(t testing.TB, addr string) *fakeNotifications {
+	t.Helper()
+	conn, err := dbus.Connect(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	f := &fakeNotifications{conn: conn}
+	if err := conn.Export(f, "/org/freedesktop/Notifications", "org.freedesktop.Notifications"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.RequestName("org.freedesktop.Notifications", dbus.NameFlagDoNotQueue); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
