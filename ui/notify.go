@@ -122,7 +122,9 @@ func (n *notifier) show(q question.Question) {
 	}
 	if err != nil {
 		n.failed(err)
+		return
 	}
+	n.log.Debug("notified", "id", q.ID, "backend", n.backend)
 }
 
 // dismiss removes the notification of question id, if it is still shown.

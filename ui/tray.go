@@ -28,12 +28,38 @@ const AppID = "app.asktray.desktop"
 func Run(ctx context.Context, a fyne.App, env app.Env) error {
 	a.SetIcon(assets.Icon)
 	t := newTray(a, env)
+	dlg := newDialogs(a, env.Broker, env.Log, DefaultArmDelay)
+	t.open = dlg.open
+	t.history.openDialog = dlg.open
 	t.install()
 	if env.SetShow != nil {
 		env.SetShow(func() { fyne.Do(t.showStatus) })
 	}
-	stop := env.Broker.Subscribe(func(question.Event) { fyne.Do(t.refresh) })
+	note := newNotifier(env.Log, func(id string) { fyne.Do(func() { dlg.open(id) }) }, false)
+	defer note.close()
+	// One subscription keeps events in order for the dialogs, the tray and
+	// the history; notifications go out off the Fyne goroutine, since a D-Bus
+	// call may take a moment.
+	stop := env.Broker.Subscribe(func(ev question.Event) {
+		switch ev.Type {
+		case question.EventAsked:
+			go note.show(ev.Question)
+		case question.EventEnded:
+			go note.dismiss(ev.Question.ID)
+		}
+		fyne.Do(func() {
+			dlg.handle(ev)
+			t.refresh()
+			t.history.handle(ev)
+		})
+	})
 	defer stop()
+	dlg.start()
+	// Questions asked while the UI was starting (the MCP server is up first)
+	// get their notification now.
+	for _, q := range env.Broker.Pending() {
+		go note.show(q)
+	}
 	go func() {
 		<-ctx.Done()
 		fyne.Do(a.Quit)
@@ -48,9 +74,10 @@ type tray struct {
 	env  app.Env
 	open func(id string) // shows a question's dialog; nil until dialogs exist
 
-	menu   *fyne.Menu
-	status fyne.Window
-	quit   fyne.Window
+	menu    *fyne.Menu
+	status  fyne.Window
+	quit    fyne.Window
+	history *historyWindow
 
 	statusCount *widget.Label
 	pending     []question.Question // what the menu shows
@@ -58,6 +85,7 @@ type tray struct {
 
 func newTray(a fyne.App, env app.Env) *tray {
 	t := &tray{app: a, env: env, statusCount: widget.NewLabel("")}
+	t.history = newHistoryWindow(a, env.Store, env.Log)
 	t.menu = fyne.NewMenu("Asktray")
 	return t
 }
@@ -107,6 +135,7 @@ func (t *tray) menuItems() []*fyne.MenuItem {
 	}
 	return append(items,
 		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("History…", t.history.Show),
 		fyne.NewMenuItem("Status…", t.showStatus),
 		fyne.NewMenuItem("Copy MCP URL", func() { t.app.Clipboard().SetContent(t.env.URL) }),
 		fyne.NewMenuItemSeparator(),
@@ -178,7 +207,9 @@ func (t *tray) showStatus() {
 				widget.NewFormItem("MCP URL", url),
 				widget.NewFormItem("Data dir", widget.NewLabel(t.env.DataDir)),
 			),
-			widget.NewButton("Copy MCP URL", func() { t.app.Clipboard().SetContent(t.env.URL) }),
+			container.NewGridWithColumns(2,
+				widget.NewButton("History…", t.history.Show),
+				widget.NewButton("Copy MCP URL", func() { t.app.Clipboard().SetContent(t.env.URL) })),
 			widget.NewLabel("Connect an agent with 'asktray config CLIENT --write'."),
 		))
 		w.SetCloseIntercept(w.Hide)

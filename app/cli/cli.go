@@ -45,7 +45,7 @@ Usage:
   asktray pending [--json]                                   list pending questions
   asktray answer ID (--accept VALUE | --decline | --cancel) [--note TEXT]
   asktray snooze ID DURATION                                 e.g. 5m, 1h, tomorrow
-  asktray history [--outcome O] [--client C] [--kind K] [--search Q] [--limit N] [--json]
+  asktray history [--outcome O] [--client C] [--kind K] [--search Q] [--limit N] [--json | --export json|csv]
   asktray url [--json]                                       the MCP URL and token
   asktray config CLIENT [--write] [--stdio]                  set up claude-code, claude-desktop, cursor, vscode, codex or windsurf
   asktray stdio                                              MCP over stdin/stdout, bridged to the running app

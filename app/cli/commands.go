@@ -15,6 +15,7 @@ import (
 
 	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -191,13 +192,22 @@ func cmdHistory(ctx context.Context, args []string, stdio IO) error {
 	client := f.String("client", "", "only this client")
 	kind := f.String("kind", "", "only this kind")
 	search := f.String("search", "", "full-text search")
-	limit := f.Int("limit", 20, "at most this many rows (1..1000)")
+	limit := f.Int("limit", 20, "at most this many rows (1..1000); --export writes every row")
 	asJSON := f.Bool("json", false, "JSON output")
+	export := f.String("export", "", "write every matching question as json or csv")
 	if err := noArgs(f, args); err != nil {
 		return err
 	}
 	if *limit < 1 || *limit > 1000 {
 		return usagef("--limit: must be between 1 and 1000, got %d", *limit)
+	}
+	switch strings.ToLower(*export) {
+	case "", history.FormatJSON, history.FormatCSV:
+	default:
+		return usagef("--export: %q is not json or csv", *export)
+	}
+	if *export != "" && *asJSON {
+		return usagef("give --json or --export, not both")
 	}
 	c, _, err := connect(f)
 	if err != nil {
@@ -206,6 +216,25 @@ func cmdHistory(ctx context.Context, args []string, stdio IO) error {
 	hq := control.HistoryQuery{Client: *client, Kind: *kind, Search: *search, Limit: *limit}
 	if *outcome != "" {
 		hq.Outcomes = strings.Split(*outcome, ",")
+	}
+	if *export != "" {
+		// The app holds the store; page through it over the control socket.
+		// Export sets the cursor and page size; the filter is hq's.
+		list := history.ListerFunc(func(ctx context.Context, hf history.Filter) (history.Page, error) {
+			q := hq
+			q.Cursor, q.Limit = hf.Cursor, hf.Limit
+			page, err := c.History(ctx, q)
+			if err != nil {
+				return history.Page{}, err
+			}
+			out := history.Page{Records: make([]history.Record, 0, len(page.Items)), Next: page.Next}
+			for _, it := range page.Items {
+				out.Records = append(out.Records, history.Record{Question: it.Question, Result: it.Result})
+			}
+			return out, nil
+		})
+		_, err := history.Export(ctx, list, history.Filter{}, *export, stdio.Out)
+		return err
 	}
 	page, err := c.History(ctx, hq)
 	if err != nil {

@@ -356,6 +356,13 @@ func contractDelete(t *testing.T, s Store) {
 	}
 	// The id can be used again.
 	add(t, s, newQuestion("a", base), nil)
+	// A pending question cannot be deleted: its outcome is still to come.
+	if err := s.Delete(ctx, "b"); !errors.Is(err, ErrPending) {
+		t.Errorf("Delete of a pending question = %v, want ErrPending", err)
+	}
+	if _, err := s.Get(ctx, "b"); err != nil {
+		t.Errorf("pending question gone after a refused Delete: %v", err)
+	}
 }
 
 func contractDeleteOlderThanKeepsPending(t *testing.T, s Store) {

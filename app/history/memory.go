@@ -280,16 +280,21 @@ func (m *Memory) Clients(ctx context.Context) ([]string, error) {
 	return slices.Compact(names), nil
 }
 
-// Delete removes the record with the given id. It fails, wrapping
-// question.ErrNotFound, if the id is unknown. It does not block.
+// Delete removes the finished record with the given id. It fails, wrapping
+// question.ErrNotFound, if the id is unknown, and ErrPending if the question
+// has not ended. It does not block.
 func (m *Memory) Delete(ctx context.Context, id string) error {
 	unlock, err := m.lock(ctx, true)
 	if err != nil {
 		return fmt.Errorf("delete question %s: %w", id, err)
 	}
 	defer unlock()
-	if _, ok := m.rows[id]; !ok {
+	row, ok := m.rows[id]
+	if !ok {
 		return fmt.Errorf("delete question %s: %w", id, question.ErrNotFound)
+	}
+	if row.state == question.StatePending {
+		return fmt.Errorf("delete question %s: %w", id, ErrPending)
 	}
 	delete(m.rows, id)
 	return nil

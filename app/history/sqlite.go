@@ -244,18 +244,23 @@ func finish(ctx context.Context, tx *sql.Tx, docid int64, q question.Question, r
 	return err
 }
 
-// Delete removes the record with the given id. It fails, wrapping
-// question.ErrNotFound, if the id is unknown. It blocks until the removal is
-// durable.
+// Delete removes the finished record with the given id. It fails, wrapping
+// question.ErrNotFound, if the id is unknown, and ErrPending if the question
+// has not ended (its outcome is still to be recorded). It blocks until the
+// removal is durable.
 func (s *SQLite) Delete(ctx context.Context, id string) error {
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		var docid int64
-		err := tx.QueryRowContext(ctx, `SELECT docid FROM questions WHERE id = ?`, id).Scan(&docid)
+		var state string
+		err := tx.QueryRowContext(ctx, `SELECT docid, state FROM questions WHERE id = ?`, id).Scan(&docid, &state)
 		if errors.Is(err, sql.ErrNoRows) {
 			return question.ErrNotFound
 		}
 		if err != nil {
 			return err
+		}
+		if state == string(question.StatePending) {
+			return ErrPending
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM questions_fts WHERE rowid = ?`, docid); err != nil {
 			return err

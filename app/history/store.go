@@ -27,6 +27,10 @@ const (
 // same id is already recorded.
 var ErrExists = errors.New("question already recorded")
 
+// ErrPending is wrapped by the error Delete returns for a question that is
+// still pending: its outcome has yet to be recorded.
+var ErrPending = errors.New("question is still pending")
+
 // Record is one question and, once it has ended, its result.
 type Record struct {
 	Question question.Question

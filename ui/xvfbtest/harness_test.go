@@ -30,21 +30,28 @@ type desktop struct {
 
 var (
 	buildOnce sync.Once
+	binDir    string // made and removed by TestMain
 	builtBin  string
 	buildErr  error
 )
+
+func TestMain(m *testing.M) {
+	var err error
+	if binDir, err = os.MkdirTemp("", "asktray-bin"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(binDir)
+	os.Exit(code)
+}
 
 // binary builds asktray once per test process, the way make build does
 // (same tags, so the build cache is shared).
 func binary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "asktray-bin")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		builtBin = filepath.Join(dir, "asktray")
+		builtBin = filepath.Join(binDir, "asktray")
 		out, err := exec.Command("go", "build", "-tags", "migrated_fynedo", "-o", builtBin, "github.com/asktray/asktray/cmd/asktray").CombinedOutput()
 		if err != nil {
 			buildErr = fmt.Errorf("build: %v\n%s", err, out)

@@ -99,7 +99,7 @@ func idleCost(t testing.TB, pid int, d time.Duration) (float64, float64) {
 	c1, el := cpu(), time.Since(t0).Seconds()
 	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	var rssKB float64
-	for _, l := range strings.Split(string(b), "\n") {
+	for l := range strings.SplitSeq(string(b), "\n") {
 		if strings.HasPrefix(l, "VmRSS:") {
 			rssKB, _ = strconv.ParseFloat(strings.Fields(l)[1], 64)
 		}

@@ -1,0 +1,365 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/asktray/asktray/app/question"
+)
+
+// questionDialog is the top-level window of one pending question: who asks,
+// the message, the kind's controls (its renderer) and a bar with Snooze,
+// Decline and the answer buttons, all behind a guard (see guard). It is
+// created, used and closed on the Fyne goroutine only.
+type questionDialog struct {
+	q      question.Question
+	broker *question.Broker
+	log    *slog.Logger
+	clock  clock
+	win    fyne.Window
+	r      renderer
+	guard  *guard
+	root   *dialogRoot
+
+	shownAt  time.Time
+	visible  bool
+	done     bool   // answered, or closing: no further input acts
+	onClosed func() // set by the manager; runs once the window is gone
+	onShown  func() // set by the manager; runs when the window is shown or hidden
+
+	// Widgets, for the layout and for tests.
+	client, times *widget.Label
+	header        *widget.Label
+	message       []*widget.RichText // the message's text and code blocks
+	stopped       *fyne.Container
+	errText       *widget.Label
+	unlockHint    *widget.Label
+	keysHint      *widget.Label
+	buttons       []*dialogButton
+	defaultButton *dialogButton
+	snoozeButton  *dialogButton
+	snoozeMenu    *fyne.Menu
+	snoozePopup   *widget.PopUpMenu // the last one shown
+}
+
+// newQuestionDialog builds the window for q without showing it. It must be
+// called on the Fyne goroutine; armDelay is clamped by clampArmDelay.
+func newQuestionDialog(a fyne.App, b *question.Broker, q question.Question, log *slog.Logger, c clock, armDelay time.Duration) (*questionDialog, error) {
+	d := &questionDialog{q: q, broker: b, log: log, clock: c}
+	r, err := newRenderer(&d.q, d)
+	if err != nil {
+		return nil, err
+	}
+	d.r = r
+	d.win = a.NewWindow(q.Client.DisplayName() + " asks")
+	d.root = newDialogRoot(d.layout(), d)
+	d.guard = newGuard(c, armDelay, d.win.Canvas, d.root, d.guardChanged)
+	// Width first: every wrapped text re-wraps when its width changes, which
+	// costs tens of milliseconds for a long message.
+	d.win.Resize(fyne.NewSize(dialogWidth, 1))
+	d.win.SetContent(d.root)
+	d.win.SetCloseIntercept(d.closeRequested)
+	d.win.SetOnClosed(d.windowClosed)
+	// The canvas gets keys only while no widget has focus, which the root
+	// prevents; these are a safety net.
+	if kc, ok := d.win.Canvas().(desktop.Canvas); ok {
+		kc.SetOnKeyDown(d.keyDown)
+		kc.SetOnKeyUp(d.keyUp)
+	}
+	d.win.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) { d.typedKey(ev, nil) })
+	d.fit()
+	d.guardChanged()
+	d.tick()
+	return d, nil
+}
+
+// show shows and raises the window and puts keyboard focus on the first
+// control. The guard arms once the window manager actually gives the
+// window focus (GLFW then calls FocusGained on that control) and the arm
+// delay has passed; a window manager that refuses to focus a new window
+// (focus-stealing prevention, fyne-io/fyne#3451) leaves it locked until the
+// person clicks into it. center is false for a dialog opened while others are
+// open: Fyne 2.7.1 has no window-position API (only CenterOnScreen, see
+// internal/driver/glfw/window_desktop.go), so cascading is left to the
+// window manager's placement. Runs on the Fyne goroutine.
+func (d *questionDialog) show(center bool) {
+	if d.done {
+		return
+	}
+	if center {
+		d.win.CenterOnScreen()
+	}
+	d.win.Show()
+	d.win.RequestFocus()
+	if !d.visible {
+		d.shownAt = d.clock.now()
+		d.visible = true
+		focus := d.r.Focus()
+		if focus == nil {
+			focus = d.root
+		}
+		d.guard.focusQuietly(focus)
+	}
+	d.tick()
+	d.visibilityChanged()
+}
+
+func (d *questionDialog) visibilityChanged() {
+	if d.onShown != nil {
+		d.onShown()
+	}
+}
+
+// hide hides the window (a snooze) and disarms. Runs on the Fyne goroutine.
+func (d *questionDialog) hide() {
+	if !d.visible || d.done {
+		return
+	}
+	d.visible = false
+	d.guard.deactivate()
+	d.win.Hide()
+	d.visibilityChanged()
+}
+
+// close closes the window for good; the manager forgets the dialog in
+// onClosed. It is safe to call more than once. Runs on the Fyne goroutine.
+func (d *questionDialog) close() {
+	d.done, d.visible = true, false
+	d.guard.deactivate()
+	w := d.win
+	if w == nil {
+		return
+	}
+	if closeDelay <= 0 {
+		w.Close() // calls windowClosed
+		return
+	}
+	// Unmap first and destroy a moment later: Fyne 2.7.1 crashes when GLFW
+	// delivers a pointer event to a window that is being closed and the
+	// cursor shape changes (processMouseMoved calls SetInputMode on the nil
+	// view). Seen under Xvfb when a question was withdrawn with the pointer
+	// over its dialog. A hidden window gets no pointer events.
+	w.Hide()
+	time.AfterFunc(closeDelay, func() { fyne.Do(w.Close) })
+}
+
+// closeDelay is how long a dialog stays hidden before its window is
+// destroyed; tests on Fyne's test driver set it to 0.
+var closeDelay = 300 * time.Millisecond
+
+func (d *questionDialog) windowClosed() {
+	d.done, d.visible = true, false
+	d.guard.deactivate()
+	d.win = nil
+	if d.onClosed != nil {
+		d.onClosed()
+	}
+}
+
+// closeRequested handles the window's close button: it cancels the
+// question. A click on the title bar is deliberate, so it needs no arming.
+func (d *questionDialog) closeRequested() {
+	if !d.done {
+		d.answer("Close", "window-close", func() (question.Response, error) {
+			return question.Response{Action: question.Cancel}, nil
+		})
+	}
+	d.close()
+}
+
+// update takes a newer copy of the question (deadline moved by a snooze). Runs on the Fyne goroutine.
+func (d *questionDialog) update(q question.Question) {
+	d.q.Deadline, d.q.SnoozeUntil = q.Deadline, q.SnoozeUntil
+	d.tick()
+}
+
+// setStopped shows or hides the line saying the agent stopped waiting. Runs on the Fyne goroutine.
+func (d *questionDialog) setStopped(on bool) {
+	if on {
+		d.stopped.Show()
+	} else {
+		d.stopped.Hide()
+	}
+}
+
+// tick refreshes the time-left label; the manager calls it once a second. Runs on the Fyne goroutine.
+func (d *questionDialog) tick() {
+	d.times.SetText(timesLine(d.q.Created, d.q.Deadline, d.clock.now()))
+}
+
+// guardChanged enables the answer buttons exactly while the guard is armed.
+func (d *questionDialog) guardChanged() {
+	armed := d.guard.armed && !d.done
+	for _, b := range d.buttons {
+		if armed {
+			b.Enable()
+		} else {
+			b.Disable()
+		}
+	}
+	switch {
+	case armed:
+		d.unlockHint.Hide()
+		d.keysHint.Show()
+	case d.guard.active:
+		d.unlockHint.SetText("Answer buttons unlock in a moment")
+		d.unlockHint.Show()
+		d.keysHint.Hide()
+	default:
+		d.unlockHint.SetText("Answer buttons unlock when this window has focus")
+		d.unlockHint.Show()
+		d.keysHint.Hide()
+	}
+}
+
+// changed clears a stale error when the person edits the input.
+func (d *questionDialog) changed() { d.showError(nil) }
+
+func (d *questionDialog) showError(err error) {
+	if err == nil {
+		d.errText.Hide()
+		return
+	}
+	d.errText.SetText(upperFirst(err.Error()))
+	d.errText.Show()
+}
+
+// focusGained implements inputSink.
+func (d *questionDialog) focusGained(w fyne.Focusable) { d.guard.focusGained(w) }
+
+// focusLost implements inputSink.
+func (d *questionDialog) focusLost(w fyne.Focusable) { d.guard.focusLost(w) }
+
+// keyDown implements inputSink.
+func (d *questionDialog) keyDown(ev *fyne.KeyEvent) { d.guard.keyDown(ev.Name) }
+
+// keyUp implements inputSink.
+func (d *questionDialog) keyUp(ev *fyne.KeyEvent) { d.guard.keyUp(ev.Name) }
+
+// typedKey implements inputSink: Escape cancels, Enter presses the default
+// button, 1..9 pick an option (not while typing in an entry). Each acts
+// only on a fresh key press while armed.
+func (d *questionDialog) typedKey(ev *fyne.KeyEvent, from fyne.Focusable) bool {
+	switch ev.Name {
+	case fyne.KeyEscape:
+		if d.guard.take(ev.Name) && !d.done {
+			d.answer("Cancel", "key:Escape", func() (question.Response, error) {
+				return question.Response{Action: question.Cancel}, nil
+			})
+		}
+		return true
+	case fyne.KeyReturn, fyne.KeyEnter:
+		if d.guard.take(ev.Name) && d.defaultButton != nil && !d.defaultButton.Disabled() {
+			d.run(d.defaultButton, "key:"+string(ev.Name))
+		}
+		return true
+	}
+	n := digitKey(ev.Name)
+	if n == 0 {
+		return false
+	}
+	if _, typing := from.(*keyEntry); typing {
+		return false
+	}
+	if d.guard.take(ev.Name) && !d.done {
+		d.r.Pick(n)
+	}
+	return true
+}
+
+// digitKey returns 1..9 for the keys 1..9, else 0.
+func digitKey(k fyne.KeyName) int {
+	if len(k) == 1 && k[0] >= '1' && k[0] <= '9' {
+		return int(k[0] - '0')
+	}
+	return 0
+}
+
+// press implements inputSink for the answer buttons.
+func (d *questionDialog) press(b *dialogButton, key fyne.KeyName) {
+	if key == "" {
+		if d.guard.mayTap() && !b.Disabled() {
+			d.run(b, "pointer")
+		}
+		return
+	}
+	if d.guard.take(key) && !b.Disabled() {
+		d.run(b, "key:"+string(key))
+	}
+}
+
+func (d *questionDialog) run(b *dialogButton, input string) {
+	if d.done || b.act == nil {
+		return
+	}
+	respond := b.act.respond
+	if respond == nil {
+		respond = d.r.Answer
+	}
+	d.answer(b.act.label, input, respond)
+}
+
+// answer checks the response respond builds, gives it to the broker and
+// closes the window; a response the question refuses shows inline and the
+// question stays pending. Broker.Answer blocks until the outcome is durable
+// (one journal write), on the Fyne goroutine, so no second answer can race it.
+func (d *questionDialog) answer(control, input string, respond func() (question.Response, error)) {
+	resp, err := respond()
+	if err == nil {
+		resp.Via = question.ViaDialog
+		resp, err = d.q.CheckResponse(resp)
+	}
+	if err != nil {
+		d.showError(err)
+		return
+	}
+	err = d.broker.Answer(d.q.ID, resp)
+	switch {
+	case errors.Is(err, question.ErrInvalid):
+		d.showError(err)
+		return
+	case errors.Is(err, question.ErrNotPending), errors.Is(err, question.ErrNotFound), errors.Is(err, question.ErrClosed):
+		d.log.Info("question already ended", "id", d.q.ID, "control", control)
+	case err != nil:
+		d.showError(fmt.Errorf("could not record the answer: %w", err))
+		return
+	default:
+		d.logAnswer(control, input, resp.Action)
+	}
+	d.done = true
+	d.close()
+}
+
+func (d *questionDialog) logAnswer(control, input string, a question.Action) {
+	now := d.clock.now()
+	attrs := []any{
+		"id", d.q.ID, "kind", string(d.q.Kind), "client", d.q.Client.DisplayName(),
+		"action", string(a), "control", control, "input", input,
+		"since_shown_ms", now.Sub(d.shownAt).Milliseconds(),
+		"ignored_inputs", d.guard.rejected,
+	}
+	if d.guard.armed {
+		attrs = append(attrs, "since_armed_ms", now.Sub(d.guard.armedAt).Milliseconds())
+	}
+	d.log.Info("question answered in dialog", attrs...)
+}
+
+// snooze puts the question off until until and hides the window. Runs on the Fyne goroutine.
+func (d *questionDialog) snooze(until time.Time) {
+	if d.done {
+		return
+	}
+	if err := d.broker.Snooze(d.q.ID, until); err != nil {
+		d.showError(err)
+		return
+	}
+	d.log.Info("question snoozed", "id", d.q.ID, "until", until.Format(time.RFC3339))
+	d.q.SnoozeUntil = until
+	d.hide()
+}

@@ -1,0 +1,286 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/asktray/asktray/app/question"
+)
+
+// Dialog geometry, in Fyne units.
+const (
+	dialogWidth      = 520
+	maxMessageHeight = 240 // a longer message scrolls
+	maxDialogHeight  = 720
+	minButtonWidth   = 88
+)
+
+// margin is the space around the dialog's content, inside the canvas's own padding.
+func margin() float32 { return 2 * theme.Padding() }
+
+// contentWidth is the width the dialog's content is laid out at.
+func contentWidth() float32 { return dialogWidth - 2*theme.Padding() - 2*margin() }
+
+// layout builds the dialog's content: who asks and when, the header, the
+// agent's message (untrusted, so drawn on its own card and never with live
+// links), the stopped-waiting line, the renderer's controls, the inline
+// error and the bar. It runs once, on the Fyne goroutine.
+func (d *questionDialog) layout() fyne.CanvasObject {
+	d.client = smallLabel(clientLine(d.q.Client))
+	d.client.Truncation = fyne.TextTruncateEllipsis
+	d.times = smallLabel("")
+	d.times.Alignment = fyne.TextAlignTrailing
+	top := container.NewBorder(nil, nil, nil, d.times, d.client)
+
+	var head fyne.CanvasObject
+	if d.q.Header != "" {
+		d.header = widget.NewLabelWithStyle(d.q.Header, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		d.header.SizeName = theme.SizeNameSubHeadingText
+		d.header.Wrapping = fyne.TextWrapWord
+		head = d.header
+	}
+
+	stoppedText := widget.NewLabel(d.q.Client.DisplayName() + " stopped waiting; your answer will still reach it.")
+	stoppedText.Wrapping = fyne.TextWrapWord
+	stoppedText.Importance = widget.WarningImportance
+	d.stopped = container.NewBorder(nil, nil, widget.NewIcon(theme.InfoIcon()), nil, stoppedText)
+	d.stopped.Hide()
+	below := container.NewVBox(d.stopped)
+	if c := d.r.Content(); c != nil {
+		below.Add(c)
+	}
+	d.errText = widget.NewLabel("")
+	d.errText.Importance = widget.DangerImportance
+	d.errText.Wrapping = fyne.TextWrapWord
+	d.errText.Hide()
+	below.Add(d.errText)
+
+	// The message takes any height the person gives the window.
+	body := container.NewBorder(head, below, nil, nil, d.messageCard())
+	m := margin()
+	return container.New(layout.NewCustomPaddedLayout(m/2, m/2, m, m),
+		container.NewBorder(container.NewVBox(top, widget.NewSeparator()), d.bar(), nil, nil, body))
+}
+
+// messageCard puts the message on a card, scrolling when it is long.
+func (d *questionDialog) messageCard() fyne.CanvasObject {
+	view, parts := messageView(renderMarkdown(d.q.Message))
+	d.message = parts
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	bg.CornerRadius = theme.InputRadiusSize()
+	card := container.NewStack(bg, container.NewPadded(view))
+	for range 2 {
+		card.Resize(fyne.NewSize(contentWidth(), card.MinSize().Height))
+	}
+	scroll := container.NewVScroll(card)
+	scroll.SetMinSize(fyne.NewSize(0, min(card.MinSize().Height, maxMessageHeight)))
+	return scroll
+}
+
+// bar builds the bottom bar: Snooze on the left, the answer buttons on the
+// right with the default one last-but-not-always (the kind decides), and
+// above them the unlock hint, replaced by a key hint once armed.
+func (d *questionDialog) bar() fyne.CanvasObject {
+	d.snoozeMenu = fyne.NewMenu("Snooze")
+	d.snoozeButton = newDialogButton(d, "Snooze", nil, d.showSnoozeMenu)
+	d.snoozeButton.Icon = theme.HistoryIcon()
+	d.snoozeButton.Importance = widget.LowImportance
+
+	right := container.NewHBox()
+	stack := container.NewVBox()
+	for _, a := range d.r.Actions() {
+		b := newDialogButton(d, a.label, a, nil)
+		b.Icon = a.icon
+		b.Importance = a.importance
+		if a.isDefault {
+			d.defaultButton = b
+		}
+		d.buttons = append(d.buttons, b)
+		right.Add(container.New(minWidth(minButtonWidth), b))
+		stack.Add(b)
+	}
+
+	d.unlockHint = smallLabel("")
+	d.unlockHint.Alignment = fyne.TextAlignTrailing
+	d.keysHint = smallLabel(d.keyHelp())
+	d.keysHint.Alignment = fyne.TextAlignTrailing
+	hints := container.NewStack(d.unlockHint, d.keysHint)
+	var buttons fyne.CanvasObject = container.NewBorder(nil, nil, d.snoozeButton, right, layout.NewSpacer())
+	if right.MinSize().Width+d.snoozeButton.MinSize().Width+theme.Padding() > contentWidth() {
+		// Long custom labels: one full-width button a row, so none is cut off.
+		buttons = container.NewVBox(stack, container.NewHBox(d.snoozeButton))
+	}
+	return container.New(layout.NewCustomPaddedLayout(2*theme.Padding(), 0, 0, 0), container.NewVBox(
+		widget.NewSeparator(),
+		hints,
+		buttons,
+	))
+}
+
+// keyHelp names the keys that work once the buttons are armed.
+func (d *questionDialog) keyHelp() string {
+	var parts []string
+	if n := len(d.q.Options); n > 1 && (d.q.Kind != question.KindText || !d.q.FreeText) {
+		verb := "pick"
+		if d.q.Kind == question.KindMultiChoice {
+			verb = "toggle"
+		}
+		parts = append(parts, fmt.Sprintf("1–%d: %s", min(n, 9), verb))
+	}
+	if d.defaultButton != nil {
+		parts = append(parts, "Enter: "+d.defaultButton.Text)
+	}
+	parts = append(parts, "Esc: cancel")
+	if d.q.Kind == question.KindText && d.q.Multiline && d.q.FreeText {
+		parts[len(parts)-2] = "Ctrl+Enter: " + d.defaultButton.Text
+	}
+	return strings.Join(parts, "  ·  ")
+}
+
+// fit sizes the window to its content at dialogWidth.
+func (d *questionDialog) fit() {
+	c := d.win.Content()
+	inner := contentWidth() + 2*margin()
+	for range 3 { // wrapped text knows its height only once it has a width
+		c.Resize(fyne.NewSize(inner, c.MinSize().Height))
+	}
+	h := min(c.MinSize().Height+2*theme.Padding(), maxDialogHeight)
+	d.win.Resize(fyne.NewSize(dialogWidth, h))
+}
+
+// showSnoozeMenu opens the snooze choices under the Snooze button. While a
+// pop-up is open Fyne tells its own focus manager, not our widgets, about
+// window focus, so closing the menu restarts the arm delay.
+func (d *questionDialog) showSnoozeMenu() {
+	d.snoozeMenu.Items = d.snoozeItems()
+	p := widget.NewPopUpMenu(d.snoozeMenu, d.win.Canvas())
+	hide := p.OnDismiss
+	p.OnDismiss = func() {
+		hide()
+		if d.visible && !d.done {
+			d.guard.deactivate()
+			d.guard.activate()
+		}
+	}
+	d.snoozePopup = p
+	p.ShowAtRelativePosition(fyne.NewPos(0, d.snoozeButton.Size().Height), d.snoozeButton)
+}
+
+// snoozeItems returns the snooze choices as of now: 5 minutes, 1 hour, and
+// the next 09:00 (today's when it is still ahead, so never more than the
+// broker's 24 h limit away).
+func (d *questionDialog) snoozeItems() []*fyne.MenuItem {
+	now := d.clock.now()
+	morning, label := nextMorning(now)
+	return []*fyne.MenuItem{
+		fyne.NewMenuItem("For 5 minutes", func() { d.snooze(d.clock.now().Add(5 * time.Minute)) }),
+		fyne.NewMenuItem("For 1 hour", func() { d.snooze(d.clock.now().Add(time.Hour)) }),
+		fyne.NewMenuItem(label, func() { d.snooze(morning) }),
+	}
+}
+
+// nextMorning returns the next 09:00 local time after now and a menu label for it.
+func nextMorning(now time.Time) (time.Time, string) {
+	t := time.Date(now.Year(), now.Month(), now.Day(), 9, 0, 0, 0, now.Location())
+	if now.Before(t) {
+		return t, "Until 09:00"
+	}
+	return t.AddDate(0, 0, 1), "Until tomorrow 09:00"
+}
+
+// smallLabel returns a small, subdued label.
+func smallLabel(text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.SizeName = theme.SizeNameCaptionText
+	l.Importance = widget.LowImportance
+	return l
+}
+
+// clientLine says who asks: name, version and the start of the session id.
+func clientLine(c question.Client) string {
+	parts := []string{c.DisplayName()}
+	if c.Title != "" && c.Name != "" {
+		parts[0] += " (" + c.Name + ")"
+	}
+	if c.Version != "" {
+		parts[0] += " " + c.Version
+	}
+	if c.SessionID != "" {
+		parts = append(parts, "session "+shortSession(c.SessionID))
+	}
+	return strings.Join(parts, "  ·  ")
+}
+
+// shortSession shortens a session id to its first 8 telling characters,
+// skipping word prefixes such as "mcp-session-" or "sess_".
+func shortSession(id string) string {
+	rest := id
+	for {
+		i := strings.IndexAny(rest, "-_")
+		if i <= 0 || strings.IndexFunc(rest[:i], func(r rune) bool { return !unicode.IsLetter(r) }) >= 0 {
+			break
+		}
+		rest = rest[i+1:]
+	}
+	if rest == "" {
+		rest = id
+	}
+	return shortenRunes(rest, 8)
+}
+
+// shortenRunes keeps the first n runes of s, marking a cut with an ellipsis.
+func shortenRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n+1 {
+		return s
+	}
+	return string([]rune(s)[:n]) + "…"
+}
+
+// timesLine says when the question was asked and how long is left.
+func timesLine(created, deadline, now time.Time) string {
+	return "asked " + created.Local().Format("15:04:05") + "  ·  " + timeLeft(deadline.Sub(now))
+}
+
+// timeLeft formats the time until the deadline, rounded up to the second.
+func timeLeft(d time.Duration) string {
+	if d <= 0 {
+		return "time is up"
+	}
+	s := int((d + time.Second - 1) / time.Second)
+	if s < 3600 {
+		return fmt.Sprintf("%d:%02d left", s/60, s%60)
+	}
+	return fmt.Sprintf("%d h %02d min left", s/3600, s%3600/60)
+}
+
+// newIconRow puts icon left of a (wrapped) label, lined up with its first line.
+func newIconRow(icon fyne.CanvasObject, label fyne.CanvasObject) fyne.CanvasObject {
+	pad := (theme.TextSize()*1.2 + 2*theme.InnerPadding() - theme.IconInlineSize()) / 2
+	top := container.New(layout.NewCustomPaddedLayout(max(pad, 0), 0, theme.Padding(), 0), icon)
+	return container.NewBorder(nil, nil, container.NewVBox(top), nil, label)
+}
+
+// minWidth lays out one object at least w wide.
+type minWidth float32
+
+// MinSize is the object's, widened to w.
+func (w minWidth) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	s := objs[0].MinSize()
+	return fyne.NewSize(max(s.Width, float32(w)), s.Height)
+}
+
+// Layout gives the object all the room.
+func (w minWidth) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	objs[0].Move(fyne.NewPos(0, 0))
+	objs[0].Resize(size)
+}

@@ -1,0 +1,165 @@
+package ui
+
+import (
+	"io"
+	"log/slog"
+	"time"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/asktray/asktray/app/question"
+)
+
+// dialogs owns one questionDialog per pending question, opening, hiding,
+// raising and closing them as the broker's events arrive, and runs the one
+// shared 1 Hz ticker that updates every visible dialog's time-left line
+// (stopped while none is visible, so an idle app adds no timer wakeups to
+// the GLFW loop's own, fyne-io/fyne#2506). All
+// its methods, handle included, run on the Fyne goroutine: the tray wraps
+// broker callbacks in fyne.Do.
+type dialogs struct {
+	app      fyne.App
+	broker   *question.Broker
+	log      *slog.Logger
+	armDelay time.Duration
+	clock    clock
+
+	byID     map[string]*questionDialog
+	stopTick func()
+}
+
+// newDialogs returns a manager for b's questions on a. log may be nil;
+// armDelay is clamped to at least MinArmDelay (zero means DefaultArmDelay).
+// It must be called on the Fyne goroutine (or on the main goroutine before
+// a.Run); call start to open the questions already pending.
+func newDialogs(a fyne.App, b *question.Broker, log *slog.Logger, armDelay time.Duration) *dialogs {
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return &dialogs{
+		app: a, broker: b, log: log.With("component", "dialogs"),
+		armDelay: clampArmDelay(armDelay), clock: realClock(),
+		byID: map[string]*questionDialog{},
+	}
+}
+
+// start opens a dialog for every pending question that is not snoozed.
+// Subscribe to the broker first, so no question falls between the two;
+// one already open is left alone. Runs on the Fyne goroutine.
+func (m *dialogs) start() {
+	now := m.clock.now()
+	for _, q := range m.broker.Pending() {
+		if q.SnoozeUntil.After(now) {
+			continue
+		}
+		m.show(q)
+	}
+}
+
+// handle applies one broker event. Runs on the Fyne goroutine.
+func (m *dialogs) handle(ev question.Event) {
+	q := ev.Question
+	d := m.byID[q.ID]
+	switch ev.Type {
+	case question.EventAsked:
+		if !q.SnoozeUntil.After(m.clock.now()) {
+			m.show(q)
+		}
+	case question.EventResurfaced:
+		m.show(q)
+	case question.EventSnoozed:
+		if d != nil {
+			d.update(q)
+			d.hide()
+		}
+	case question.EventWaiters:
+		if d != nil {
+			d.setStopped(ev.Waiters == 0)
+		}
+	case question.EventEnded:
+		if d != nil {
+			d.close()
+		}
+	}
+	m.syncTicker()
+}
+
+// open shows and raises the dialog of pending question id (the tray
+// menu's item for it), even when it is snoozed. Runs on the Fyne goroutine.
+func (m *dialogs) open(id string) {
+	if d, ok := m.byID[id]; ok {
+		d.show(false)
+		m.syncTicker()
+		return
+	}
+	q, res, err := m.broker.Get(id)
+	if err != nil || res != nil || q.State != question.StatePending {
+		m.log.Info("not opening question", "id", id, "err", err)
+		return
+	}
+	m.show(q)
+	m.syncTicker()
+}
+
+// show shows q's dialog, making it first when needed. The first dialog is
+// centred; later ones are placed by the window manager (see questionDialog.show).
+func (m *dialogs) show(q question.Question) {
+	if d, ok := m.byID[q.ID]; ok {
+		d.update(q)
+		d.show(false)
+		return
+	}
+	d, err := newQuestionDialog(m.app, m.broker, q, m.log, m.clock, m.armDelay)
+	if err != nil {
+		m.log.Error("cannot show question", "id", q.ID, "kind", string(q.Kind), "err", err)
+		return
+	}
+	center := m.visible() == 0
+	m.byID[q.ID] = d
+	d.onClosed = func() {
+		if m.byID[q.ID] == d {
+			delete(m.byID, q.ID)
+		}
+		m.syncTicker()
+	}
+	d.onShown = m.syncTicker
+	d.show(center)
+}
+
+// visible counts the dialogs on screen.
+func (m *dialogs) visible() int {
+	n := 0
+	for _, d := range m.byID {
+		if d.visible {
+			n++
+		}
+	}
+	return n
+}
+
+// syncTicker runs the shared ticker exactly while some dialog is visible.
+func (m *dialogs) syncTicker() {
+	switch on := m.visible() > 0; {
+	case on && m.stopTick == nil:
+		m.stopTick = m.clock.every(time.Second, m.tick)
+	case !on && m.stopTick != nil:
+		m.stopTick()
+		m.stopTick = nil
+	}
+}
+
+func (m *dialogs) tick() {
+	for _, d := range m.byID {
+		if d.visible {
+			d.tick()
+		}
+	}
+}
+
+// closeAll closes every dialog without answering, for shutdown. Runs on the Fyne goroutine.
+func (m *dialogs) closeAll() {
+	for _, d := range m.byID {
+		d.close()
+	}
+	m.syncTicker()
+}

@@ -1,0 +1,156 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/asktray/asktray/app/question"
+)
+
+// choiceRenderer asks for one option (choice, radio marks) or several
+// (multi_choice, check marks), each with its description under its label.
+// Keys 1..9 pick or toggle the Nth option; the question's default is
+// preselected; a multi_choice's selection bounds are shown and enforced; an
+// optional note entry appears when the question allows free text. Its
+// methods run on the Fyne goroutine.
+type choiceRenderer struct {
+	q    *question.Question
+	h    host
+	list *optionList
+	rule *widget.Label // multi_choice: how many to pick, and how many are picked
+	note *keyEntry     // nil unless free text is on
+}
+
+func newChoiceRenderer(q *question.Question, h host) (renderer, error) {
+	r := &choiceRenderer{q: q, h: h}
+	labels, descs := optionTexts(q.Options)
+	r.list = newOptionList(h, labels, descs, q.Kind == question.KindChoice, true, r.changed)
+	for _, d := range defaultLabels(q.Default) {
+		r.list.set(slices.Index(labels, d), true)
+	}
+	if q.Kind == question.KindMultiChoice {
+		r.rule = smallLabel("")
+		r.updateRule()
+	}
+	if q.FreeText {
+		r.note = newKeyEntry(h, false)
+		r.note.PlaceHolder = "Add a note (optional)"
+		r.note.OnChanged = func(string) { h.changed() }
+	}
+	return r, nil
+}
+
+func (r *choiceRenderer) changed() {
+	if r.rule != nil {
+		r.updateRule()
+	}
+	r.h.changed()
+}
+
+// Content returns the rule, the options and the note entry.
+func (r *choiceRenderer) Content() fyne.CanvasObject {
+	box := container.NewVBox()
+	if r.rule != nil {
+		box.Add(r.rule)
+	}
+	box.Add(r.list.content())
+	if r.note != nil {
+		box.Add(r.note)
+	}
+	return box
+}
+
+// Actions returns Decline and OK, OK being the default.
+func (r *choiceRenderer) Actions() []*action {
+	return []*action{declineAction(), {label: "OK", icon: theme.ConfirmIcon(), importance: widget.HighImportance, isDefault: true}}
+}
+
+// Answer returns the picked labels, in option order, and the note.
+func (r *choiceRenderer) Answer() (question.Response, error) {
+	picked := []string{}
+	for _, i := range r.list.selected() {
+		picked = append(picked, r.q.Options[i].Label)
+	}
+	note := ""
+	if r.note != nil {
+		note = r.note.Text
+	}
+	err := r.countError(len(picked))
+	if r.q.Kind == question.KindChoice && len(picked) == 0 && note != "" {
+		err = nil // a choice with free text may be answered by the note alone
+	}
+	if err != nil {
+		return question.Response{}, err
+	}
+	resp, err := acceptValue(picked)
+	resp.Note = note
+	return resp, err
+}
+
+// countError says how n picks break the question's bounds, or nil.
+func (r *choiceRenderer) countError(n int) error {
+	if r.q.Kind == question.KindChoice {
+		if n == 0 {
+			return errors.New("pick one of the options")
+		}
+		return nil
+	}
+	lo, hi := r.bounds()
+	switch {
+	case n < lo:
+		return fmt.Errorf("pick at least %d (%d picked)", lo, n)
+	case n > hi:
+		return fmt.Errorf("pick at most %d (%d picked)", hi, n)
+	}
+	return nil
+}
+
+func (r *choiceRenderer) bounds() (lo, hi int) {
+	hi = len(r.q.Options)
+	if r.q.MaxSelect > 0 {
+		hi = r.q.MaxSelect
+	}
+	return r.q.MinSelect, hi
+}
+
+// updateRule shows how many to pick and how many are picked, red when too many.
+func (r *choiceRenderer) updateRule() {
+	lo, hi := r.bounds()
+	var rule string
+	switch {
+	case lo == hi:
+		rule = fmt.Sprintf("Pick %d", lo)
+	case lo > 0 && hi < len(r.q.Options):
+		rule = fmt.Sprintf("Pick %d to %d", lo, hi)
+	case lo > 0:
+		rule = fmt.Sprintf("Pick at least %d", lo)
+	case hi < len(r.q.Options):
+		rule = fmt.Sprintf("Pick up to %d", hi)
+	default:
+		rule = "Pick any"
+	}
+	n := len(r.list.selected())
+	r.rule.Importance = widget.LowImportance
+	if n > hi {
+		r.rule.Importance = widget.DangerImportance
+	}
+	r.rule.SetText(fmt.Sprintf("%s  ·  %d picked", rule, n))
+}
+
+// Focus leaves focus on the dialog, where the digit keys work.
+func (r *choiceRenderer) Focus() fyne.Focusable { return nil }
+
+// Pick picks (choice) or toggles (multi_choice) option n.
+func (r *choiceRenderer) Pick(n int) bool {
+	if n < 1 || n > len(r.list.rows) {
+		return false
+	}
+	r.list.toggle(n - 1)
+	return true
+}

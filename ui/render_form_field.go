@@ -1,0 +1,318 @@
+package ui
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/mail"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/asktray/asktray/app/question"
+)
+
+// maxRadioValues is the most enum values shown as radio marks; more get a drop-down.
+const maxRadioValues = 5
+
+// formField is the control of one form field, its title and a line under
+// it that shows the field's description, or what is wrong in red. Its
+// methods run on the Fyne goroutine.
+type formField struct {
+	f       question.Field
+	label   *widget.Label // the title, with " *" when required; nil for a boolean
+	entry   *keyEntry     // string, number, integer
+	list    *optionList   // boolean (one check), enum (radio), multi_select (checks)
+	sel     *keySelect    // enum with more than maxRadioValues values
+	msg     *widget.Label // the description, or the validation message
+	touched bool          // left after typing, changed, or a submit was tried: show problems
+	box     *fyne.Container
+}
+
+func newFormField(f question.Field, h host, changed func(*formField)) *formField {
+	ff := &formField{f: f, box: container.New(layout.NewCustomPaddedVBoxLayout(0))}
+	title := f.Title
+	if title == "" {
+		title = f.Name
+	}
+	if f.Required {
+		title += " *"
+	}
+	titles := make([]string, len(f.Values))
+	for i, v := range f.Values {
+		titles[i] = v.Title
+	}
+	var control fyne.CanvasObject
+	switch {
+	case f.Type == question.FieldBoolean:
+		ff.list = newOptionList(h, []string{title}, []string{f.Description}, false, false, nil)
+		ff.list.set(0, string(f.Default) == "true")
+		control = ff.list.content()
+	case f.Type == question.FieldEnum && len(f.Values) > maxRadioValues:
+		short := make([]string, len(titles))
+		for i, t := range titles {
+			short[i] = shortenRunes(t, 60) // the drop-down is as wide as its longest item
+		}
+		ff.sel = newKeySelect(h, short, nil)
+		control = ff.sel
+	case f.Type == question.FieldEnum || f.Type == question.FieldMultiSelect:
+		ff.list = newOptionList(h, titles, nil, f.Type == question.FieldEnum, false, nil)
+		control = ff.list.content()
+	default:
+		ff.entry = newKeyEntry(h, false)
+		ff.entry.PlaceHolder = placeholderFor(f)
+		control = ff.entry
+	}
+	ff.applyDefault(titles)
+	if f.Type != question.FieldBoolean {
+		ff.label = widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		ff.label.Wrapping = fyne.TextWrapWord
+		ff.box.Add(ff.label)
+	}
+	ff.box.Add(control)
+	ff.msg = smallLabel("")
+	ff.msg.Wrapping = fyne.TextWrapWord
+	ff.box.Add(ff.msg)
+	ff.setMessage(nil)
+
+	// Attached after the defaults, which are not edits.
+	edited := func() { ff.touched = true; changed(ff) }
+	switch {
+	case ff.entry != nil:
+		ff.entry.OnChanged = func(string) { changed(ff) } // problems show once touched
+		ff.entry.onBlur = func() {
+			if ff.entry.Text != "" {
+				ff.touched = true
+			}
+			changed(ff)
+		}
+	case ff.sel != nil:
+		ff.sel.OnChanged = func(string) { edited() }
+	default:
+		ff.list.onChanged = edited
+	}
+	return ff
+}
+
+// setMessage shows err in red once the field is touched, else the description.
+func (ff *formField) setMessage(err error) {
+	if err != nil && ff.touched {
+		ff.msg.Importance = widget.DangerImportance
+		ff.msg.SetText(upperFirst(err.Error()))
+		ff.msg.Show()
+		return
+	}
+	ff.msg.Importance = widget.LowImportance
+	help := ff.f.Description
+	if ff.f.Type == question.FieldBoolean {
+		help = "" // shown under the check
+	}
+	ff.msg.SetText(help)
+	if help == "" {
+		ff.msg.Hide()
+	} else {
+		ff.msg.Show()
+	}
+}
+
+// applyDefault shows the schema's default, if any.
+func (ff *formField) applyDefault(titles []string) {
+	def := ff.f.Default
+	if len(def) == 0 {
+		return
+	}
+	switch {
+	case ff.entry != nil:
+		var s string
+		if json.Unmarshal(def, &s) == nil {
+			ff.entry.SetText(s)
+		} else {
+			ff.entry.SetText(string(def)) // a number's JSON text
+		}
+	case ff.sel != nil:
+		var s string
+		if json.Unmarshal(def, &s) == nil {
+			if i := ff.valueIndex(s); i >= 0 {
+				ff.sel.SetSelectedIndex(i)
+			}
+		}
+	case ff.f.Type == question.FieldEnum || ff.f.Type == question.FieldMultiSelect:
+		for _, s := range defaultLabels(def) {
+			ff.list.set(ff.valueIndex(s), true)
+		}
+	}
+}
+
+func (ff *formField) valueIndex(v string) int {
+	return slices.IndexFunc(ff.f.Values, func(e question.EnumValue) bool { return e.Value == v })
+}
+
+// value returns the field's JSON value, whether it has one, and what is
+// wrong with it in words for the person.
+func (ff *formField) value() (json.RawMessage, bool, error) {
+	f := ff.f
+	var raw json.RawMessage
+	switch {
+	case f.Type == question.FieldBoolean:
+		raw = json.RawMessage(strconv.FormatBool(len(ff.list.selected()) == 1))
+	case ff.sel != nil:
+		if i := ff.sel.SelectedIndex(); i >= 0 {
+			raw, _ = json.Marshal(f.Values[i].Value)
+		}
+	case ff.list != nil:
+		var picked []string
+		for _, i := range ff.list.selected() {
+			picked = append(picked, f.Values[i].Value)
+		}
+		if f.Type == question.FieldEnum && len(picked) == 1 {
+			raw, _ = json.Marshal(picked[0])
+		} else if f.Type == question.FieldMultiSelect && (len(picked) > 0 || f.Required) {
+			if err := itemsError(f, len(picked)); err != nil {
+				return nil, false, err
+			}
+			raw, _ = json.Marshal(append([]string{}, picked...))
+		}
+	default:
+		text := strings.TrimSpace(ff.entry.Text)
+		if f.Type == question.FieldString {
+			text = ff.entry.Text
+		}
+		if text != "" {
+			var err error
+			if raw, err = entryValue(f, text); err != nil {
+				return nil, false, err
+			}
+		}
+	}
+	if raw == nil {
+		if f.Required {
+			return nil, false, errors.New("required")
+		}
+		return nil, false, nil
+	}
+	return raw, true, nil
+}
+
+// entryValue turns an entry's text into the field's JSON value.
+func entryValue(f question.Field, text string) (json.RawMessage, error) {
+	switch f.Type {
+	case question.FieldInteger:
+		n, err := strconv.ParseInt(text, 10, 64)
+		if err != nil {
+			return nil, errors.New("enter a whole number, like 42")
+		}
+		if err := rangeError(f, float64(n)); err != nil {
+			return nil, err
+		}
+		return json.RawMessage(strconv.FormatInt(n, 10)), nil
+	case question.FieldNumber:
+		v, err := strconv.ParseFloat(text, 64)
+		if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+			return nil, errors.New("enter a number, like 2.5")
+		}
+		if err := rangeError(f, v); err != nil {
+			return nil, err
+		}
+		if json.Valid([]byte(text)) {
+			return json.RawMessage(text), nil
+		}
+		return json.RawMessage(strconv.FormatFloat(v, 'f', -1, 64)), nil
+	}
+	n := utf8.RuneCountInString(text)
+	switch {
+	case f.MinLength != nil && n < *f.MinLength:
+		return nil, fmt.Errorf("at least %s", countNoun(*f.MinLength, "character"))
+	case f.MaxLength != nil && n > *f.MaxLength:
+		return nil, fmt.Errorf("at most %s (%d now)", countNoun(*f.MaxLength, "character"), n)
+	}
+	if err := formatError(f.Format, text); err != nil {
+		return nil, err
+	}
+	return json.Marshal(text)
+}
+
+// formatError checks text against a string format, mirroring question's checks in kinder words.
+func formatError(format, text string) error {
+	switch format {
+	case "email":
+		a, err := mail.ParseAddress(text)
+		if err != nil || a.Name != "" || a.Address != text || !strings.Contains(text, "@") {
+			return errors.New("enter an email address, like ada@example.com")
+		}
+	case "uri":
+		if u, err := url.Parse(text); err != nil || u.Scheme == "" {
+			return errors.New("enter a full address with its scheme, like https://example.com/")
+		}
+	case "date":
+		if _, err := time.Parse(time.DateOnly, text); err != nil {
+			return errors.New("enter a date as YYYY-MM-DD, like 2026-03-31")
+		}
+	case "date-time":
+		if _, err := time.Parse(time.RFC3339, text); err != nil {
+			return errors.New("enter a date and time like 2026-03-31T09:30:00Z (RFC 3339, with a time zone)")
+		}
+	}
+	return nil
+}
+
+// rangeError checks v against the field's minimum and maximum.
+func rangeError(f question.Field, v float64) error {
+	lo, hi := f.Minimum, f.Maximum
+	switch {
+	case lo != nil && hi != nil && (v < *lo || v > *hi):
+		return fmt.Errorf("must be between %s and %s", formatNum(*lo), formatNum(*hi))
+	case lo != nil && v < *lo:
+		return fmt.Errorf("must be at least %s", formatNum(*lo))
+	case hi != nil && v > *hi:
+		return fmt.Errorf("must be at most %s", formatNum(*hi))
+	}
+	return nil
+}
+
+// itemsError checks a multi_select's number of picks.
+func itemsError(f question.Field, n int) error {
+	switch {
+	case f.MinItems != nil && n < *f.MinItems:
+		return fmt.Errorf("pick at least %d", *f.MinItems)
+	case f.MaxItems != nil && n > *f.MaxItems:
+		return fmt.Errorf("pick at most %d", *f.MaxItems)
+	}
+	return nil
+}
+
+func formatNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// placeholderFor hints at the expected input.
+func placeholderFor(f question.Field) string {
+	switch f.Type {
+	case question.FieldInteger:
+		return "a whole number" + rangeHint(f)
+	case question.FieldNumber:
+		return "a number" + rangeHint(f)
+	}
+	return map[string]string{
+		"email": "name@example.com", "uri": "https://…",
+		"date": "YYYY-MM-DD", "date-time": "YYYY-MM-DDThh:mm:ssZ",
+	}[f.Format]
+}
+
+func rangeHint(f question.Field) string {
+	switch {
+	case f.Minimum != nil && f.Maximum != nil:
+		return fmt.Sprintf(", %s to %s", formatNum(*f.Minimum), formatNum(*f.Maximum))
+	case f.Minimum != nil:
+		return ", at least " + formatNum(*f.Minimum)
+	case f.Maximum != nil:
+		return ", at most " + formatNum(*f.Maximum)
+	}
+	return ""
+}
