@@ -52,13 +52,14 @@ type Options struct {
 type Env struct {
 	// SetShow registers what a second start of the app does: bring the
 	// UI's window to the front. fn is called on a control-socket goroutine.
-	SetShow func(fn func())
-	Broker  *question.Broker
-	Store   history.Store
-	URL     string
-	Token   string
-	DataDir string
-	Log     *slog.Logger
+	SetShow  func(fn func())
+	Settings Settings
+	Broker   *question.Broker
+	Store    history.Store
+	URL      string
+	Token    string
+	DataDir  string
+	Log      *slog.Logger
 }
 
 // AlreadyRunningError reports that another app holds the data dir.
@@ -170,7 +171,7 @@ func Run(ctx context.Context, o Options) (err error) {
 	}
 	defer os.Remove(filepath.Join(o.DataDir, InstanceFile))
 	log.Info("serving", "url", url, "socket", inst.Socket, "gui", gui)
-	env := Env{SetShow: func(fn func()) { show.Store(&fn) }, Broker: broker, Store: store, URL: url, Token: token, DataDir: o.DataDir, Log: log}
+	env := Env{SetShow: func(fn func()) { show.Store(&fn) }, Settings: settings, Broker: broker, Store: store, URL: url, Token: token, DataDir: o.DataDir, Log: log}
 	if o.Ready != nil {
 		o.Ready(inst, env)
 	}

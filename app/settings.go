@@ -36,6 +36,9 @@ type Settings struct {
 	// HistoryRetentionDays deletes finished questions older than this many
 	// days, on start and daily; 0 keeps everything (the default).
 	HistoryRetentionDays int `json:"history_retention_days,omitempty"`
+	// NotificationSound asks the notification server to play its
+	// message sound with each new question (default off).
+	NotificationSound bool `json:"notification_sound,omitempty"`
 }
 
 // LoadSettings reads the settings of dir. A missing file gives the zero

@@ -35,7 +35,7 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 	if env.SetShow != nil {
 		env.SetShow(func() { fyne.Do(t.showStatus) })
 	}
-	note := newNotifier(env.Log, func(id string) { fyne.Do(func() { dlg.open(id) }) }, false)
+	note := newNotifier(env.Log, func(id string) { fyne.Do(func() { dlg.open(id) }) }, env.Settings.NotificationSound)
 	defer note.close()
 	// One subscription keeps events in order for the dialogs, the tray and
 	// the history; notifications go out off the Fyne goroutine, since a D-Bus
@@ -78,6 +78,7 @@ type tray struct {
 	status  fyne.Window
 	quit    fyne.Window
 	history *historyWindow
+	connect *connectWindow
 
 	statusCount *widget.Label
 	pending     []question.Question // what the menu shows
@@ -86,6 +87,7 @@ type tray struct {
 func newTray(a fyne.App, env app.Env) *tray {
 	t := &tray{app: a, env: env, statusCount: widget.NewLabel("")}
 	t.history = newHistoryWindow(a, env.Store, env.Log)
+	t.connect = newConnectWindow(a, env.DataDir, env.URL, env.Token)
 	t.menu = fyne.NewMenu("Asktray")
 	return t
 }
@@ -138,6 +140,7 @@ func (t *tray) menuItems() []*fyne.MenuItem {
 		fyne.NewMenuItem("History…", t.history.Show),
 		fyne.NewMenuItem("Status…", t.showStatus),
 		fyne.NewMenuItem("Copy MCP URL", func() { t.app.Clipboard().SetContent(t.env.URL) }),
+		fyne.NewMenuItem("Connect a client…", t.connect.Show),
 		fyne.NewMenuItemSeparator(),
 		fyne.NewMenuItem("Quit", t.confirmQuit),
 	)
@@ -210,7 +213,7 @@ func (t *tray) showStatus() {
 			container.NewGridWithColumns(2,
 				widget.NewButton("History…", t.history.Show),
 				widget.NewButton("Copy MCP URL", func() { t.app.Clipboard().SetContent(t.env.URL) })),
-			widget.NewLabel("Connect an agent with 'asktray config CLIENT --write'."),
+			widget.NewButton("Connect a client…", t.connect.Show),
 		))
 		w.SetCloseIntercept(w.Hide)
 		w.Resize(fyne.NewSize(480, 0))

@@ -38,14 +38,14 @@ func TestTray_MenuListsPendingQuestions(t *testing.T) {
 	var opened []string
 	tr.open = func(id string) { opened = append(opened, id) }
 	tr.install()
-	if got := labels(tr); len(got) != 5 || got[0] != "No pending questions" || got[1] != "History…" || got[4] != "Quit" {
+	if got := labels(tr); len(got) != 6 || got[0] != "No pending questions" || got[1] != "History…" || got[4] != "Connect a client…" || got[5] != "Quit" {
 		t.Fatalf("idle menu %q", got)
 	}
 	q1 := ask(t, b, question.Question{Kind: question.KindConfirm, Client: question.Client{Name: "claude-code"}, Message: "Delete   the build\ndirectory and everything in it, including caches?"})
 	ask(t, b, question.Question{Kind: question.KindText, FreeText: true, Client: question.Client{Name: "cursor"}, Header: "Branch", Message: "Name?"})
 	tr.refresh()
 	got := labels(tr)
-	want := []string{"2 pending questions", "claude-code: Delete the build directory and everything in it…", "cursor: Branch", "History…", "Status…", "Copy MCP URL", "Quit"}
+	want := []string{"2 pending questions", "claude-code: Delete the build directory and everything in it…", "cursor: Branch", "History…", "Status…", "Copy MCP URL", "Connect a client…", "Quit"}
 	if len(got) != len(want) {
 		t.Fatalf("menu %q", got)
 	}

@@ -1,0 +1,45 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+)
+
+// Clients lists the MCP clients that ClientSetup and 'asktray config' know.
+func Clients() []string { return slices.Clone(configClients) }
+
+// Setup is how one client connects to the app.
+type Setup struct {
+	Text    string // what 'asktray config CLIENT' prints
+	Snippet string // the config entry (JSON, or TOML for Codex) to paste
+	Command string // a command line that does it, where the client has one
+	Path    string // the client's config file
+}
+
+// ClientSetup returns the setup for client against the app at url with
+// token, the same that 'asktray config CLIENT' prints. It does not block
+// and may be called from any goroutine.
+func ClientSetup(client, dataDir, url, token string) (Setup, error) {
+	if !slices.Contains(configClients, client) {
+		return Setup{}, fmt.Errorf("unknown client %q", client)
+	}
+	sys, err := configSystem()
+	if err != nil {
+		return Setup{}, err
+	}
+	useHTTP := client != "claude-desktop"
+	t, err := buildTarget(client, sys, dataDir, serverInfo{URL: url, Token: token, Running: true}, useHTTP)
+	if err != nil {
+		return Setup{}, err
+	}
+	snip, err := t.snippet()
+	if err != nil {
+		return Setup{}, err
+	}
+	var buf bytes.Buffer
+	if err := printTarget(t, &buf); err != nil {
+		return Setup{}, err
+	}
+	return Setup{Text: buf.String(), Snippet: string(snip), Command: t.command, Path: t.path}, nil
+}

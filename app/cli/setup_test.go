@@ -1,0 +1,24 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestClientSetupMatchesConfigOutput(t *testing.T) {
+	for _, c := range Clients() {
+		s, err := ClientSetup(c, "/data", "http://127.0.0.1:7931/mcp", strings.Repeat("ab", 32))
+		if err != nil {
+			t.Fatalf("%s: %v", c, err)
+		}
+		if !strings.Contains(s.Text, s.Snippet) || s.Path == "" {
+			t.Errorf("%s: text does not hold the snippet, or no path: %+v", c, s)
+		}
+		if c != "claude-desktop" && !strings.Contains(s.Snippet+s.Command, "Bearer "+strings.Repeat("ab", 32)) {
+			t.Errorf("%s: no token in the setup", c)
+		}
+	}
+	if _, err := ClientSetup("emacs", "/d", "u", "t"); err == nil {
+		t.Error("unknown client accepted")
+	}
+}
