@@ -102,3 +102,31 @@ func TestWithdrawClosesDialog(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestSecondStartShowsStatusWindow: with no tray host, starting asktray again
+// shows the running app's status window and says so.
+func TestSecondStartShowsStatusWindow(t *testing.T) {
+	d := newDesktop(t)
+	// The UI comes up a moment after the MCP server answers; a person's
+	// second start comes later still.
+	var out string
+	var err error
+	for deadline := time.Now().Add(15 * time.Second); ; {
+		out, err = d.cli("--addr", "127.0.0.1:0")
+		if err == nil || !strings.Contains(out, "already running") {
+			t.Fatalf("second start: %v\n%q", err, out)
+		}
+		if strings.Contains(out, "Its window is now shown") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the running app never showed its window:\n%s", out)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	d.waitWindow(t, "Asktray", 10*time.Second)
+	if dir := os.Getenv("ASKTRAY_SCREENSHOTS"); dir != "" {
+		time.Sleep(time.Second)
+		d.screenshot(t, dir+"/xvfb-status.png")
+	}
+}

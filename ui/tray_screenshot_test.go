@@ -1,0 +1,60 @@
+package ui
+
+import (
+	"context"
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/asktray/asktray/app"
+	"github.com/asktray/asktray/app/question"
+)
+
+// TestTrayMenuScreenshot renders the tray menu with pending questions the
+// way Fyne draws a menu (a desktop's tray host draws it natively), into
+// docs/screenshots/tray-menu.png when ASKTRAY_SCREENSHOTS=1, otherwise into
+// a temporary dir.
+func TestTrayMenuScreenshot(t *testing.T) {
+	a := test.NewTempApp(t)
+	b := question.NewBroker(question.Config{})
+	defer b.Close()
+	for _, q := range []question.Question{
+		{Kind: question.KindConfirm, Client: question.Client{Name: "claude-code"}, Message: "Delete the build/ directory (3.2 GB)?"},
+		{Kind: question.KindChoice, Client: question.Client{Name: "cursor"}, Header: "Database for the integration tests", Message: "Which one?", Options: []question.Option{{Label: "Postgres"}, {Label: "SQLite"}}},
+		{Kind: question.KindText, FreeText: true, Client: question.Client{Name: "codex", Title: "Codex CLI"}, Message: "What should the release branch be called?"},
+	} {
+		if _, err := b.Ask(context.Background(), q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tr := newTray(a, app.Env{Broker: b, URL: "http://127.0.0.1:7931/mcp", DataDir: "/home/ada/.local/share/asktray"})
+	tr.refresh()
+	if err := b.Snooze(b.Pending()[2].ID, time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	tr.refresh()
+	menu := widget.NewMenu(tr.menu)
+	w := test.NewTempWindow(t, menu)
+	w.Resize(menu.MinSize().Max(fyne.NewSize(420, 0)))
+	dir := t.TempDir()
+	if os.Getenv("ASKTRAY_SCREENSHOTS") == "1" {
+		dir = filepath.Join("..", "docs", "screenshots")
+	}
+	f, err := os.Create(filepath.Join(dir, "tray-menu.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := png.Encode(f, w.Canvas().Capture()); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(tr.menu.Items); n != 11 {
+		t.Fatalf("%d menu items", n)
+	}
+}
