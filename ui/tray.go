@@ -40,25 +40,16 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 	// One subscription keeps events in order for the dialogs, the tray and
 	// the history; notifications go out off the Fyne goroutine, since a D-Bus
 	// call may take a moment.
-	stop := env.Broker.Subscribe(func(ev question.Event) {
-		switch ev.Type {
-		case question.EventAsked:
-			go note.show(ev.Question)
-		case question.EventEnded:
-			go note.dismiss(ev.Question.ID)
-		}
-		fyne.Do(func() {
-			dlg.handle(ev)
-			t.refresh()
-			t.history.handle(ev)
-		})
-	})
+	t.dialogs, t.note = dlg, note
+	stop := env.Broker.Subscribe(func(ev question.Event) { fyne.Do(func() { t.handle(ev) }) })
 	defer stop()
-	dlg.start()
-	// Questions asked while the UI was starting (the MCP server is up first)
-	// get their notification now.
-	for _, q := range env.Broker.Pending() {
-		go note.show(q)
+	if !t.away {
+		dlg.start()
+		// Questions asked while the UI was starting (the MCP server is up
+		// first) get their notification now.
+		for _, q := range env.Broker.Pending() {
+			go note.show(q)
+		}
 	}
 	go func() {
 		<-ctx.Done()
@@ -80,12 +71,16 @@ type tray struct {
 	history *historyWindow
 	connect *connectWindow
 
+	away    bool      // do not disturb: hold new questions silently
+	dialogs *dialogs  // nil in tests that need no dialogs
+	note    *notifier // nil in tests
+
 	statusCount *widget.Label
 	pending     []question.Question // what the menu shows
 }
 
 func newTray(a fyne.App, env app.Env) *tray {
-	t := &tray{app: a, env: env, statusCount: widget.NewLabel("")}
+	t := &tray{app: a, env: env, statusCount: widget.NewLabel(""), away: a.Preferences().Bool("away")}
 	t.history = newHistoryWindow(a, env.Store, env.Log)
 	t.connect = newConnectWindow(a, env.DataDir, env.URL, env.Token)
 	t.menu = fyne.NewMenu("Asktray")
@@ -95,11 +90,10 @@ func newTray(a fyne.App, env app.Env) *tray {
 // install puts the icon and menu in the system tray, where the app has one.
 // Fyne starts the tray only if the menu is set before Run (fyne-io/fyne#5039).
 func (t *tray) install() {
-	t.refresh()
 	if desk, ok := t.app.(desktop.App); ok {
 		desk.SetSystemTrayMenu(t.menu)
-		desk.SetSystemTrayIcon(assets.TrayPendingCount(len(t.pending)))
 	}
+	t.refresh()
 }
 
 // refresh brings the menu, icon, tooltip and status window up to date with the broker.
@@ -109,10 +103,18 @@ func (t *tray) refresh() {
 	t.menu.Items = t.menuItems()
 	t.statusCount.SetText(pendingLabel(n))
 	if desk, ok := t.app.(desktop.App); ok {
-		desk.SetSystemTrayIcon(assets.TrayPendingCount(n))
+		icon := assets.TrayPendingCount(n)
+		if t.away {
+			icon = assets.TrayAway
+		}
+		desk.SetSystemTrayIcon(icon)
 		// Fyne has no tooltip API; its tray is fyne.io/systray's one global
 		// tray, so setting the tooltip there works (fyne.md §2).
-		systray.SetTooltip("Asktray: " + pendingLabel(n))
+		tip := "Asktray: " + pendingLabel(n)
+		if t.away {
+			tip += " (away)"
+		}
+		systray.SetTooltip(tip)
 	}
 	t.menu.Refresh()
 }
@@ -137,6 +139,7 @@ func (t *tray) menuItems() []*fyne.MenuItem {
 	}
 	return append(items,
 		fyne.NewMenuItemSeparator(),
+		t.awayItem(),
 		fyne.NewMenuItem("History…", t.history.Show),
 		fyne.NewMenuItem("Status…", t.showStatus),
 		fyne.NewMenuItem("Copy MCP URL", func() { t.app.Clipboard().SetContent(t.env.URL) }),
@@ -144,6 +147,46 @@ func (t *tray) menuItems() []*fyne.MenuItem {
 		fyne.NewMenuItemSeparator(),
 		fyne.NewMenuItem("Quit", t.confirmQuit),
 	)
+}
+
+// handle brings the UI up to date with one broker event. It runs on the
+// Fyne goroutine, so that every part sees events in the broker's order.
+func (t *tray) handle(ev question.Event) {
+	// Away holds new questions silently: no dialog, no notification; the
+	// tray lists them until the person is back.
+	held := t.away && (ev.Type == question.EventAsked || ev.Type == question.EventResurfaced)
+	if t.note != nil {
+		switch {
+		case ev.Type == question.EventAsked && !held:
+			go t.note.show(ev.Question)
+		case ev.Type == question.EventEnded:
+			go t.note.dismiss(ev.Question.ID)
+		}
+	}
+	if t.dialogs != nil && !held {
+		t.dialogs.handle(ev)
+	}
+	t.refresh()
+	t.history.handle(ev)
+}
+
+// awayItem is the do-not-disturb toggle. While away, new questions open no
+// dialog and show no notification; the tray lists them. Coming back opens
+// their dialogs. The choice survives a restart.
+func (t *tray) awayItem() *fyne.MenuItem {
+	item := fyne.NewMenuItem("Away (do not disturb)", func() { t.setAway(!t.away) })
+	item.Checked = t.away
+	return item
+}
+
+// setAway switches do-not-disturb on or off.
+func (t *tray) setAway(away bool) {
+	t.away = away
+	t.app.Preferences().SetBool("away", away)
+	if !away && t.dialogs != nil {
+		t.dialogs.start() // opens the dialogs held while away
+	}
+	t.refresh()
 }
 
 // questionLabel is "<client>: <first words of the question>".

@@ -54,7 +54,7 @@ func TestTrayMenuScreenshot(t *testing.T) {
 	if err := png.Encode(f, w.Canvas().Capture()); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(tr.menu.Items); n != 11 {
+	if n := len(tr.menu.Items); n != 12 {
 		t.Fatalf("%d menu items", n)
 	}
 }

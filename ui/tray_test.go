@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/asktray/asktray/app"
@@ -38,14 +39,14 @@ func TestTray_MenuListsPendingQuestions(t *testing.T) {
 	var opened []string
 	tr.open = func(id string) { opened = append(opened, id) }
 	tr.install()
-	if got := labels(tr); len(got) != 6 || got[0] != "No pending questions" || got[1] != "History…" || got[4] != "Connect a client…" || got[5] != "Quit" {
+	if got := labels(tr); len(got) != 7 || got[0] != "No pending questions" || got[1] != "Away (do not disturb)" || got[2] != "History…" || got[5] != "Connect a client…" || got[6] != "Quit" {
 		t.Fatalf("idle menu %q", got)
 	}
 	q1 := ask(t, b, question.Question{Kind: question.KindConfirm, Client: question.Client{Name: "claude-code"}, Message: "Delete   the build\ndirectory and everything in it, including caches?"})
 	ask(t, b, question.Question{Kind: question.KindText, FreeText: true, Client: question.Client{Name: "cursor"}, Header: "Branch", Message: "Name?"})
 	tr.refresh()
 	got := labels(tr)
-	want := []string{"2 pending questions", "claude-code: Delete the build directory and everything in it…", "cursor: Branch", "History…", "Status…", "Copy MCP URL", "Connect a client…", "Quit"}
+	want := []string{"2 pending questions", "claude-code: Delete the build directory and everything in it…", "cursor: Branch", "Away (do not disturb)", "History…", "Status…", "Copy MCP URL", "Connect a client…", "Quit"}
 	if len(got) != len(want) {
 		t.Fatalf("menu %q", got)
 	}
@@ -99,4 +100,52 @@ func TestPendingLabel(t *testing.T) {
 			t.Errorf("pendingLabel(%d) = %q, want %q", n, got, want)
 		}
 	}
+}
+
+func TestTray_AwayHoldsQuestionsSilently(t *testing.T) {
+	a := test.NewTempApp(t)
+	b := question.NewBroker(question.Config{})
+	defer b.Close()
+	tr := newTray(a, app.Env{Broker: b})
+	tr.dialogs = newDialogs(a, b, nil, DefaultArmDelay)
+	tr.install()
+	// Fyne's test driver runs fyne.Do on the calling goroutine, so events
+	// are handed to this goroutine instead (fyne.md §1).
+	events := make(chan question.Event, 16)
+	stop := b.Subscribe(func(ev question.Event) { events <- ev })
+	defer stop()
+	away := item(tr, "Away (do not disturb)")
+	if away == nil || away.Checked {
+		t.Fatalf("away item %q checked=%v", away.Label, away.Checked)
+	}
+	away.Action()
+	if !tr.away || !item(tr, "Away (do not disturb)").Checked || !a.Preferences().Bool("away") {
+		t.Fatal("away did not switch on")
+	}
+	before := len(a.Driver().AllWindows())
+	q := ask(t, b, question.Question{Kind: question.KindConfirm, Client: question.Client{Name: "codex"}, Message: "Deploy?"})
+	tr.handle(<-events)
+	if len(tr.pending) != 1 {
+		t.Fatalf("%d pending in the tray", len(tr.pending))
+	}
+	if n := len(a.Driver().AllWindows()); n != before || len(tr.dialogs.byID) != 0 {
+		t.Fatalf("%d windows opened while away", n-before)
+	}
+	if item(tr, "codex: Deploy?") == nil {
+		t.Fatalf("the held question is not in the menu: %q", labels(tr))
+	}
+	// Back: the held question's dialog opens.
+	tr.setAway(false)
+	if _, ok := tr.dialogs.byID[q.ID]; !ok {
+		t.Fatal("coming back did not open the held dialog")
+	}
+}
+
+func item(tr *tray, label string) *fyne.MenuItem {
+	for _, it := range tr.menu.Items {
+		if it.Label == label {
+			return it
+		}
+	}
+	return nil
 }
