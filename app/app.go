@@ -52,14 +52,18 @@ type Options struct {
 type Env struct {
 	// SetShow registers what a second start of the app does: bring the
 	// UI's window to the front. fn is called on a control-socket goroutine.
-	SetShow  func(fn func())
-	Settings Settings
-	Broker   *question.Broker
-	Store    history.Store
-	URL      string
-	Token    string
-	DataDir  string
-	Log      *slog.Logger
+	SetShow func(fn func())
+	// ApplySettings validates s, saves it to the data dir and applies it to
+	// the MCP server and the history retention at once. It blocks for a
+	// file write and may be called from any goroutine.
+	ApplySettings func(s Settings) error
+	Settings      Settings
+	Broker        *question.Broker
+	Store         history.Store
+	URL           string
+	Token         string
+	DataDir       string
+	Log           *slog.Logger
 }
 
 // AlreadyRunningError reports that another app holds the data dir.
@@ -126,7 +130,9 @@ func Run(ctx context.Context, o Options) (err error) {
 	if err != nil {
 		return err
 	}
-	go keepRetention(ctx, store, settings.HistoryRetentionDays, log)
+	keeper := &settingsKeeper{dir: o.DataDir, store: store, log: log, ctx: ctx}
+	keeper.retain(settings.HistoryRetentionDays)
+	defer keeper.stop()
 	broker := question.NewBroker(question.Config{Journal: store})
 	defer func() {
 		if cerr := broker.Close(); cerr != nil {
@@ -136,11 +142,12 @@ func Run(ctx context.Context, o Options) (err error) {
 	unsub := broker.Subscribe(logEvents(log))
 	defer unsub()
 
-	url, stopMCP, err := startMCP(o, settings.bridgeConfig(mcpbridge.Config{Broker: broker, Version: o.Version, Log: log}), token)
+	url, bridge, stopMCP, err := startMCP(o, settings.bridgeConfig(mcpbridge.Config{Broker: broker, Version: o.Version, Log: log}), token)
 	if err != nil {
 		return err
 	}
 	defer stopMCP()
+	keeper.bridge = bridge
 
 	gui := o.GUI != nil && !o.Headless && displayAvailable()
 	inst := Instance{
@@ -171,7 +178,7 @@ func Run(ctx context.Context, o Options) (err error) {
 	}
 	defer os.Remove(filepath.Join(o.DataDir, InstanceFile))
 	log.Info("serving", "url", url, "socket", inst.Socket, "gui", gui)
-	env := Env{SetShow: func(fn func()) { show.Store(&fn) }, Settings: settings, Broker: broker, Store: store, URL: url, Token: token, DataDir: o.DataDir, Log: log}
+	env := Env{SetShow: func(fn func()) { show.Store(&fn) }, ApplySettings: keeper.apply, Settings: settings, Broker: broker, Store: store, URL: url, Token: token, DataDir: o.DataDir, Log: log}
 	if o.Ready != nil {
 		o.Ready(inst, env)
 	}
@@ -225,18 +232,18 @@ func openStore(ctx context.Context, dir string, log *slog.Logger) (*history.SQLi
 
 // startMCP listens on o.Addr and serves the MCP endpoint there. It returns
 // the endpoint's URL and a function that stops serving.
-func startMCP(o Options, cfg mcpbridge.Config, token string) (url string, stop func(), err error) {
+func startMCP(o Options, cfg mcpbridge.Config, token string) (url string, bridge *mcpbridge.Bridge, stop func(), err error) {
 	if o.NoAuth && o.AllowNonLoopback {
-		return "", nil, errors.New("no-auth mode is for loopback test runs only")
+		return "", nil, nil, errors.New("no-auth mode is for loopback test runs only")
 	}
 	ln, err := listen(o.Addr, o.AllowNonLoopback)
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
-	bridge := mcpbridge.New(cfg)
+	bridge = mcpbridge.New(cfg)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", bridge.HTTPHandler(mcpbridge.HTTPOptions{Token: token, NoAuth: o.NoAuth, ExtraHosts: extraHosts(ln), RemotePeers: o.AllowNonLoopback}))
-	return "http://" + ln.Addr().String() + "/mcp", serveHTTP(ln, mux, cfg.Log), nil
+	return "http://" + ln.Addr().String() + "/mcp", bridge, serveHTTP(ln, mux, cfg.Log), nil
 }
 
 // acquire takes the data dir's single-instance lock, or reports who holds it.

@@ -103,6 +103,19 @@ func TestRunInProcess(t *testing.T) {
 		t.Fatalf("second Run: %v", err)
 	}
 
+	// Settings saved while running are validated, written 0600 and applied.
+	if err := env.ApplySettings(Settings{DefaultTimeoutSeconds: 5}); err == nil || !strings.Contains(err.Error(), "default_timeout_seconds") {
+		t.Fatalf("bad settings accepted: %v", err)
+	}
+	if err := env.ApplySettings(Settings{DefaultTimeoutSeconds: 42, HistoryRetentionDays: 7}); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := LoadSettings(dir); err != nil || st.DefaultTimeoutSeconds != 42 || st.HistoryRetentionDays != 7 {
+		t.Fatalf("settings on disk %+v %v", st, err)
+	}
+	if fi, _ := os.Stat(filepath.Join(dir, SettingsFile)); runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
+		t.Fatalf("settings mode %v", fi.Mode().Perm())
+	}
 	q, err := env.Broker.Ask(ctx, question.Question{Kind: question.KindConfirm, Message: "ok?"})
 	if err != nil {
 		t.Fatal(err)

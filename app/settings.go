@@ -2,14 +2,18 @@ package app
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
+	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/mcpbridge"
 )
@@ -39,6 +43,9 @@ type Settings struct {
 	// NotificationSound asks the notification server to play its
 	// message sound with each new question (default off).
 	NotificationSound bool `json:"notification_sound,omitempty"`
+	// ArmDelayMS is how long a dialog must be visible and focused before
+	// its answer controls work (300..5000; default 500).
+	ArmDelayMS int `json:"arm_delay_ms,omitempty"`
 }
 
 // LoadSettings reads the settings of dir. A missing file gives the zero
@@ -57,18 +64,33 @@ func LoadSettings(dir string) (Settings, error) {
 	if err := dec.Decode(&s); err != nil {
 		return s, fmt.Errorf("settings %s: %w", path, err)
 	}
+	if err := s.Validate(); err != nil {
+		return s, fmt.Errorf("settings %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// Validate checks every setting against its limits; the error names the
+// setting and the limit.
+func (s Settings) Validate() error {
 	if s.DefaultTimeoutSeconds != 0 && (s.DefaultTimeoutSeconds < 10 || s.DefaultTimeoutSeconds > 86400) {
-		return s, fmt.Errorf("settings %s: default_timeout_seconds: must be between 10 and 86400, got %d", path, s.DefaultTimeoutSeconds)
+		return fmt.Errorf("default_timeout_seconds: must be between 10 and 86400, got %d", s.DefaultTimeoutSeconds)
+	}
+	if s.DefaultWindowSeconds < 0 || s.DefaultWindowSeconds > 86400 {
+		return fmt.Errorf("default_window_seconds: must be between 1 and 86400, got %d", s.DefaultWindowSeconds)
 	}
 	if s.HistoryRetentionDays < 0 || s.HistoryRetentionDays > 36500 {
-		return s, fmt.Errorf("settings %s: history_retention_days: must be between 0 (keep everything) and 36500, got %d", path, s.HistoryRetentionDays)
+		return fmt.Errorf("history_retention_days: must be between 0 (keep everything) and 36500, got %d", s.HistoryRetentionDays)
+	}
+	if s.ArmDelayMS != 0 && (s.ArmDelayMS < 300 || s.ArmDelayMS > 5000) {
+		return fmt.Errorf("arm_delay_ms: must be between 300 and 5000, got %d", s.ArmDelayMS)
 	}
 	for i, w := range s.BlockingWindows {
 		if w.Match == "" || w.Seconds < 1 || w.Seconds > 86400 {
-			return s, fmt.Errorf("settings %s: blocking_windows[%d]: needs a match and seconds between 1 and 86400", path, i)
+			return fmt.Errorf("blocking_windows[%d]: needs a match and seconds between 1 and 86400", i)
 		}
 	}
-	return s, nil
+	return nil
 }
 
 // SaveSettings writes s to dir (0600).
@@ -96,4 +118,54 @@ func (s Settings) bridgeConfig(cfg mcpbridge.Config) mcpbridge.Config {
 		cfg.DefaultWindow = time.Duration(s.DefaultWindowSeconds) * time.Second
 	}
 	return cfg
+}
+
+// settingsKeeper applies the person's settings while the app runs.
+type settingsKeeper struct {
+	dir    string
+	store  history.Store
+	log    *slog.Logger
+	ctx    context.Context
+	bridge *mcpbridge.Bridge
+
+	mu         sync.Mutex
+	stopRetain context.CancelFunc
+}
+
+// apply validates s, saves it and applies it to the MCP bridge and the
+// retention job. Safe for concurrent use.
+func (k *settingsKeeper) apply(s Settings) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	if err := SaveSettings(k.dir, s); err != nil {
+		return fmt.Errorf("save settings: %w", err)
+	}
+	if k.bridge != nil {
+		c := s.bridgeConfig(mcpbridge.Config{})
+		k.bridge.Reconfigure(c.Windows, c.DefaultWindow, c.DefaultTimeout)
+	}
+	k.retain(s.HistoryRetentionDays)
+	k.log.Info("settings applied", "default_timeout_seconds", s.DefaultTimeoutSeconds, "retention_days", s.HistoryRetentionDays)
+	return nil
+}
+
+// retain (re)starts the retention job for days (0: keep everything).
+func (k *settingsKeeper) retain(days int) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.stopRetain != nil {
+		k.stopRetain()
+	}
+	ctx, cancel := context.WithCancel(k.ctx)
+	k.stopRetain = cancel
+	go keepRetention(ctx, k.store, days, k.log)
+}
+
+func (k *settingsKeeper) stop() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.stopRetain != nil {
+		k.stopRetain()
+	}
 }

@@ -22,7 +22,7 @@ func (b *Bridge) ask(ctx context.Context, c caller, tool string, raw json.RawMes
 	}
 	a.q.Client = c.client
 	now := time.Now()
-	a.q.Deadline = a.common.deadline(now, b.cfg.DefaultTimeout)
+	a.q.Deadline = a.common.deadline(now, b.defaultTimeout())
 	if err := a.q.Validate(); err != nil {
 		return nil, &argError{describeInvalid(tool, err)}
 	}

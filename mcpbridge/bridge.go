@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -56,6 +57,7 @@ type Config struct {
 
 // Bridge owns the MCP server and what it remembers between calls.
 type Bridge struct {
+	mu     sync.RWMutex // guards cfg's Windows, DefaultWindow and DefaultTimeout
 	cfg    Config
 	srv    *mcpserver.MCPServer
 	calls  *callTracker
@@ -158,6 +160,8 @@ func (b *Bridge) caller(ctx context.Context, req mcp.CallToolRequest) caller {
 
 // window returns how long a blocking call from client may wait.
 func (b *Bridge) window(client question.Client) time.Duration {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
 	name := strings.ToLower(client.Name)
 	for _, r := range b.cfg.Windows {
 		if r.Match != "" && strings.Contains(name, strings.ToLower(r.Match)) {
@@ -165,4 +169,29 @@ func (b *Bridge) window(client question.Client) time.Duration {
 		}
 	}
 	return b.cfg.DefaultWindow
+}
+
+// defaultTimeout is the person's deadline for a call that gives none.
+func (b *Bridge) defaultTimeout() time.Duration {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return b.cfg.DefaultTimeout
+}
+
+// Reconfigure changes the blocking windows and the default deadline for
+// calls that start from now on; zero values and a nil windows list mean the
+// defaults. It is safe to call from any goroutine while the server runs.
+func (b *Bridge) Reconfigure(windows []WindowRule, defaultWindow, defaultTimeout time.Duration) {
+	if windows == nil {
+		windows = DefaultWindows
+	}
+	if defaultWindow <= 0 {
+		defaultWindow = DefaultWindow
+	}
+	if defaultTimeout <= 0 {
+		defaultTimeout = question.DefaultTimeout
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.cfg.Windows, b.cfg.DefaultWindow, b.cfg.DefaultTimeout = windows, defaultWindow, defaultTimeout
 }

@@ -340,3 +340,24 @@ func TestModernProtocolClient(t *testing.T) {
 		t.Fatalf("attributed to %+v", q.Client)
 	}
 }
+
+func TestReconfigureAppliesToNewCalls(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Config{})
+	if w := e.bridge.window(question.Client{Name: "cursor-vscode"}); w != 270*time.Second {
+		t.Fatalf("default cursor window %v", w)
+	}
+	e.bridge.Reconfigure([]WindowRule{{Match: "cursor", Window: 7 * time.Second}}, 3*time.Second, 42*time.Second)
+	if w := e.bridge.window(question.Client{Name: "cursor-vscode"}); w != 7*time.Second {
+		t.Fatalf("cursor window after Reconfigure %v", w)
+	}
+	if w := e.bridge.window(question.Client{Name: "unknown"}); w != 3*time.Second {
+		t.Fatalf("default window after Reconfigure %v", w)
+	}
+	s := e.connect(t, "someone", nil)
+	got, _, _ := call(t, context.Background(), s, ToolAskText, map[string]any{"question": "Name?", "wait": false})
+	q, _, _ := e.broker.Get(got["question_id"].(string))
+	if d := q.Deadline.Sub(q.Created); d < 41*time.Second || d > 42*time.Second {
+		t.Fatalf("deadline %v after Reconfigure, want 42s", d)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/esiqveland/notify"
@@ -23,7 +24,7 @@ import (
 type notifier struct {
 	log    *slog.Logger
 	onOpen func(id string) // runs on a D-Bus goroutine
-	sound  bool
+	sound  atomic.Bool
 
 	mu      sync.Mutex
 	conn    *dbus.Conn
@@ -37,7 +38,8 @@ type notifier struct {
 // newNotifier connects to the session bus when there is one. onOpen is
 // called, on a D-Bus goroutine, with the question id of a clicked notification.
 func newNotifier(log *slog.Logger, onOpen func(id string), sound bool) *notifier {
-	n := &notifier{log: log, onOpen: onOpen, sound: sound, byNote: map[uint32]string{}, byQ: map[string]uint32{}, backend: "beeep"}
+	n := &notifier{log: log, onOpen: onOpen, byNote: map[uint32]string{}, byQ: map[string]uint32{}, backend: "beeep"}
+	n.sound.Store(sound)
 	beeep.AppName = "Asktray"
 	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
 		return n
@@ -108,7 +110,7 @@ func (n *notifier) show(q question.Question) {
 			ExpireTimeout: notify.ExpireTimeoutSetByNotificationServer,
 		}
 		note.AddHint(notify.HintUrgency(notify.UrgencyNormal))
-		if n.sound {
+		if n.sound.Load() {
 			note.AddHint(notify.HintSoundWithName("message-new-instant"))
 		}
 		var id uint32

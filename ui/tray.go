@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
@@ -28,7 +29,7 @@ const AppID = "app.asktray.desktop"
 func Run(ctx context.Context, a fyne.App, env app.Env) error {
 	a.SetIcon(assets.Icon)
 	t := newTray(a, env)
-	dlg := newDialogs(a, env.Broker, env.Log, DefaultArmDelay)
+	dlg := newDialogs(a, env.Broker, env.Log, time.Duration(env.Settings.ArmDelayMS)*time.Millisecond)
 	t.open = dlg.open
 	t.history.openDialog = dlg.open
 	t.install()
@@ -65,11 +66,12 @@ type tray struct {
 	env  app.Env
 	open func(id string) // shows a question's dialog; nil until dialogs exist
 
-	menu    *fyne.Menu
-	status  fyne.Window
-	quit    fyne.Window
-	history *historyWindow
-	connect *connectWindow
+	menu     *fyne.Menu
+	status   fyne.Window
+	quit     fyne.Window
+	history  *historyWindow
+	connect  *connectWindow
+	settings *settingsWindow
 
 	away    bool      // do not disturb: hold new questions silently
 	dialogs *dialogs  // nil in tests that need no dialogs
@@ -83,6 +85,7 @@ func newTray(a fyne.App, env app.Env) *tray {
 	t := &tray{app: a, env: env, statusCount: widget.NewLabel(""), away: a.Preferences().Bool("away")}
 	t.history = newHistoryWindow(a, env.Store, env.Log)
 	t.connect = newConnectWindow(a, env.DataDir, env.URL, env.Token)
+	t.settings = newSettingsWindow(a, env, t.settingsApplied)
 	t.menu = fyne.NewMenu("Asktray")
 	return t
 }
@@ -144,6 +147,7 @@ func (t *tray) menuItems() []*fyne.MenuItem {
 		fyne.NewMenuItem("Status…", t.showStatus),
 		fyne.NewMenuItem("Copy MCP URL", func() { t.app.Clipboard().SetContent(t.env.URL) }),
 		fyne.NewMenuItem("Connect a client…", t.connect.Show),
+		fyne.NewMenuItem("Settings…", t.settings.Show),
 		fyne.NewMenuItemSeparator(),
 		fyne.NewMenuItem("Quit", t.confirmQuit),
 	)
@@ -168,6 +172,17 @@ func (t *tray) handle(ev question.Event) {
 	}
 	t.refresh()
 	t.history.handle(ev)
+}
+
+// settingsApplied takes the UI's part of newly saved settings. Runs on the
+// Fyne goroutine.
+func (t *tray) settingsApplied(s app.Settings) {
+	if t.note != nil {
+		t.note.sound.Store(s.NotificationSound)
+	}
+	if t.dialogs != nil {
+		t.dialogs.armDelay = clampArmDelay(time.Duration(s.ArmDelayMS) * time.Millisecond)
+	}
 }
 
 // awayItem is the do-not-disturb toggle. While away, new questions open no

@@ -54,7 +54,34 @@ func TestTrayMenuScreenshot(t *testing.T) {
 	if err := png.Encode(f, w.Canvas().Capture()); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(tr.menu.Items); n != 12 {
+	if n := len(tr.menu.Items); n != 13 {
 		t.Fatalf("%d menu items", n)
+	}
+}
+
+// TestSettingsScreenshot renders the settings window into
+// docs/screenshots/settings.png when ASKTRAY_SCREENSHOTS=1, otherwise into a
+// temporary dir.
+func TestSettingsScreenshot(t *testing.T) {
+	a := test.NewTempApp(t)
+	env := app.Env{URL: "http://127.0.0.1:7931/mcp", DataDir: "/home/ada/.local/share/asktray",
+		Settings: app.Settings{DefaultTimeoutSeconds: 600, BlockingWindows: []app.BlockingWindow{{Match: "cursor", Seconds: 240}, {Match: "claude-code", Seconds: 900}}, NotificationSound: true, HistoryRetentionDays: 90}}
+	s := newSettingsWindow(a, env, nil)
+	s.Show()
+	s.win.Resize(fyne.NewSize(620, 600))
+	dir := t.TempDir()
+	if os.Getenv("ASKTRAY_SCREENSHOTS") == "1" {
+		dir = filepath.Join("..", "docs", "screenshots")
+	}
+	f, err := os.Create(filepath.Join(dir, "settings.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := png.Encode(f, s.win.Canvas().Capture()); err != nil {
+		t.Fatal(err)
+	}
+	if s.windows.Text != "cursor = 240\nclaude-code = 900" {
+		t.Fatalf("windows field %q", s.windows.Text)
 	}
 }
