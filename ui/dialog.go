@@ -84,10 +84,8 @@ func newQuestionDialog(a fyne.App, b *question.Broker, q question.Question, log 
 // window focus (GLFW then calls FocusGained on that control) and the arm
 // delay has passed; a window manager that refuses to focus a new window
 // (focus-stealing prevention, fyne-io/fyne#3451) leaves it locked until the
-// person clicks into it. center is false for a dialog opened while others are
-// open: Fyne 2.7.1 has no window-position API (only CenterOnScreen, see
-// internal/driver/glfw/window_desktop.go), so cascading is left to the
-// window manager's placement. Runs on the Fyne goroutine.
+// person clicks into it. center centres a new window; the manager then
+// cascades it from there (see cascade). Runs on the Fyne goroutine.
 func (d *questionDialog) show(center bool) {
 	if d.done {
 		return

@@ -114,7 +114,7 @@ func (m *dialogs) show(q question.Question) {
 		m.log.Error("cannot show question", "id", q.ID, "kind", string(q.Kind), "err", err)
 		return
 	}
-	center := m.visible() == 0
+	others := m.visible()
 	m.byID[q.ID] = d
 	d.onClosed = func() {
 		if m.byID[q.ID] == d {
@@ -123,7 +123,16 @@ func (m *dialogs) show(q question.Question) {
 		m.syncTicker()
 	}
 	d.onShown = m.syncTicker
-	d.show(center)
+	d.show(true)
+	if others > 0 {
+		// On the next tick the window exists and is centred; then move it
+		// down and right of the ones already open.
+		fyne.Do(func() {
+			if d.win != nil && !d.done {
+				cascade(d.win, others)
+			}
+		})
+	}
 }
 
 // visible counts the dialogs on screen.
