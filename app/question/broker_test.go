@@ -508,3 +508,15 @@ func TestBroker_AskRejectsInvalid(t *testing.T) {
 		t.Fatal("an invalid question was recorded")
 	}
 }
+
+func TestNewIDNeverLooksLikeAFlag(t *testing.T) {
+	t.Parallel()
+	seen := map[string]bool{}
+	for range 20000 {
+		id := NewID()
+		if len(id) != 22 || id[0] == '-' || id[0] == '_' || seen[id] {
+			t.Fatalf("bad id %q", id)
+		}
+		seen[id] = true
+	}
+}

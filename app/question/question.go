@@ -199,11 +199,19 @@ type Response struct {
 	Via    Via             `json:"via,omitempty"`
 }
 
-// NewID returns a fresh unguessable id: 128 random bits, base64url without padding.
+// NewID returns a fresh unguessable id: 128 random bits, base64url without
+// padding. It never starts with '-' or '_', so that a command line such as
+// 'asktray answer ID' does not read it as a flag; redrawing those 2 in 64
+// cases leaves the id uniformly random over the rest.
 func NewID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never returns an error.
-	return base64.RawURLEncoding.EncodeToString(b[:])
+	for {
+		var b [16]byte
+		_, _ = rand.Read(b[:]) // crypto/rand.Read never returns an error.
+		id := base64.RawURLEncoding.EncodeToString(b[:])
+		if id[0] != '-' && id[0] != '_' {
+			return id
+		}
+	}
 }
 
 // Timeout limits for a question's deadline.
