@@ -90,20 +90,22 @@ func RegenerateToken(dir string) (string, error) {
 	var b [32]byte
 	_, _ = rand.Read(b[:])
 	tok := hex.EncodeToString(b[:])
-	if err := writeFileAtomic(filepath.Join(dir, TokenFile), []byte(tok+"\n")); err != nil {
+	if err := WriteFileAtomic(filepath.Join(dir, TokenFile), []byte(tok+"\n"), 0o600); err != nil {
 		return "", fmt.Errorf("write token: %w", err)
 	}
 	return tok, nil
 }
 
-// writeFileAtomic writes data to path with mode 0600 through a temporary file and a rename.
-func writeFileAtomic(path string, data []byte) error {
+// WriteFileAtomic writes data to path with mode through a temporary file in
+// the same dir, synced, and a rename, so the file is never seen half-written.
+// It blocks for the write and the fsync.
+func WriteFileAtomic(path string, data []byte, mode fs.FileMode) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(f.Name())
-	if err := f.Chmod(0o600); err != nil && runtime.GOOS != "windows" {
+	if err := f.Chmod(mode); err != nil && runtime.GOOS != "windows" {
 		f.Close()
 		return err
 	}
@@ -153,5 +155,5 @@ func writeInstance(dir string, in Instance) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(dir, InstanceFile), append(b, '\n'))
+	return WriteFileAtomic(filepath.Join(dir, InstanceFile), append(b, '\n'), 0o600)
 }

@@ -99,7 +99,7 @@ func SaveSettings(dir string, s Settings) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(dir, SettingsFile), append(b, '\n'))
+	return WriteFileAtomic(filepath.Join(dir, SettingsFile), append(b, '\n'), 0o600)
 }
 
 // bridgeConfig applies s to the MCP bridge's configuration.

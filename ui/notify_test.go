@@ -2,7 +2,6 @@ package ui
 
 import (
 	"bufio"
-	"bytes"
 	"log/slog"
 	"os/exec"
 	"strings"
@@ -131,30 +130,16 @@ func TestNotifier_FailingDaemonLogsOnce(t *testing.T) {
 	addr := privateBus(t)
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)
 	t.Setenv("DISPLAY", "")
-	var buf bytes.Buffer
-	var mu sync.Mutex
-	log := slog.New(slog.NewTextHandler(&lockedWriter{w: &buf, mu: &mu}, nil))
+	var buf lockedBuffer
+	log := slog.New(slog.NewTextHandler(&buf, nil))
 	n := newNotifier(log, nil, false)
 	defer n.close()
 	for range 3 {
 		n.show(question.Question{ID: "x", Kind: question.KindText, Message: "m", Client: question.Client{Name: "c"}})
 	}
-	mu.Lock()
-	defer mu.Unlock()
 	if c := strings.Count(buf.String(), "cannot show notifications"); c != 1 {
 		t.Fatalf("%d warnings:\n%s", c, buf.String())
 	}
-}
-
-type lockedWriter struct {
-	w  *bytes.Buffer
-	mu *sync.Mutex
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
 }
 
 func TestNoteText(t *testing.T) {

@@ -79,6 +79,8 @@ type tray struct {
 
 	statusCount *widget.Label
 	pending     []question.Question // what the menu shows
+	shownIcon   fyne.Resource       // the tray icon and tooltip last set
+	shownTip    string
 }
 
 func newTray(a fyne.App, env app.Env) *tray {
@@ -110,14 +112,19 @@ func (t *tray) refresh() {
 		if t.away {
 			icon = assets.TrayAway
 		}
-		desk.SetSystemTrayIcon(icon)
-		// Fyne has no tooltip API; its tray is fyne.io/systray's one global
-		// tray, so setting the tooltip there works (fyne.md §2).
 		tip := "Asktray: " + pendingLabel(n)
 		if t.away {
 			tip += " (away)"
 		}
-		systray.SetTooltip(tip)
+		// Every broker event lands here (an agent starting or ending a wait
+		// is one); the icon and tooltip go over D-Bus, so only on change.
+		if icon != t.shownIcon || tip != t.shownTip {
+			t.shownIcon, t.shownTip = icon, tip
+			desk.SetSystemTrayIcon(icon)
+			// Fyne has no tooltip API; its tray is fyne.io/systray's one
+			// global tray, so setting the tooltip there works (fyne.md §2).
+			systray.SetTooltip(tip)
+		}
 	}
 	t.menu.Refresh()
 }

@@ -9,9 +9,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
+
+	"github.com/asktray/asktray/app"
 )
 
 // writeTarget merges t into its client's config file, keeping everything else
@@ -48,7 +49,7 @@ func writeTarget(t configTarget, stdio IO) error {
 	} else if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
 	}
-	if err := writeFileReplace(path, merged, mode); err != nil {
+	if err := app.WriteFileAtomic(path, merged, mode); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if exists {
@@ -114,32 +115,6 @@ func writeBackup(path string, old []byte) (string, error) {
 		}
 		return name, nil
 	}
-}
-
-// writeFileReplace writes data to path with mode through a temporary file in
-// the same dir and a rename, so the file is never seen half-written.
-func writeFileReplace(path string, data []byte, mode fs.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".asktray-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if err := f.Chmod(mode); err != nil && runtime.GOOS != "windows" {
-		f.Close()
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }
 
 // mergeJSONServer sets old[rootKey]["asktray"] = entry and returns the whole
