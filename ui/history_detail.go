@@ -62,7 +62,7 @@ func newHistoryDetail(h *historyWindow) *historyDetail {
 	wrap := func(l *widget.Label) *widget.Label { l.Wrapping = fyne.TextWrapWord; return l }
 	value := func() *widget.Label { l := wrap(widget.NewLabel("")); l.Selectable = true; return l }
 	d.placeholder = widget.NewLabelWithStyle("Select a question to see what was asked and how it ended.", fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
-	d.placeholder.Wrapping = fyne.TextWrapWord
+	d.placeholder.Truncation = fyne.TextTruncateEllipsis
 	d.title = wrap(widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 	d.title.SizeName = theme.SizeNameSubHeadingText
 	d.outcomeIcon = widget.NewIcon(nil)
@@ -105,7 +105,11 @@ func newHistoryDetail(h *historyWindow) *historyDetail {
 	d.buttons = container.NewHBox(d.openBtn, d.copyBtn, layout.NewSpacer(), d.deleteBtn)
 	content := container.NewBorder(nil, container.NewVBox(widget.NewSeparator(), container.NewPadded(d.buttons)), nil, nil,
 		container.NewVScroll(container.NewPadded(d.body)))
-	d.root = container.NewStack(content, container.NewPadded(container.NewCenter(d.placeholder)))
+	// One truncated line in a VBox, which gives it the pane's width: a
+	// wrapping label is measured at its one-word minimum width before
+	// layout, stands one word per line and made the real window taller
+	// than a 900 px screen.
+	d.root = container.NewStack(content, container.NewPadded(container.NewVBox(layout.NewSpacer(), d.placeholder, layout.NewSpacer())))
 	d.clear()
 	return d
 }
