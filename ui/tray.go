@@ -81,6 +81,7 @@ type tray struct {
 	pending     []question.Question // what the menu shows
 	shownIcon   fyne.Resource       // the tray icon and tooltip last set
 	shownTip    string
+	menuKey     string // what the menu was last built from
 }
 
 func newTray(a fyne.App, env app.Env) *tray {
@@ -105,7 +106,18 @@ func (t *tray) install() {
 func (t *tray) refresh() {
 	t.pending = t.env.Broker.Pending()
 	n := len(t.pending)
-	t.menu.Items = t.menuItems()
+	// Rebuild the menu only when what it shows changed: each rebuild gives
+	// the items new D-Bus ids and makes the tray host fetch the layout again.
+	var key strings.Builder
+	fmt.Fprint(&key, t.away)
+	for _, q := range t.pending {
+		fmt.Fprintf(&key, "\x00%s\x00%s", q.ID, q.SnoozeUntil)
+	}
+	rebuild := key.String() != t.menuKey || t.menu.Items == nil
+	if rebuild {
+		t.menuKey = key.String()
+		t.menu.Items = t.menuItems()
+	}
 	t.statusCount.SetText(pendingLabel(n))
 	if desk, ok := t.app.(desktop.App); ok {
 		icon := assets.TrayPendingCount(n)
@@ -126,7 +138,9 @@ func (t *tray) refresh() {
 			systray.SetTooltip(tip)
 		}
 	}
-	t.menu.Refresh()
+	if rebuild {
+		t.menu.Refresh()
+	}
 }
 
 // menuItems builds the tray menu from t.pending: one item per pending
