@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -203,32 +204,47 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return b.base.RoundTrip(r)
 }
 
+// startXvfb starts an X server on a display it picks itself (-displayfd),
+// so stale locks left by killed servers never make the tests run out of
+// displays, and stops it with SIGTERM so that it removes its own lock.
 func startXvfb(t testing.TB) string {
 	t.Helper()
-	for n := 90; n < 140; n++ {
-		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
-			continue
-		}
-		if _, err := os.Stat(fmt.Sprintf("/tmp/.X%d-lock", n)); err == nil {
-			continue
-		}
-		display := fmt.Sprintf(":%d", n)
-		cmd := exec.Command("Xvfb", display, "-screen", "0", "1280x800x24", "-nolisten", "tcp")
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-		deadline := time.Now().Add(10 * time.Second)
-		for time.Now().Before(deadline) {
-			if exec.Command("xdpyinfo", "-display", display).Run() == nil {
-				return display
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-		t.Fatalf("Xvfb %s did not start", display)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatal("no free X display")
-	return ""
+	defer r.Close()
+	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x800x24", "-nolisten", "tcp")
+	cmd.ExtraFiles = []*os.File{w}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+	})
+	_ = r.SetReadDeadline(time.Now().Add(20 * time.Second))
+	line, err := bufio.NewReader(r).ReadString('\n')
+	if err != nil {
+		t.Fatalf("Xvfb did not say which display it took: %v", err)
+	}
+	display := ":" + strings.TrimSpace(line)
+	deadline := time.Now().Add(10 * time.Second)
+	for exec.Command("xdpyinfo", "-display", display).Run() != nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("Xvfb %s did not start", display)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return display
 }
 
 func startBus(t testing.TB) string {
