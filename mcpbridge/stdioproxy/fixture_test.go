@@ -38,6 +38,7 @@ type fixture struct {
 	srv     *mcpserver.MCPServer
 	h       *mcpserver.StreamableHTTPServer
 	counts  map[string]int // POSTs by JSON-RPC method, and "GET", "DELETE"
+	served  map[string]int // the same, counted once the server has answered
 	getSID  []string       // the session of each GET
 	dropGet []context.CancelFunc
 }
@@ -49,7 +50,7 @@ type ended struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	f := &fixture{started: make(chan string, 256), ended: make(chan ended, 256), release: make(chan struct{}), counts: map[string]int{}}
+	f := &fixture{started: make(chan string, 256), ended: make(chan ended, 256), release: make(chan struct{}), counts: map[string]int{}, served: map[string]int{}}
 	f.srv, f.h = f.newServer()
 	f.ts = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(func() {
@@ -107,6 +108,9 @@ func (f *fixture) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Unlock()
 	h.ServeHTTP(w, r)
+	f.mu.Lock()
+	f.served[key]++
+	f.mu.Unlock()
 }
 
 // dropGets ends the GET streams open on the server side.
@@ -132,6 +136,13 @@ func (f *fixture) count(key string) int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.counts[key]
+}
+
+// servedCount is count for requests the server has finished answering.
+func (f *fixture) servedCount(key string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.served[key]
 }
 
 // block waits until released or its ctx ends, sending progress every 50 ms

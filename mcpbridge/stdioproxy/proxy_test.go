@@ -199,8 +199,10 @@ func TestStdio_SessionLostReinitializes(t *testing.T) {
 	eventually(t, "the standalone GET stream", func() bool { return f.count("GET") >= 1 })
 	firstSession := f.lastGetSession()
 	// Messages are forwarded concurrently: wait until the client's own
-	// notifications/initialized is through, so that the counts below are exact.
-	eventually(t, "notifications/initialized", func() bool { return f.count("notifications/initialized") == 1 })
+	// notifications/initialized has been answered, so that the counts below
+	// are exact. Arrival is not enough: one still being served when the
+	// server restarts gets a 404 and is sent again on the new session.
+	eventually(t, "notifications/initialized", func() bool { return f.servedCount("notifications/initialized") == 1 })
 	f.restart()
 	if got := callText(t, ctx, cs, &sdk.CallToolParams{Name: "whoami"}); got != "test-client 9.9 via session" {
 		t.Errorf("whoami after restart = %q", got)
