@@ -39,6 +39,10 @@ type Options struct {
 	// loopback.
 	NoAuth bool
 
+	// Ask is where questions go for this run (the --ask flag): "desktop",
+	// "client" or "auto"; empty means the ask_mode setting.
+	Ask string
+
 	// GUI runs the desktop UI on the calling goroutine until ctx is done or
 	// the person quits; nil, Headless, or no display means headless.
 	GUI func(ctx context.Context, env Env) error
@@ -93,6 +97,12 @@ func Run(ctx context.Context, o Options) (err error) {
 	if o.Addr == "" {
 		o.Addr = DefaultAddr
 	}
+	var askFlag mcpbridge.AskMode // "" when not given: the setting decides
+	if o.Ask != "" {
+		if askFlag, err = mcpbridge.ParseAskMode(o.Ask); err != nil {
+			return fmt.Errorf("--ask: %w", err)
+		}
+	}
 	if err := EnsureDataDir(o.DataDir); err != nil {
 		return err
 	}
@@ -130,7 +140,8 @@ func Run(ctx context.Context, o Options) (err error) {
 	if err != nil {
 		return err
 	}
-	keeper := &settingsKeeper{dir: o.DataDir, store: store, log: log, ctx: ctx}
+	gui := o.GUI != nil && !o.Headless && displayAvailable()
+	keeper := &settingsKeeper{dir: o.DataDir, store: store, log: log, ctx: ctx, askFlag: askFlag, desktop: gui}
 	keeper.retain(settings.HistoryRetentionDays)
 	defer keeper.stop()
 	broker := question.NewBroker(question.Config{Journal: store})
@@ -142,14 +153,15 @@ func Run(ctx context.Context, o Options) (err error) {
 	unsub := broker.Subscribe(logEvents(log))
 	defer unsub()
 
-	url, bridge, stopMCP, err := startMCP(o, settings.bridgeConfig(mcpbridge.Config{Broker: broker, Version: o.Version, Log: log}), token)
+	bcfg := settings.bridgeConfig(mcpbridge.Config{Broker: broker, Version: o.Version, Log: log, Desktop: gui})
+	bcfg.AskMode = keeper.askMode(bcfg.AskMode)
+	url, bridge, stopMCP, err := startMCP(o, bcfg, token)
 	if err != nil {
 		return err
 	}
 	defer stopMCP()
 	keeper.bridge = bridge
 
-	gui := o.GUI != nil && !o.Headless && displayAvailable()
 	inst := Instance{
 		PID: os.Getpid(), Version: o.Version, URL: url, Addr: strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/mcp"),
 		Socket: filepath.Join(o.DataDir, SocketFile), DataDir: o.DataDir,
@@ -177,7 +189,7 @@ func Run(ctx context.Context, o Options) (err error) {
 		return fmt.Errorf("write instance file: %w", err)
 	}
 	defer os.Remove(filepath.Join(o.DataDir, InstanceFile))
-	log.Info("serving", "url", url, "socket", inst.Socket, "gui", gui)
+	log.Info("serving", "url", url, "socket", inst.Socket, "gui", gui, "ask", bcfg.AskMode)
 	env := Env{SetShow: func(fn func()) { show.Store(&fn) }, ApplySettings: keeper.apply, Settings: settings, Broker: broker, Store: store, URL: url, Token: token, DataDir: o.DataDir, Log: log}
 	if o.Ready != nil {
 		o.Ready(inst, env)

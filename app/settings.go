@@ -46,6 +46,10 @@ type Settings struct {
 	// ArmDelayMS is how long a dialog must be visible and focused before
 	// its answer controls work (300..5000; default 500).
 	ArmDelayMS int `json:"arm_delay_ms,omitempty"`
+	// AskMode says where questions go: "desktop" (the default), "client"
+	// (the asking client's own form, MCP elicitation) or "auto"; the
+	// --ask flag overrides it for one run.
+	AskMode string `json:"ask_mode,omitempty"`
 }
 
 // LoadSettings reads the settings of dir. A missing file gives the zero
@@ -85,6 +89,9 @@ func (s Settings) Validate() error {
 	if s.ArmDelayMS != 0 && (s.ArmDelayMS < 300 || s.ArmDelayMS > 5000) {
 		return fmt.Errorf("arm_delay_ms: must be between 300 and 5000, got %d", s.ArmDelayMS)
 	}
+	if _, err := mcpbridge.ParseAskMode(s.AskMode); err != nil {
+		return fmt.Errorf("ask_mode: %w", err)
+	}
 	for i, w := range s.BlockingWindows {
 		if w.Match == "" || w.Seconds < 1 || w.Seconds > 86400 {
 			return fmt.Errorf("blocking_windows[%d]: needs a match and seconds between 1 and 86400", i)
@@ -117,6 +124,7 @@ func (s Settings) bridgeConfig(cfg mcpbridge.Config) mcpbridge.Config {
 	if s.DefaultWindowSeconds > 0 {
 		cfg.DefaultWindow = time.Duration(s.DefaultWindowSeconds) * time.Second
 	}
+	cfg.AskMode, _ = mcpbridge.ParseAskMode(s.AskMode)
 	return cfg
 }
 
@@ -127,6 +135,10 @@ type settingsKeeper struct {
 	log    *slog.Logger
 	ctx    context.Context
 	bridge *mcpbridge.Bridge
+	// askFlag is --ask for this run ("" when not given), which wins over
+	// the ask_mode setting; desktop says whether a desktop UI runs.
+	askFlag mcpbridge.AskMode
+	desktop bool
 
 	mu         sync.Mutex
 	stopRetain context.CancelFunc
@@ -144,10 +156,19 @@ func (k *settingsKeeper) apply(s Settings) error {
 	if k.bridge != nil {
 		c := s.bridgeConfig(mcpbridge.Config{})
 		k.bridge.Reconfigure(c.Windows, c.DefaultWindow, c.DefaultTimeout)
+		k.bridge.SetAskMode(k.askMode(c.AskMode), k.desktop)
 	}
 	k.retain(s.HistoryRetentionDays)
 	k.log.Info("settings applied", "default_timeout_seconds", s.DefaultTimeoutSeconds, "retention_days", s.HistoryRetentionDays)
 	return nil
+}
+
+// askMode is the --ask flag when given, else the setting's mode.
+func (k *settingsKeeper) askMode(setting mcpbridge.AskMode) mcpbridge.AskMode {
+	if k.askFlag != "" {
+		return k.askFlag
+	}
+	return setting
 }
 
 // retain (re)starts the retention job for days (0: keep everything).

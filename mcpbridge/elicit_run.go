@@ -176,3 +176,13 @@ func (b *Bridge) SetAskMode(mode AskMode, desktop bool) {
 	defer b.mu.Unlock()
 	b.cfg.AskMode, b.cfg.Desktop = mode, desktop
 }
+
+// AskMode returns where questions asked now go. Any goroutine may call it.
+func (b *Bridge) AskMode() AskMode {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	if b.cfg.AskMode == "" {
+		return AskDesktop
+	}
+	return b.cfg.AskMode
+}

@@ -43,13 +43,14 @@ func newDialogs(a fyne.App, b *question.Broker, log *slog.Logger, armDelay time.
 	}
 }
 
-// start opens a dialog for every pending question that is not snoozed.
+// start opens a dialog for every pending question that is not snoozed and
+// not open in the agent's own form (Question.DeliverTo).
 // Subscribe to the broker first, so no question falls between the two;
 // one already open is left alone. Runs on the Fyne goroutine.
 func (m *dialogs) start() {
 	now := m.clock.now()
 	for _, q := range m.broker.Pending() {
-		if q.SnoozeUntil.After(now) {
+		if q.SnoozeUntil.After(now) || q.DeliverTo != "" {
 			continue
 		}
 		m.show(q)

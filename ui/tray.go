@@ -111,7 +111,7 @@ func (t *tray) refresh() {
 	var key strings.Builder
 	fmt.Fprint(&key, t.away)
 	for _, q := range t.pending {
-		fmt.Fprintf(&key, "\x00%s\x00%s", q.ID, q.SnoozeUntil)
+		fmt.Fprintf(&key, "\x00%s\x00%s\x00%s", q.ID, q.SnoozeUntil, q.DeliverTo)
 	}
 	rebuild := key.String() != t.menuKey || t.menu.Items == nil
 	if rebuild {
@@ -154,6 +154,9 @@ func (t *tray) menuItems() []*fyne.MenuItem {
 		if !q.SnoozeUntil.IsZero() {
 			label += " (snoozed)"
 		}
+		if q.DeliverTo == question.DeliverClient {
+			label += " (answering in " + q.Client.DisplayName() + ")"
+		}
 		id := q.ID
 		items = append(items, fyne.NewMenuItem(label, func() {
 			if t.open != nil {
@@ -179,7 +182,9 @@ func (t *tray) menuItems() []*fyne.MenuItem {
 func (t *tray) handle(ev question.Event) {
 	// Away holds new questions silently: no dialog, no notification; the
 	// tray lists them until the person is back.
-	held := t.away && (ev.Type == question.EventAsked || ev.Type == question.EventResurfaced)
+	// A question open in the agent's own form (MCP elicitation) is held the
+	// same way until it comes back (EventResurfaced without DeliverTo).
+	held := (t.away || ev.Question.DeliverTo != "") && (ev.Type == question.EventAsked || ev.Type == question.EventResurfaced)
 	if t.note != nil {
 		switch {
 		case ev.Type == question.EventAsked && !held:
