@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/mcpbridge"
 )
@@ -50,6 +51,9 @@ type Settings struct {
 	// (the asking client's own form, MCP elicitation) or "auto"; the
 	// --ask flag overrides it for one run.
 	AskMode string `json:"ask_mode,omitempty"`
+	// AwayMode says what happens to new questions while away: "hold" (the
+	// default: they wait silently) or "reject" (auto_rejected, reason away).
+	AwayMode policy.AwayMode `json:"away_mode,omitempty"`
 }
 
 // LoadSettings reads the settings of dir. A missing file gives the zero
@@ -91,6 +95,9 @@ func (s Settings) Validate() error {
 	}
 	if _, err := mcpbridge.ParseAskMode(s.AskMode); err != nil {
 		return fmt.Errorf("ask_mode: %w", err)
+	}
+	if s.AwayMode != "" && !s.AwayMode.Valid() {
+		return fmt.Errorf("away_mode: must be hold or reject, got %q", s.AwayMode)
 	}
 	for i, w := range s.BlockingWindows {
 		if w.Match == "" || w.Seconds < 1 || w.Seconds > 86400 {
@@ -139,13 +146,14 @@ type settingsKeeper struct {
 	// the ask_mode setting; desktop says whether a desktop UI runs.
 	askFlag mcpbridge.AskMode
 	desktop bool
+	policy  *policy.Policy
 
 	mu         sync.Mutex
 	stopRetain context.CancelFunc
 }
 
 // apply validates s, saves it and applies it to the MCP bridge and the
-// retention job. Safe for concurrent use.
+// retention job, and the away mode to the policy. Safe for concurrent use.
 func (k *settingsKeeper) apply(s Settings) error {
 	if err := s.Validate(); err != nil {
 		return err
@@ -157,6 +165,9 @@ func (k *settingsKeeper) apply(s Settings) error {
 		c := s.bridgeConfig(mcpbridge.Config{})
 		k.bridge.Reconfigure(c.Windows, c.DefaultWindow, c.DefaultTimeout)
 		k.bridge.SetAskMode(k.askMode(c.AskMode), k.desktop)
+	}
+	if k.policy != nil {
+		k.policy.SetAwayMode(s.AwayMode)
 	}
 	k.retain(s.HistoryRetentionDays)
 	k.log.Info("settings applied", "default_timeout_seconds", s.DefaultTimeoutSeconds, "retention_days", s.HistoryRetentionDays)

@@ -20,7 +20,13 @@ func (b *Bridge) ask(ctx context.Context, c caller, tool string, raw json.RawMes
 	if err != nil {
 		return nil, err
 	}
+	return b.askParsed(ctx, c, tool, a)
+}
+
+// askParsed asks a.q for tool: validate, re-attach or ask, then wait.
+func (b *Bridge) askParsed(ctx context.Context, c caller, tool string, a ask) (*toolResult, error) {
 	a.q.Client = c.client
+	a.q.Tool = tool
 	now := time.Now()
 	a.q.Deadline = a.common.deadline(now, b.defaultTimeout())
 	if err := a.q.Validate(); err != nil {
@@ -60,6 +66,9 @@ func (b *Bridge) ask(ctx context.Context, c caller, tool string, raw json.RawMes
 	}
 	if !a.common.wait() {
 		return b.pendingResult(c, q), nil
+	}
+	if q.State != question.StatePending {
+		plan = nil // a rule decided it: nobody is asked
 	}
 	return b.await(ctx, c, q, b.window(c.client), plan)
 }

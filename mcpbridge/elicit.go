@@ -280,8 +280,16 @@ func elicitMessage(q question.Question) string {
 	if q.Header != "" {
 		m = q.Header + "\n\n" + m
 	}
-	if q.Kind == question.KindApproval && q.Risk != "" {
-		m += fmt.Sprintf("\n\nRisk: %s.", q.Risk)
+	if q.Kind == question.KindApproval {
+		if q.Details != "" {
+			m += "\n\n" + q.Details
+		}
+		if q.AgentReason != "" {
+			m += "\n\nWhy: " + q.AgentReason
+		}
+		if q.Risk != "" {
+			m += fmt.Sprintf("\n\nRisk: %s.", q.Risk)
+		}
 	}
 	return m
 }
