@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -160,6 +161,14 @@ func TestClientModeDeliversEachKind(t *testing.T) {
 		{"cancel", ToolAskForm, map[string]any{"message": "Who?", "requestedSchema": form}, nil,
 			refusing("cancel", MinHumanDecline+100*time.Millisecond),
 			map[string]any{"status": "cancelled", "action": "cancel", "via": "elicitation", "auto_reject_suspected": false}},
+		{"approval allow", ToolApproval, deployArgs,
+			map[string]any{"type": "object", "required": []any{"decision"}, "properties": map[string]any{"decision": map[string]any{
+				"type": "string", "title": "Decision", "oneOf": []any{map[string]any{"const": "allow", "title": "Allow"}, map[string]any{"const": "deny", "title": "Deny"}}}}},
+			accepting(map[string]any{"decision": "allow"}, 0),
+			map[string]any{"status": "answered", "decision": "allow", "via": "elicitation"}},
+		{"approval deny", ToolApproval, deployArgs, nil,
+			accepting(map[string]any{"decision": "deny"}, 0),
+			map[string]any{"status": "declined", "decision": "deny", "via": "elicitation"}},
 		// In client mode a decline is recorded however fast; the agent is told it looks automatic.
 		{"fast decline", ToolAskConfirm, map[string]any{"question": "Force-push?"}, nil,
 			refusing("decline", 0),
@@ -186,6 +195,9 @@ func TestClientModeDeliversEachKind(t *testing.T) {
 			}
 			if p.Message == "" {
 				t.Error("form without a message")
+			}
+			if tc.tool == ToolApproval && (!strings.Contains(p.Message, "kubectl -n staging") || !strings.HasSuffix(p.Message, "Risk: medium.")) {
+				t.Errorf("approval message %q lacks the details or the risk", p.Message)
 			}
 			for k, v := range tc.want {
 				if g, _ := json.Marshal(got[k]); string(g) != string(mustJSON(v)) {
