@@ -101,11 +101,9 @@ func Run(ctx context.Context, o Options) (err error) {
 	if o.Addr == "" {
 		o.Addr = DefaultAddr
 	}
-	var askFlag mcpbridge.AskMode // "" when not given: the setting decides
-	if o.Ask != "" {
-		if askFlag, err = mcpbridge.ParseAskMode(o.Ask); err != nil {
-			return fmt.Errorf("--ask: %w", err)
-		}
+	askFlag, err := o.askFlag()
+	if err != nil {
+		return err
 	}
 	if err := EnsureDataDir(o.DataDir); err != nil {
 		return err
@@ -149,7 +147,7 @@ func Run(ctx context.Context, o Options) (err error) {
 		return err
 	}
 	pol.SetAwayMode(settings.AwayMode)
-	gui := o.GUI != nil && !o.Headless && displayAvailable()
+	gui := o.desktopUI()
 	keeper := &settingsKeeper{dir: o.DataDir, store: store, log: log, ctx: ctx, policy: pol, askFlag: askFlag, desktop: gui}
 	keeper.retain(settings.HistoryRetentionDays)
 	defer keeper.stop()
@@ -208,6 +206,23 @@ func Run(ctx context.Context, o Options) (err error) {
 	}
 	<-ctx.Done()
 	return nil
+}
+
+// askFlag is o.Ask checked, or "" when not given (the setting decides).
+func (o Options) askFlag() (mcpbridge.AskMode, error) {
+	if o.Ask == "" {
+		return "", nil
+	}
+	m, err := mcpbridge.ParseAskMode(o.Ask)
+	if err != nil {
+		return "", fmt.Errorf("--ask: %w", err)
+	}
+	return m, nil
+}
+
+// desktopUI reports whether this run shows the desktop UI.
+func (o Options) desktopUI() bool {
+	return o.GUI != nil && !o.Headless && displayAvailable()
 }
 
 // keepRetention deletes finished questions older than days, now and then

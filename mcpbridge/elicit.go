@@ -127,7 +127,7 @@ func elicitSchema(q question.Question, ver string) (schema any, whyNot string) {
 	if asksSecret(q) {
 		return nil, "it may ask for a secret, which MCP allows only through URL mode"
 	}
-	props := map[string]any{}
+	var props map[string]any
 	var required []string
 	switch q.Kind {
 	case question.KindNotice:
@@ -135,44 +135,56 @@ func elicitSchema(q question.Question, ver string) (schema any, whyNot string) {
 	case question.KindForm:
 		return json.RawMessage(q.Schema), ""
 	case question.KindConfirm:
-		yes, no := q.YesLabel, q.NoLabel
-		if yes == "" {
-			yes = "Yes"
-		}
-		if no == "" {
-			no = "No"
-		}
-		p := map[string]any{"type": "boolean", "title": yes,
-			"description": fmt.Sprintf("Check for %q; leave unchecked for %q.", yes, no)}
-		if q.Destructive {
-			p["description"] = "This cannot be undone. " + p["description"].(string)
-		}
-		switch {
-		case string(q.Default) == `"yes"`:
-			p["default"] = true
-		case string(q.Default) == `"no"` || q.Destructive:
-			p["default"] = false
-		}
-		props[propConfirm] = p
-		required = []string{propConfirm}
+		props, required = confirmProps(q)
 	case question.KindApproval:
-		props[propDecision] = enumProp("Decision", []question.Option{{Label: "allow"}, {Label: "deny"}}, []string{"Allow", "Deny"}, titled)
+		props = map[string]any{propDecision: enumProp("Decision", []question.Option{{Label: "allow"}, {Label: "deny"}}, []string{"Allow", "Deny"}, titled)}
 		required = []string{propDecision}
-	case question.KindChoice:
-		p := enumProp("Choose one", q.Options, nil, titled)
-		if l := defaultLabels(q.Default); len(l) == 1 {
-			p["default"] = l[0]
-		}
-		props[propChoice] = p
-		if q.FreeText {
-			props[propFreeText] = map[string]any{"type": "string", "title": "Or write your own", "maxLength": question.MaxNote}
-		} else {
-			required = []string{propChoice}
-		}
-	case question.KindMultiChoice:
-		if !titled {
+	case question.KindChoice, question.KindMultiChoice:
+		if q.Kind == question.KindMultiChoice && !titled {
 			return nil, "multi-select forms need protocol " + titledEnumsSince
 		}
+		props, required = choiceProps(q, titled)
+	case question.KindText:
+		props, required = textProps(q, titled)
+	default:
+		return nil, fmt.Sprintf("kind %q has no form", q.Kind)
+	}
+	s := map[string]any{"type": "object", "properties": props}
+	if len(required) > 0 {
+		s["required"] = required
+	}
+	return s, ""
+}
+
+// confirmProps is a confirmation's form: one boolean titled with the yes label.
+func confirmProps(q question.Question) (map[string]any, []string) {
+	yes, no := q.YesLabel, q.NoLabel
+	if yes == "" {
+		yes = "Yes"
+	}
+	if no == "" {
+		no = "No"
+	}
+	desc := fmt.Sprintf("Check for %q; leave unchecked for %q.", yes, no)
+	if q.Destructive {
+		desc = "This cannot be undone. " + desc
+	}
+	p := map[string]any{"type": "boolean", "title": yes, "description": desc}
+	switch {
+	case string(q.Default) == `"yes"`:
+		p["default"] = true
+	case string(q.Default) == `"no"` || q.Destructive:
+		p["default"] = false
+	}
+	return map[string]any{propConfirm: p}, []string{propConfirm}
+}
+
+// choiceProps is a choice's or a multi-choice's form: the options, and a
+// free-text note when the agent allowed one.
+func choiceProps(q question.Question, titled bool) (map[string]any, []string) {
+	props := map[string]any{}
+	var required []string
+	if q.Kind == question.KindMultiChoice {
 		max := len(q.Options)
 		if q.MaxSelect > 0 {
 			max = q.MaxSelect
@@ -187,44 +199,52 @@ func elicitSchema(q question.Question, ver string) (schema any, whyNot string) {
 		if q.FreeText {
 			props[propFreeText] = map[string]any{"type": "string", "title": "Anything to add", "maxLength": question.MaxNote}
 		}
-	case question.KindText:
-		if len(q.Options) > 0 {
-			props[propChoice] = enumProp("Suggested answers", q.Options, nil, titled)
-		}
-		if q.FreeText {
-			max := question.MaxAnswerText
-			if q.MaxLength > 0 {
-				max = q.MaxLength
-			}
-			p := map[string]any{"type": "string", "title": "Your answer", "maxLength": max}
-			if q.MinLength > 0 {
-				p["minLength"] = q.MinLength
-			}
-			if q.Placeholder != "" {
-				p["description"] = q.Placeholder
-			}
-			if len(q.Options) > 0 {
-				p["title"] = "Or write your own"
-			}
-			var d string
-			if json.Unmarshal(q.Default, &d) == nil && d != "" {
-				p["default"] = d
-			}
-			props[propAnswer] = p
-			if len(q.Options) == 0 {
-				required = []string{propAnswer}
-			}
-		} else {
-			required = []string{propChoice}
-		}
-	default:
-		return nil, fmt.Sprintf("kind %q has no form", q.Kind)
+		return props, required
 	}
-	s := map[string]any{"type": "object", "properties": props}
-	if len(required) > 0 {
-		s["required"] = required
+	p := enumProp("Choose one", q.Options, nil, titled)
+	if l := defaultLabels(q.Default); len(l) == 1 {
+		p["default"] = l[0]
 	}
-	return s, ""
+	props[propChoice] = p
+	if q.FreeText {
+		props[propFreeText] = map[string]any{"type": "string", "title": "Or write your own", "maxLength": question.MaxNote}
+	} else {
+		required = []string{propChoice}
+	}
+	return props, required
+}
+
+// textProps is a text question's form: the suggested answers as a choice,
+// and a string when free text is allowed.
+func textProps(q question.Question, titled bool) (map[string]any, []string) {
+	props := map[string]any{}
+	if len(q.Options) > 0 {
+		props[propChoice] = enumProp("Suggested answers", q.Options, nil, titled)
+	}
+	if !q.FreeText {
+		return props, []string{propChoice}
+	}
+	max := question.MaxAnswerText
+	if q.MaxLength > 0 {
+		max = q.MaxLength
+	}
+	p := map[string]any{"type": "string", "title": "Your answer", "maxLength": max}
+	if q.MinLength > 0 {
+		p["minLength"] = q.MinLength
+	}
+	if q.Placeholder != "" {
+		p["description"] = q.Placeholder
+	}
+	var d string
+	if json.Unmarshal(q.Default, &d) == nil && d != "" {
+		p["default"] = d
+	}
+	props[propAnswer] = p
+	if len(q.Options) > 0 {
+		p["title"] = "Or write your own"
+		return props, nil
+	}
+	return props, []string{propAnswer}
 }
 
 // enumProp is a single-select string property over opts: titled
