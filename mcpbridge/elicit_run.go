@@ -93,6 +93,9 @@ func (b *Bridge) elicit(ctx context.Context, c caller, q question.Question, p *e
 		if err != nil {
 			if ctx.Err() == nil {
 				log.Warn("elicitation failed; the question goes to the desktop, page and CLI", "err", err)
+				if p.mode == AskAuto {
+					b.rejecters.add(c.client.SessionID) // do not try this session's form again
+				}
 				b.release(q.ID)
 			}
 			return

@@ -406,3 +406,38 @@ func TestClientModeWindowEnds(t *testing.T) {
 		t.Fatalf("get_answer: %s", text)
 	}
 }
+
+// TestClientModeCancelWithdraws: an agent that cancels its call
+// (notifications/cancelled) while the form is open withdraws the question;
+// it does not come back to the desktop first.
+func TestClientModeCancelWithdraws(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Config{AskMode: AskClient, Desktop: true})
+	f := newFakeForm(nil)
+	s := e.connectForm(t, "impatient", f)
+	events := make(chan question.Event, 16)
+	defer e.broker.Subscribe(func(ev question.Event) {
+		if ev.Type == question.EventResurfaced || ev.Type == question.EventEnded {
+			events <- ev
+		}
+	})()
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := s.CallTool(ctx, &mcp.CallToolParams{Name: ToolAskConfirm, Arguments: map[string]any{"question": "Ship?"}})
+		errc <- err
+	}()
+	<-f.seen
+	q := e.waitPending(t, 1)[0]
+	cancel()
+	if err := <-errc; err == nil {
+		t.Fatal("call returned a result although nobody answered")
+	}
+	if r := waitEnded(t, e, q.ID); r.Outcome != question.Withdrawn {
+		t.Fatalf("after the cancel: %+v", r)
+	}
+	// Events arrive in order: the first one must be the end.
+	if ev := <-events; ev.Type != question.EventEnded {
+		t.Fatalf("the withdrawn question came back to the desktop first (%v)", ev.Type)
+	}
+}
