@@ -46,6 +46,11 @@ type Settings struct {
 	// ArmDelayMS is how long a dialog must be visible and focused before
 	// its answer controls work (300..5000; default 500).
 	ArmDelayMS int `json:"arm_delay_ms,omitempty"`
+	// ProgressIntervalSeconds is how often a tool call that waits for the
+	// person sends a progress notification to a client that asked for
+	// them; clients that reset their timeout on progress stay alive
+	// (1..60; default 15).
+	ProgressIntervalSeconds int `json:"progress_interval_seconds,omitempty"`
 }
 
 // LoadSettings reads the settings of dir. A missing file gives the zero
@@ -85,6 +90,9 @@ func (s Settings) Validate() error {
 	if s.ArmDelayMS != 0 && (s.ArmDelayMS < 300 || s.ArmDelayMS > 5000) {
 		return fmt.Errorf("arm_delay_ms: must be between 300 and 5000, got %d", s.ArmDelayMS)
 	}
+	if s.ProgressIntervalSeconds < 0 || s.ProgressIntervalSeconds > 60 {
+		return fmt.Errorf("progress_interval_seconds: must be between 1 and 60, got %d", s.ProgressIntervalSeconds)
+	}
 	for i, w := range s.BlockingWindows {
 		if w.Match == "" || w.Seconds < 1 || w.Seconds > 86400 {
 			return fmt.Errorf("blocking_windows[%d]: needs a match and seconds between 1 and 86400", i)
@@ -117,6 +125,9 @@ func (s Settings) bridgeConfig(cfg mcpbridge.Config) mcpbridge.Config {
 	if s.DefaultWindowSeconds > 0 {
 		cfg.DefaultWindow = time.Duration(s.DefaultWindowSeconds) * time.Second
 	}
+	if s.ProgressIntervalSeconds > 0 {
+		cfg.ProgressEvery = time.Duration(s.ProgressIntervalSeconds) * time.Second
+	}
 	return cfg
 }
 
@@ -144,6 +155,7 @@ func (k *settingsKeeper) apply(s Settings) error {
 	if k.bridge != nil {
 		c := s.bridgeConfig(mcpbridge.Config{})
 		k.bridge.Reconfigure(c.Windows, c.DefaultWindow, c.DefaultTimeout)
+		k.bridge.SetProgressEvery(c.ProgressEvery)
 	}
 	k.retain(s.HistoryRetentionDays)
 	k.log.Info("settings applied", "default_timeout_seconds", s.DefaultTimeoutSeconds, "retention_days", s.HistoryRetentionDays)
