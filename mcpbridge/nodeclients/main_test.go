@@ -11,13 +11,17 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/cli"
+	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -119,6 +123,7 @@ type appProc struct {
 	url    string
 	token  string
 	stderr *syncBuffer
+	ctl    *control.Client // the app's control socket, to watch its questions without a process per look
 }
 
 // startApp starts a headless app on a fresh data dir (with settings, when
@@ -173,6 +178,7 @@ func startApp(t *testing.T, settings string, args ...string) *appProc {
 		t.Fatalf("asktray url --json: %+v", r)
 	}
 	p.url, p.token = info.URL, info.Token
+	p.ctl = control.NewClient(filepath.Join(dir, app.SocketFile))
 	return p
 }
 
@@ -198,26 +204,52 @@ func asktray(t *testing.T, dir string, args ...string) result {
 	return result{code, out.String(), errb.String()}
 }
 
-// waitPending polls `asktray pending --json` until a question with message
-// is pending and returns it.
+// waitPending polls the app's pending questions until one with message is
+// pending and returns it.
 func (p *appProc) waitPending(t *testing.T, message string) question.Question {
+	t.Helper()
+	return waitFor(t, "pending question "+strconv.Quote(message), func() (question.Question, bool) {
+		qs, err := p.ctl.Pending(context.Background())
+		if err != nil {
+			t.Fatalf("pending: %v", err)
+		}
+		i := slices.IndexFunc(qs, func(q question.Question) bool { return q.Message == message })
+		if i < 0 {
+			return question.Question{}, false
+		}
+		return qs[i], true
+	})
+}
+
+// waitEnded polls the app's history until the question with message has
+// ended and returns it with its result.
+func (p *appProc) waitEnded(t *testing.T, message string) control.Item {
+	t.Helper()
+	return waitFor(t, "end of question "+strconv.Quote(message), func() (control.Item, bool) {
+		page, err := p.ctl.History(context.Background(), control.HistoryQuery{})
+		if err != nil {
+			t.Fatalf("history: %v", err)
+		}
+		i := slices.IndexFunc(page.Items, func(it control.Item) bool { return it.Question.Message == message && it.Result != nil })
+		if i < 0 {
+			return control.Item{}, false
+		}
+		return page.Items[i], true
+	})
+}
+
+// waitFor calls look every 50 ms until it reports ok, for at most 30 s.
+func waitFor[T any](t *testing.T, what string, look func() (T, bool)) T {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		r := asktray(t, p.dir, "pending", "--json")
-		var qs []question.Question
-		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &qs) != nil {
-			t.Fatalf("asktray pending --json: %+v", r)
-		}
-		for _, q := range qs {
-			if q.Message == message {
-				return q
-			}
+		if v, ok := look(); ok {
+			return v
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no pending question %q after 30 s; pending: %s", message, r.stdout)
+			t.Fatalf("no %s after 30 s", what)
 		}
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 
