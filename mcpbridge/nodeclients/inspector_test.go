@@ -26,8 +26,8 @@ func inspector(t *testing.T, url string, args ...string) (code int, stdout, stde
 	return p.wait(), out.String(), p.stderr.String()
 }
 
-// TestInspectorCLI: the MCP Inspector's CLI (v2, Node 22) lists the tools and
-// calls one with the bearer header; the call blocks until the question is
+// TestInspectorCLI: the MCP Inspector's CLI (v2, Node 22) lists the tools
+// (with its schema portability check) and calls one with the bearer header; the call blocks until the question is
 // answered through `asktray answer`. Without the header, or with a wrong
 // token, the server's 401 makes the Inspector exit 3 (auth_required).
 func TestInspectorCLI(t *testing.T) {
@@ -53,8 +53,10 @@ func TestInspectorCLI(t *testing.T) {
 		}()
 	}
 
-	// tools/list with the header gives exactly the bridge's tools.
-	code, out, stderr := inspector(t, app.url, "--header", auth, "--method", "tools/list")
+	// tools/list with the header gives exactly the bridge's tools; --strict
+	// also has the Inspector check their schemas for portability problems
+	// (exit 6 on an error-severity one).
+	code, out, stderr := inspector(t, app.url, "--header", auth, "--method", "tools/list", "--strict")
 	var list struct {
 		Result struct {
 			Tools []struct {
