@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/mcpbridge"
 )
@@ -51,6 +52,9 @@ type Settings struct {
 	// them; clients that reset their timeout on progress stay alive
 	// (1..60; default 15).
 	ProgressIntervalSeconds int `json:"progress_interval_seconds,omitempty"`
+	// AwayMode says what happens to new questions while away: "hold" (the
+	// default: they wait silently) or "reject" (auto_rejected, reason away).
+	AwayMode policy.AwayMode `json:"away_mode,omitempty"`
 }
 
 // LoadSettings reads the settings of dir. A missing file gives the zero
@@ -92,6 +96,9 @@ func (s Settings) Validate() error {
 	}
 	if s.ProgressIntervalSeconds < 0 || s.ProgressIntervalSeconds > 60 {
 		return fmt.Errorf("progress_interval_seconds: must be between 1 and 60, got %d", s.ProgressIntervalSeconds)
+	}
+	if s.AwayMode != "" && !s.AwayMode.Valid() {
+		return fmt.Errorf("away_mode: must be hold or reject, got %q", s.AwayMode)
 	}
 	for i, w := range s.BlockingWindows {
 		if w.Match == "" || w.Seconds < 1 || w.Seconds > 86400 {
@@ -138,13 +145,14 @@ type settingsKeeper struct {
 	log    *slog.Logger
 	ctx    context.Context
 	bridge *mcpbridge.Bridge
+	policy *policy.Policy
 
 	mu         sync.Mutex
 	stopRetain context.CancelFunc
 }
 
 // apply validates s, saves it and applies it to the MCP bridge and the
-// retention job. Safe for concurrent use.
+// retention job, and the away mode to the policy. Safe for concurrent use.
 func (k *settingsKeeper) apply(s Settings) error {
 	if err := s.Validate(); err != nil {
 		return err
@@ -156,6 +164,9 @@ func (k *settingsKeeper) apply(s Settings) error {
 		c := s.bridgeConfig(mcpbridge.Config{})
 		k.bridge.Reconfigure(c.Windows, c.DefaultWindow, c.DefaultTimeout)
 		k.bridge.SetProgressEvery(c.ProgressEvery)
+	}
+	if k.policy != nil {
+		k.policy.SetAwayMode(s.AwayMode)
 	}
 	k.retain(s.HistoryRetentionDays)
 	k.log.Info("settings applied", "default_timeout_seconds", s.DefaultTimeoutSeconds, "retention_days", s.HistoryRetentionDays)
