@@ -113,6 +113,10 @@ node_dir=mcpbridge/nodeclients
 node_stamp="$node_dir/node_modules/.asktray-lock-sha256"
 node_want="$(sha256sum "$node_dir/package-lock.json" | cut -d' ' -f1)"
 if [[ "$(cat "$node_stamp" 2>/dev/null)" != "$node_want" ]]; then
+	if ! command -v npm >/dev/null 2>&1; then
+		echo "deps: npm not found; install Node.js and npm (Debian: apt-get install nodejs npm)" >&2
+		exit 1
+	fi
 	echo "deps: npm ci in $node_dir (conformance suite, MCP Inspector, TypeScript SDK, Node 22)"
 	(cd "$node_dir" && npm ci --no-audit --no-fund --loglevel=error)
 	node_version="$("$node_dir/node_modules/.bin/node" --version)"
