@@ -270,6 +270,7 @@ type nodeProc struct {
 }
 
 // startNode runs node with args in this directory, killing it after limit.
+// It may be called from any goroutine of the test.
 func startNode(t *testing.T, limit time.Duration, env []string, args ...string) *nodeProc {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
@@ -278,12 +279,17 @@ func startNode(t *testing.T, limit time.Duration, env []string, args ...string) 
 	p := &nodeProc{lines: make(chan string, 1000), stderr: &syncBuffer{}, done: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
+	if err == nil {
+		err = cmd.Start()
 	}
-	if err := cmd.Start(); err != nil {
+	if err != nil {
+		// Errorf, not Fatal: tests call this from their own goroutines too.
+		t.Errorf("start node %v: %v", args, err)
 		cancel()
-		t.Fatal(err)
+		p.code = -1
+		close(p.lines)
+		close(p.done)
+		return p
 	}
 	go func() {
 		sc := bufio.NewScanner(stdout)
