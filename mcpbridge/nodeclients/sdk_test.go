@@ -103,11 +103,15 @@ func TestTypeScriptSDK_HTTPProgressKeepsCallAlive(t *testing.T) {
 	app := startApp(t, `{"progress_interval_seconds": 1}`)
 	const timeoutMS = 3000
 	call := func(question string, reset bool) *nodeProc {
-		return runSDK(t, map[string]any{
+		cfg := map[string]any{
 			"transport": "http", "url": app.url, "token": app.token, "clientName": sdkClientName,
 			"tool": mcpbridge.ToolAskConfirm, "arguments": map[string]any{"question": question},
-			"timeoutMs": timeoutMS, "progress": true, "resetTimeoutOnProgress": reset, "lingerMs": 2000,
-		})
+			"timeoutMs": timeoutMS, "progress": true, "resetTimeoutOnProgress": reset,
+		}
+		if !reset {
+			cfg["lingerMs"] = 2000 // stay connected while the test looks for the withdrawal
+		}
+		return runSDK(t, cfg)
 	}
 	kept, noReset := call("Ship release 1.2 to production?", true), call("Control: no reset on progress?", false)
 	kept.connected(t)
