@@ -130,7 +130,7 @@ func Run(ctx context.Context, o Options) (err error) {
 	if err != nil {
 		return err
 	}
-	keeper := &settingsKeeper{dir: o.DataDir, store: store, log: log, ctx: ctx}
+	keeper := &settingsKeeper{dir: o.DataDir, store: store, log: log, ctx: ctx, login: loginStarter(o), loginOn: settings.StartAtLogin}
 	keeper.retain(settings.HistoryRetentionDays)
 	defer keeper.stop()
 	broker := question.NewBroker(question.Config{Journal: store})

@@ -46,6 +46,9 @@ type Settings struct {
 	// ArmDelayMS is how long a dialog must be visible and focused before
 	// its answer controls work (300..5000; default 500).
 	ArmDelayMS int `json:"arm_delay_ms,omitempty"`
+	// StartAtLogin starts asktray in the tray when the person logs in
+	// (an XDG autostart entry on Linux and the BSDs; see autostart.go).
+	StartAtLogin bool `json:"start_at_login,omitempty"`
 }
 
 // LoadSettings reads the settings of dir. A missing file gives the zero
@@ -130,12 +133,17 @@ type settingsKeeper struct {
 
 	mu         sync.Mutex
 	stopRetain context.CancelFunc
+	login      func(on bool) error // writes or removes the start-at-login entry; nil: nothing to do
+	loginOn    bool                // start_at_login as last applied
 }
 
 // apply validates s, saves it and applies it to the MCP bridge and the
 // retention job. Safe for concurrent use.
 func (k *settingsKeeper) apply(s Settings) error {
 	if err := s.Validate(); err != nil {
+		return err
+	}
+	if err := k.applyLogin(s.StartAtLogin); err != nil {
 		return err
 	}
 	if err := SaveSettings(k.dir, s); err != nil {
