@@ -84,7 +84,7 @@ func TestLinuxPackage(t *testing.T) {
 	}
 	listing := run(t, "", "tar", "-tvJf", tarball)
 	var files []string
-	for _, line := range strings.Split(strings.TrimSpace(listing), "\n") {
+	for line := range strings.SplitSeq(strings.TrimSpace(listing), "\n") {
 		if f := strings.Fields(line); len(f) >= 6 && !strings.HasPrefix(f[0], "d") {
 			files = append(files, f[0]+" "+f[len(f)-1])
 		}

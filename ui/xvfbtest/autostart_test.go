@@ -93,7 +93,7 @@ func (d *desktop) visibleWindows(t testing.TB) []string {
 	cmd.Env = d.env
 	out, _ := cmd.Output() // exit 1: none found
 	var names []string
-	for _, id := range strings.Fields(string(out)) {
+	for id := range strings.FieldsSeq(string(out)) {
 		names = append(names, d.x(t, "xdotool", "getwindowname", id))
 	}
 	return names
@@ -109,7 +109,7 @@ func execLine(t *testing.T, path string) []string {
 		t.Fatal(err)
 	}
 	var value string
-	for _, line := range strings.Split(string(b), "\n") {
+	for line := range strings.SplitSeq(string(b), "\n") {
 		if v, ok := strings.CutPrefix(line, "Exec="); ok {
 			value = strings.ReplaceAll(v, `\\`, `\`)
 		}
