@@ -35,7 +35,34 @@ func TestStartAtLogin(t *testing.T) {
 		t.Fatalf("Exec line %q", argv)
 	}
 	d.start(t, argv[0], argv[1:]...)
+	d.checkTrayAndNoWindow(t)
 
+	// The entry run again (a second login, a second autostart) leaves the
+	// running app alone and shows nothing.
+	again := exec.Command(argv[0], argv[1:]...)
+	again.Env = d.env
+	out, err := again.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "nothing to do") {
+		t.Fatalf("second start at login: %v\n%s", err, out)
+	}
+	time.Sleep(time.Second) // what a show would have done has had time to map a window
+	if shown := d.visibleWindows(t); len(shown) > 0 {
+		t.Fatalf("a second start at login showed windows %q", shown)
+	}
+}
+
+// TestLauncherStart: started as the package's launcher does (Exec=asktray,
+// no flags), the app also comes up in the tray with no window.
+func TestLauncherStart(t *testing.T) {
+	d := newDesktop(t)
+	d.checkTrayAndNoWindow(t)
+}
+
+// checkTrayAndNoWindow checks that the app serves MCP, registers its tray
+// item and menu with a tray host that appears after it (as a panel starting
+// later at login does), and has mapped no window.
+func (d *desktop) checkTrayAndNoWindow(t *testing.T) {
+	t.Helper()
 	// Agents can use it at once.
 	s := d.client(t, "login-agent")
 	tools, err := s.ListTools(context.Background(), nil)
@@ -69,20 +96,7 @@ func TestStartAtLogin(t *testing.T) {
 		}
 	}
 	if shown := d.visibleWindows(t); len(shown) > 0 {
-		t.Fatalf("a start at login showed windows %q", shown)
-	}
-
-	// The entry run again (a second login, a second autostart) leaves the
-	// running app alone and shows nothing.
-	again := exec.Command(argv[0], argv[1:]...)
-	again.Env = d.env
-	out, err := again.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "nothing to do") {
-		t.Fatalf("second start at login: %v\n%s", err, out)
-	}
-	time.Sleep(time.Second) // what a show would have done has had time to map a window
-	if shown := d.visibleWindows(t); len(shown) > 0 {
-		t.Fatalf("a second start at login showed windows %q", shown)
+		t.Fatalf("the start showed windows %q", shown)
 	}
 }
 
