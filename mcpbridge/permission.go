@@ -210,83 +210,23 @@ func denyMessage(r *toolResult) string {
 const maxShown = 20000
 
 // permissionDetails renders a Claude Code tool input as Markdown for the
-// dialog, and picks out the model's own description as the reason.
+// dialog, and picks out the model's own description as the reason. Inputs
+// of other tools, or of an unexpected shape, are shown as JSON.
 func permissionDetails(tool string, input json.RawMessage) (details, reason string) {
-	var in map[string]any
+	var in toolInput
 	dec := json.NewDecoder(bytes.NewReader(input))
 	dec.UseNumber()
 	_ = dec.Decode(&in)
-	s := func(k string) (string, bool) { v, ok := in[k].(string); return v, ok }
-	var b strings.Builder
-	switch tool {
-	case "Bash":
-		cmd, ok := s("command")
-		if !ok {
-			break
-		}
-		b.WriteString(fence("sh", cmd))
-		if t, ok := in["timeout"].(json.Number); ok {
-			fmt.Fprintf(&b, "\n\nTimeout: %s ms", t)
-		}
-		if bg, _ := in["run_in_background"].(bool); bg {
-			b.WriteString("\n\nRuns in the background.")
-		}
-		reason, _ = s("description")
-	case "Edit":
-		path, ok1 := s("file_path")
-		old, ok2 := s("old_string")
-		repl, ok3 := s("new_string")
-		if !ok1 || !ok2 || !ok3 {
-			break
-		}
-		b.WriteString("**File:** " + codeSpan(path))
-		if all, _ := in["replace_all"].(bool); all {
-			b.WriteString(" (every occurrence)")
-		}
-		b.WriteString("\n\n" + fence("diff", diffLines(old, repl)))
-	case "MultiEdit":
-		path, ok := s("file_path")
-		edits, ok2 := in["edits"].([]any)
-		if !ok || !ok2 {
-			break
-		}
-		fmt.Fprintf(&b, "**File:** %s, %d edits", codeSpan(path), len(edits))
-		for _, e := range edits {
-			m, _ := e.(map[string]any)
-			old, _ := m["old_string"].(string)
-			repl, _ := m["new_string"].(string)
-			b.WriteString("\n\n" + fence("diff", diffLines(old, repl)))
-		}
-	case "Write":
-		path, ok1 := s("file_path")
-		content, ok2 := s("content")
-		if !ok1 || !ok2 {
-			break
-		}
-		lines := strings.Count(content, "\n")
-		if content != "" && !strings.HasSuffix(content, "\n") {
-			lines++
-		}
-		fmt.Fprintf(&b, "**File:** %s (%d lines, %d bytes, replaces the file if it exists)\n\n%s",
-			codeSpan(path), lines, len(content), fence("", strings.TrimSuffix(content, "\n")))
-	case "WebFetch":
-		url, ok := s("url")
-		if !ok {
-			break
-		}
-		b.WriteString("**URL:** " + codeSpan(url))
-		if prompt, ok := s("prompt"); ok {
-			b.WriteString("\n\n" + fence("", prompt))
-		}
+	if render, ok := renderers[tool]; ok && in != nil {
+		details, reason = render(in)
 	}
-	if b.Len() == 0 {
+	if details == "" {
 		var pretty bytes.Buffer
 		if json.Indent(&pretty, input, "", "  ") != nil {
 			pretty.Write(input)
 		}
-		b.WriteString(fence("json", pretty.String()))
+		details = fence("json", pretty.String())
 	}
-	details = b.String()
 	if r := []rune(details); len(r) > question.MaxDetails {
 		details = string(r[:question.MaxDetails-64]) + "\n\n… (cut: the request is too long to show in full)"
 	}
@@ -294,6 +234,95 @@ func permissionDetails(tool string, input json.RawMessage) (details, reason stri
 		reason = string(r[:question.MaxAgentReason-1]) + "…"
 	}
 	return details, reason
+}
+
+// toolInput is a decoded Claude Code tool input.
+type toolInput map[string]any
+
+func (in toolInput) str(k string) (string, bool) { v, ok := in[k].(string); return v, ok }
+
+// renderers show the inputs of Claude Code's built-in tools; each returns ""
+// when the input does not have the expected shape.
+var renderers = map[string]func(in toolInput) (details, reason string){
+	"Bash":      renderBash,
+	"Edit":      renderEdit,
+	"MultiEdit": renderMultiEdit,
+	"Write":     renderWrite,
+	"WebFetch":  renderWebFetch,
+}
+
+func renderBash(in toolInput) (string, string) {
+	cmd, ok := in.str("command")
+	if !ok {
+		return "", ""
+	}
+	var b strings.Builder
+	b.WriteString(fence("sh", cmd))
+	if t, ok := in["timeout"].(json.Number); ok {
+		fmt.Fprintf(&b, "\n\nTimeout: %s ms", t)
+	}
+	if bg, _ := in["run_in_background"].(bool); bg {
+		b.WriteString("\n\nRuns in the background.")
+	}
+	reason, _ := in.str("description")
+	return b.String(), reason
+}
+
+func renderEdit(in toolInput) (string, string) {
+	path, ok1 := in.str("file_path")
+	old, ok2 := in.str("old_string")
+	repl, ok3 := in.str("new_string")
+	if !ok1 || !ok2 || !ok3 {
+		return "", ""
+	}
+	every := ""
+	if all, _ := in["replace_all"].(bool); all {
+		every = " (every occurrence)"
+	}
+	return "**File:** " + codeSpan(path) + every + "\n\n" + fence("diff", diffLines(old, repl)), ""
+}
+
+func renderMultiEdit(in toolInput) (string, string) {
+	path, ok := in.str("file_path")
+	edits, ok2 := in["edits"].([]any)
+	if !ok || !ok2 {
+		return "", ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "**File:** %s, %d edits", codeSpan(path), len(edits))
+	for _, e := range edits {
+		m, _ := e.(map[string]any)
+		old, _ := m["old_string"].(string)
+		repl, _ := m["new_string"].(string)
+		b.WriteString("\n\n" + fence("diff", diffLines(old, repl)))
+	}
+	return b.String(), ""
+}
+
+func renderWrite(in toolInput) (string, string) {
+	path, ok1 := in.str("file_path")
+	content, ok2 := in.str("content")
+	if !ok1 || !ok2 {
+		return "", ""
+	}
+	lines := strings.Count(content, "\n")
+	if content != "" && !strings.HasSuffix(content, "\n") {
+		lines++
+	}
+	return fmt.Sprintf("**File:** %s (%d lines, %d bytes, replaces the file if it exists)\n\n%s",
+		codeSpan(path), lines, len(content), fence("", strings.TrimSuffix(content, "\n"))), ""
+}
+
+func renderWebFetch(in toolInput) (string, string) {
+	url, ok := in.str("url")
+	if !ok {
+		return "", ""
+	}
+	d := "**URL:** " + codeSpan(url)
+	if prompt, ok := in.str("prompt"); ok {
+		d += "\n\n" + fence("", prompt)
+	}
+	return d, ""
 }
 
 // diffLines shows old and repl as removed and added lines.

@@ -76,6 +76,8 @@ func TestPermissionPromptRecordedInputs(t *testing.T) {
 		{"edit.json", []string{"**File:** `/home/ada/src/shop/internal/cart/cart.go`", "```diff\n- func (c *Cart) Total() int {\n- \treturn c.sum\n+ func (c *Cart) Total() int {\n+ \tc.mu.Lock()"}, "", question.RiskMedium},
 		{"edit_replace_all.json", []string{"`/home/ada/src/shop/README.md` (every occurrence)", "- shopd\n+ shop-server"}, "", question.RiskMedium},
 		{"write.json", []string{"**File:** `/home/ada/src/shop/.github/workflows/ci.yml` (8 lines, 133 bytes, replaces the file if it exists)", "```\nname: ci\non: [push]"}, "", question.RiskMedium},
+		{"multi_edit.json", []string{"**File:** `/home/ada/src/shop/go.mod`, 2 edits", "```diff\n- go 1.22\n+ go 1.24\n```", "+ github.com/stretchr/testify v1.10.0"}, "", question.RiskMedium},
+		{"web_fetch.json", []string{"**URL:** `https://pkg.go.dev/log/slog`", "How do I add a version attribute"}, "", question.RiskMedium},
 		{"mcp_tool.json", []string{"```json\n{\n  \"owner\": \"ada\",", "\"title\": \"Cart total races\""}, "", question.RiskMedium},
 	}
 	e := newPolicyEnv(t, Config{})

@@ -25,11 +25,8 @@ const MaxRuleID = 64
 //
 // Decline and cancel carry no value. Errors wrap ErrInvalid and name the field.
 func (q *Question) CheckResponse(r Response) (Response, error) {
-	if err := checkLen("note", r.Note, 0, MaxNote); err != nil {
-		return r, invalid(err)
-	}
-	if err := checkLen("rule_id", r.RuleID, 0, MaxRuleID); err != nil {
-		return r, invalid(err)
+	if err := invalid(checkLen("note", r.Note, 0, MaxNote), checkLen("rule_id", r.RuleID, 0, MaxRuleID)); err != nil {
+		return r, err
 	}
 	switch r.Action {
 	case Decline, Cancel:
