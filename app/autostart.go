@@ -150,13 +150,12 @@ func sameFile(a, b string) bool {
 }
 
 // loginArgs returns the arguments a start at login passes: the background
-// flag, and the data dir and address of o when they are not the defaults,
-// so that the app started at login is the one whose settings asked for it.
+// flag, the data dir of o, and its address when it is not the default, so
+// that the app started at login is the one whose settings asked for it. The
+// data dir is always named: $ASKTRAY_DATA_DIR set in a shell is not set in
+// the login session.
 func loginArgs(o Options) []string {
-	args := []string{BackgroundFlag}
-	if def, err := DefaultDataDir(); err != nil || filepath.Clean(def) != filepath.Clean(o.DataDir) {
-		args = append(args, "--data-dir", o.DataDir)
-	}
+	args := []string{BackgroundFlag, "--data-dir", o.DataDir}
 	if o.Addr != "" && o.Addr != DefaultAddr {
 		args = append(args, "--addr", o.Addr)
 	}

@@ -82,10 +82,9 @@ func TestLoginExecutable_PrefersTheLinkOnPath(t *testing.T) {
 	}
 }
 
-func TestLoginArgs_NameTheDataDirAndAddrOnlyWhenNotDefault(t *testing.T) {
-	t.Setenv("ASKTRAY_DATA_DIR", "/data/default")
-	if got := strings.Join(loginArgs(Options{DataDir: "/data/default/", Addr: DefaultAddr}), " "); got != "--background" {
-		t.Fatalf("defaults: %q", got)
+func TestLoginArgs_NameTheDataDirAndTheAddrWhenNotDefault(t *testing.T) {
+	if got := strings.Join(loginArgs(Options{DataDir: "/data/default", Addr: DefaultAddr}), " "); got != "--background --data-dir /data/default" {
+		t.Fatalf("default addr: %q", got)
 	}
 	if got := strings.Join(loginArgs(Options{DataDir: "/data/other", Addr: "127.0.0.1:8000"}), " "); got != "--background --data-dir /data/other --addr 127.0.0.1:8000" {
 		t.Fatalf("others: %q", got)
