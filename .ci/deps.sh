@@ -25,7 +25,7 @@ build_pkgs=(gcc libc6-dev pkg-config libgl-dev libx11-dev libxcursor-dev
 # UI / end-to-end tests under Xvfb with a session bus and a notification daemon.
 # provides dbus-launch (checked present in bookworm with apt-cache policy).
 test_pkgs=(xvfb xauth dbus dunst libglib2.0-bin libnotify-bin xdotool
-	x11-utils imagemagick)
+	x11-utils imagemagick desktop-file-utils)
 # Tooling.
 tool_pkgs=(ca-certificates git make)
 

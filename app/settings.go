@@ -55,6 +55,9 @@ type Settings struct {
 	// AwayMode says what happens to new questions while away: "hold" (the
 	// default: they wait silently) or "reject" (auto_rejected, reason away).
 	AwayMode policy.AwayMode `json:"away_mode,omitempty"`
+	// StartAtLogin starts asktray in the tray when the person logs in
+	// (an XDG autostart entry on Linux and the BSDs; see autostart.go).
+	StartAtLogin bool `json:"start_at_login,omitempty"`
 }
 
 // LoadSettings reads the settings of dir. A missing file gives the zero
@@ -149,12 +152,17 @@ type settingsKeeper struct {
 
 	mu         sync.Mutex
 	stopRetain context.CancelFunc
+	login      func(on bool) error // writes or removes the start-at-login entry; nil: nothing to do
+	loginOn    bool                // start_at_login as last applied
 }
 
 // apply validates s, saves it and applies it to the MCP bridge and the
 // retention job, and the away mode to the policy. Safe for concurrent use.
 func (k *settingsKeeper) apply(s Settings) error {
 	if err := s.Validate(); err != nil {
+		return err
+	}
+	if err := k.applyLogin(s.StartAtLogin); err != nil {
 		return err
 	}
 	if err := SaveSettings(k.dir, s); err != nil {

@@ -25,6 +25,7 @@ type settingsWindow struct {
 
 	timeout, window, windows, armDelay, retention *widget.Entry
 	sound                                         *widget.Check
+	startAtLogin                                  *widget.Check
 	status                                        *widget.Label
 	save                                          *widget.Button
 }
@@ -36,6 +37,7 @@ func newSettingsWindow(a fyne.App, env app.Env, applied func(app.Settings)) *set
 	s.windows.SetMinRowsVisible(3)
 	s.windows.SetPlaceHolder("client-name = seconds, one per line, e.g.\ncursor = 240")
 	s.sound = widget.NewCheck("Play the desktop's message sound", nil)
+	s.startAtLogin = widget.NewCheck("Start Asktray in the tray when I log in", nil)
 	s.status = widget.NewLabel("")
 	s.status.Wrapping = fyne.TextWrapWord
 	s.save = widget.NewButton("Save", s.submit)
@@ -62,6 +64,7 @@ func (s *settingsWindow) load(st app.Settings) {
 	}
 	s.windows.SetText(strings.Join(lines, "\n"))
 	s.sound.SetChecked(st.NotificationSound)
+	s.startAtLogin.SetChecked(st.StartAtLogin)
 }
 
 // parse reads the fields into settings; errors name the field.
@@ -98,6 +101,7 @@ func (s *settingsWindow) parse() (app.Settings, error) {
 		st.BlockingWindows = append(st.BlockingWindows, app.BlockingWindow{Match: strings.TrimSpace(match), Seconds: n})
 	}
 	st.NotificationSound = s.sound.Checked
+	st.StartAtLogin = s.startAtLogin.Checked
 	return st, st.Validate()
 }
 
@@ -133,11 +137,13 @@ func (s *settingsWindow) Show() {
 			widget.NewFormItem("Arming delay (ms)", s.armDelay),
 			widget.NewFormItem("Notifications", s.sound),
 			widget.NewFormItem("Keep history (days)", s.retention),
+			widget.NewFormItem("Start at login", s.startAtLogin),
 		)
 		form.Items[0].HintText = "How long a person has to answer when the agent gives no timeout (10–86400)."
 		form.Items[1].HintText = "How long a call waits before returning pending, for clients not listed below."
 		form.Items[3].HintText = "Answer buttons unlock after the dialog was visible and focused this long (300–5000)."
 		form.Items[5].HintText = "0 keeps everything; older finished questions are deleted daily."
+		form.Items[6].HintText = "Adds this asktray to your desktop's autostart (Linux); see the README for macOS and Windows."
 		info := widget.NewLabel(fmt.Sprintf("MCP URL %s · data dir %s", s.env.URL, s.env.DataDir))
 		info.Wrapping = fyne.TextWrapWord
 		bottom := container.NewVBox(widget.NewSeparator(), s.status, container.NewBorder(nil, nil, nil, s.save, info))
