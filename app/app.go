@@ -148,7 +148,7 @@ func Run(ctx context.Context, o Options) (err error) {
 	}
 	pol.SetAwayMode(settings.AwayMode)
 	gui := o.desktopUI()
-	keeper := &settingsKeeper{dir: o.DataDir, store: store, log: log, ctx: ctx, policy: pol, askFlag: askFlag, desktop: gui}
+	keeper := &settingsKeeper{dir: o.DataDir, store: store, log: log, ctx: ctx, policy: pol, login: loginStarter(o), loginOn: settings.StartAtLogin, askFlag: askFlag, desktop: gui}
 	keeper.retain(settings.HistoryRetentionDays)
 	defer keeper.stop()
 	broker := question.NewBroker(question.Config{Journal: store, Gate: pol.Gate})

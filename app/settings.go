@@ -51,9 +51,17 @@ type Settings struct {
 	// (the asking client's own form, MCP elicitation) or "auto"; the
 	// --ask flag overrides it for one run.
 	AskMode string `json:"ask_mode,omitempty"`
+	// ProgressIntervalSeconds is how often a tool call that waits for the
+	// person sends a progress notification to a client that asked for
+	// them; clients that reset their timeout on progress stay alive
+	// (1..60; default 15).
+	ProgressIntervalSeconds int `json:"progress_interval_seconds,omitempty"`
 	// AwayMode says what happens to new questions while away: "hold" (the
 	// default: they wait silently) or "reject" (auto_rejected, reason away).
 	AwayMode policy.AwayMode `json:"away_mode,omitempty"`
+	// StartAtLogin starts asktray in the tray when the person logs in
+	// (an XDG autostart entry on Linux and the BSDs; see autostart.go).
+	StartAtLogin bool `json:"start_at_login,omitempty"`
 }
 
 // LoadSettings reads the settings of dir. A missing file gives the zero
@@ -96,6 +104,9 @@ func (s Settings) Validate() error {
 	if _, err := mcpbridge.ParseAskMode(s.AskMode); err != nil {
 		return fmt.Errorf("ask_mode: %w", err)
 	}
+	if s.ProgressIntervalSeconds < 0 || s.ProgressIntervalSeconds > 60 {
+		return fmt.Errorf("progress_interval_seconds: must be between 1 and 60, got %d", s.ProgressIntervalSeconds)
+	}
 	if s.AwayMode != "" && !s.AwayMode.Valid() {
 		return fmt.Errorf("away_mode: must be hold or reject, got %q", s.AwayMode)
 	}
@@ -132,6 +143,9 @@ func (s Settings) bridgeConfig(cfg mcpbridge.Config) mcpbridge.Config {
 		cfg.DefaultWindow = time.Duration(s.DefaultWindowSeconds) * time.Second
 	}
 	cfg.AskMode, _ = mcpbridge.ParseAskMode(s.AskMode)
+	if s.ProgressIntervalSeconds > 0 {
+		cfg.ProgressEvery = time.Duration(s.ProgressIntervalSeconds) * time.Second
+	}
 	return cfg
 }
 
@@ -150,12 +164,17 @@ type settingsKeeper struct {
 
 	mu         sync.Mutex
 	stopRetain context.CancelFunc
+	login      func(on bool) error // writes or removes the start-at-login entry; nil: nothing to do
+	loginOn    bool                // start_at_login as last applied
 }
 
 // apply validates s, saves it and applies it to the MCP bridge and the
 // retention job, and the away mode to the policy. Safe for concurrent use.
 func (k *settingsKeeper) apply(s Settings) error {
 	if err := s.Validate(); err != nil {
+		return err
+	}
+	if err := k.applyLogin(s.StartAtLogin); err != nil {
 		return err
 	}
 	if err := SaveSettings(k.dir, s); err != nil {
@@ -165,6 +184,7 @@ func (k *settingsKeeper) apply(s Settings) error {
 		c := s.bridgeConfig(mcpbridge.Config{})
 		k.bridge.Reconfigure(c.Windows, c.DefaultWindow, c.DefaultTimeout)
 		k.bridge.SetAskMode(k.askMode(c.AskMode), k.desktop)
+		k.bridge.SetProgressEvery(c.ProgressEvery)
 	}
 	if k.policy != nil {
 		k.policy.SetAwayMode(s.AwayMode)
