@@ -15,6 +15,7 @@ import (
 
 	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/webask"
 	"github.com/asktray/asktray/mcpbridge"
 )
 
@@ -127,6 +128,7 @@ type settingsKeeper struct {
 	log    *slog.Logger
 	ctx    context.Context
 	bridge *mcpbridge.Bridge
+	web    *webask.Server
 
 	mu         sync.Mutex
 	stopRetain context.CancelFunc
@@ -144,6 +146,9 @@ func (k *settingsKeeper) apply(s Settings) error {
 	if k.bridge != nil {
 		c := s.bridgeConfig(mcpbridge.Config{})
 		k.bridge.Reconfigure(c.Windows, c.DefaultWindow, c.DefaultTimeout)
+	}
+	if k.web != nil {
+		k.web.SetArmDelay(time.Duration(s.ArmDelayMS) * time.Millisecond)
 	}
 	k.retain(s.HistoryRetentionDays)
 	k.log.Info("settings applied", "default_timeout_seconds", s.DefaultTimeoutSeconds, "retention_days", s.HistoryRetentionDays)
