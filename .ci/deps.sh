@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # deps.sh — idempotent installer for everything Asktray needs to build and test
 # on Debian bookworm: the cgo/GL/X11 headers for Fyne, the Xvfb/D-Bus/dunst
-# tools for UI tests, and the Go modules listed in go.mod.
+# tools for UI tests, Chromium for the web page tests, and the Go modules listed in go.mod.
 #
 # Run it as root on a fresh machine (CI does, via `make test`). It checks each
 # Debian package with dpkg-query and installs only the missing ones, in one
@@ -25,6 +25,8 @@ build_pkgs=(gcc libc6-dev pkg-config libgl-dev libx11-dev libxcursor-dev
 # provides dbus-launch (checked present in bookworm with apt-cache policy).
 test_pkgs=(xvfb xauth dbus dunst libglib2.0-bin libnotify-bin xdotool
 	x11-utils imagemagick)
+# Headless Chromium for the question pages' real-browser tests (app/webask).
+test_pkgs+=(chromium)
 # Tooling.
 tool_pkgs=(ca-certificates git make)
 

@@ -27,13 +27,20 @@ type env struct {
 	logs   *strings.Builder
 	logMu  sync.Mutex
 
-	mu  sync.Mutex
-	now time.Time
+	mu   sync.Mutex
+	now  time.Time
+	real bool // the clock is the wall clock
 }
 
-func newEnv(t *testing.T) *env {
+// newEnv returns an env whose clock moves only when the test says.
+func newEnv(t *testing.T) *env { return makeEnv(t, false) }
+
+// newRealEnv returns an env on the wall clock, for a real browser.
+func newRealEnv(t *testing.T) *env { return makeEnv(t, true) }
+
+func makeEnv(t *testing.T, real bool) *env {
 	t.Helper()
-	e := &env{t: t, broker: question.NewBroker(question.Config{}), now: time.Now(), logs: &strings.Builder{}}
+	e := &env{t: t, broker: question.NewBroker(question.Config{}), now: time.Now(), logs: &strings.Builder{}, real: real}
 	log := slog.New(slog.NewTextHandler(lockedWriter{&e.logMu, e.logs}, nil))
 	e.web = New(Config{Broker: e.broker, Log: log, LogLinks: true, Now: e.clock})
 	e.ts = httptest.NewServer(e.web.Handler())
@@ -65,6 +72,9 @@ func (e *env) logText() string {
 }
 
 func (e *env) clock() time.Time {
+	if e.real {
+		return time.Now()
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.now
