@@ -174,6 +174,9 @@ func TestBrowser_FormRoundTrip(t *testing.T) {
 	if kept != "Ada Lovelace" {
 		t.Errorf("name not kept: %q", kept)
 	}
+	if focused, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.activeElement.id`)); focused != "f1" {
+		t.Errorf("focus on %q after the refusal, want the first field with a problem, f1", focused)
+	}
 	e.pending(id)
 
 	// Fix it with the keyboard and mouse, and send.

@@ -41,6 +41,7 @@ func (s *Server) serveForm(w http.ResponseWriter, status int, v *view, key strin
 	}
 	v.Key = key
 	v.ArmMS = s.armDelay().Milliseconds()
+	v.focusProblem()
 	s.render(w, status, "question", v)
 }
 

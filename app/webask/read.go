@@ -211,3 +211,21 @@ func (v *view) fieldError(err error) {
 		v.Error = "Please fix the marked answer."
 	}
 }
+
+// focusProblem moves the first focus to the first control with a problem.
+func (v *view) focusProblem() {
+	switch {
+	case v.Text != nil && v.Text.Error != "":
+		v.Focus = "text"
+	case v.Options != nil && v.Options.Error != "":
+		v.Focus = "o0"
+	case v.Note != nil && v.Note.Error != "":
+		v.Focus = "note"
+	}
+	for _, f := range v.Fields {
+		if f.Error != "" {
+			v.Focus = f.firstID()
+			return
+		}
+	}
+}

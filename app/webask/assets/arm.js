@@ -31,7 +31,11 @@
 		armed = on && !sent;
 		for (var i = 0; i < buttons.length; i++) { buttons[i].disabled = !armed; }
 		if (sent) { return; }
-		hint.textContent = armed ? (def ? "Enter: " + def.textContent + " · Esc: " + cancel.textContent : "") : why;
+		hint.textContent = armed ? keys() : why;
+	}
+	function keys() {
+		var inText = document.activeElement && document.activeElement.tagName === "TEXTAREA";
+		return (def ? (inText ? "Ctrl+Enter: " : "Enter: ") + def.textContent + " · " : "") + "Esc: " + cancel.textContent;
 	}
 	function active() { return document.visibilityState === "visible" && document.hasFocus(); }
 	function disarm() {
@@ -46,6 +50,7 @@
 		timer = setTimeout(function () { if (active()) { set(true); } else { disarm(); } }, delay);
 	}
 	window.addEventListener("focus", check);
+	document.addEventListener("focusin", function () { if (armed) { hint.textContent = keys(); } });
 	window.addEventListener("blur", disarm);
 	document.addEventListener("visibilitychange", function () {
 		if (document.visibilityState === "visible") { check(); } else { disarm(); }
