@@ -17,6 +17,7 @@ import (
 
 	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/app/webask"
 	"github.com/asktray/asktray/mcpbridge"
@@ -61,8 +62,11 @@ type Env struct {
 	Settings      Settings
 	Broker        *question.Broker
 	Store         history.Store
-	URL           string
-	Token         string
+	// Policy holds the rules and away mode; its Gate decides questions
+	// before the UI sees them (a decided question emits no EventAsked).
+	Policy *policy.Policy
+	URL    string
+	Token  string
 	// WebURL returns the link to a pending question's page for a browser,
 	// or "" once it ended. It is for the person only, never for an agent.
 	// It may be called from any goroutine.
@@ -135,10 +139,15 @@ func Run(ctx context.Context, o Options) (err error) {
 	if err != nil {
 		return err
 	}
-	keeper := &settingsKeeper{dir: o.DataDir, store: store, log: log, ctx: ctx}
+	pol, err := policy.Open(filepath.Join(o.DataDir, policy.File))
+	if err != nil {
+		return err
+	}
+	pol.SetAwayMode(settings.AwayMode)
+	keeper := &settingsKeeper{dir: o.DataDir, store: store, log: log, ctx: ctx, policy: pol}
 	keeper.retain(settings.HistoryRetentionDays)
 	defer keeper.stop()
-	broker := question.NewBroker(question.Config{Journal: store})
+	broker := question.NewBroker(question.Config{Journal: store, Gate: pol.Gate})
 	defer func() {
 		if cerr := broker.Close(); cerr != nil {
 			log.Error("close broker", "err", cerr)
@@ -150,7 +159,7 @@ func Run(ctx context.Context, o Options) (err error) {
 	gui := o.GUI != nil && !o.Headless && displayAvailable()
 	web := webask.New(webask.Config{Broker: broker, Log: log, ArmDelay: time.Duration(settings.ArmDelayMS) * time.Millisecond, LogLinks: !gui})
 	defer web.Close()
-	url, bridge, stopMCP, err := startMCP(o, settings.bridgeConfig(mcpbridge.Config{Broker: broker, Version: o.Version, Log: log}), token, web)
+	url, bridge, stopMCP, err := startMCP(o, settings.bridgeConfig(mcpbridge.Config{Broker: broker, Version: o.Version, Log: log, Policy: pol}), token, web)
 	if err != nil {
 		return err
 	}
@@ -162,7 +171,7 @@ func Run(ctx context.Context, o Options) (err error) {
 		Started: time.Now().UTC().Format(time.RFC3339), GUI: gui,
 	}
 	var show atomic.Pointer[func()]
-	ctl := &control.Server{Broker: broker, Store: store, Log: log, URL: web.URL, Show: func() bool {
+	ctl := &control.Server{Broker: broker, Store: store, Policy: pol, Log: log, URL: web.URL, Show: func() bool {
 		if f := show.Load(); f != nil {
 			(*f)()
 			return true
@@ -184,7 +193,7 @@ func Run(ctx context.Context, o Options) (err error) {
 	}
 	defer os.Remove(filepath.Join(o.DataDir, InstanceFile))
 	log.Info("serving", "url", url, "socket", inst.Socket, "gui", gui)
-	env := Env{SetShow: func(fn func()) { show.Store(&fn) }, ApplySettings: keeper.apply, Settings: settings, Broker: broker, Store: store, URL: url, Token: token, DataDir: o.DataDir, Log: log, WebURL: web.URL}
+	env := Env{SetShow: func(fn func()) { show.Store(&fn) }, ApplySettings: keeper.apply, Settings: settings, Broker: broker, Store: store, Policy: pol, URL: url, Token: token, DataDir: o.DataDir, Log: log, WebURL: web.URL}
 	if o.Ready != nil {
 		o.Ready(inst, env)
 	}
@@ -361,7 +370,7 @@ func logEvents(log *slog.Logger) func(question.Event) {
 		case question.EventAsked:
 			log.Info("question asked", "id", q.ID, "kind", q.Kind, "client", q.Client.Name, "deadline", q.Deadline)
 		case question.EventEnded:
-			log.Info("question ended", "id", q.ID, "outcome", e.Result.Outcome, "by", e.Result.DecidedBy, "reason", e.Result.Reason, "via", e.Result.Via)
+			log.Info("question ended", "id", q.ID, "outcome", e.Result.Outcome, "by", e.Result.DecidedBy, "reason", e.Result.Reason, "via", e.Result.Via, "rule", e.Result.RuleID)
 		case question.EventSnoozed:
 			log.Info("question snoozed", "id", q.ID, "until", q.SnoozeUntil)
 		}
