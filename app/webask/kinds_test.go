@@ -165,6 +165,10 @@ func TestPage_MirrorsTheDialog(t *testing.T) {
 				`value="allow" class="danger" disabled>Allow once</button>`, "Message to the agent (optional)"}, []string{">Decline</button>"}},
 		{"approval medium", question.Question{Kind: question.KindApproval, Message: "Run it?", Risk: question.RiskMedium},
 			[]string{"Risk: medium"}, []string{"High risk"}},
+		{"approval with action, details and reason", question.Question{Kind: question.KindApproval, Message: "May I deploy?", Action: "Deploy to production",
+			Details: "kubectl apply -f k8s/\n<script>alert(1)</script>", AgentReason: "The fix for #123 is merged."},
+			[]string{`<span class="k">Action:</span> Deploy to production`, "kubectl apply -f k8s/\n&lt;script&gt;alert(1)&lt;/script&gt;</pre>",
+				`<span class="k">The agent's reason:</span> The fix for #123 is merged.`}, []string{"<script>alert"}},
 		{"notice", question.Question{Kind: question.KindNotice, Message: "Deploy finished: <b>v1.4.2</b>"},
 			[]string{"claude-code says", "Deploy finished: &lt;b&gt;v1.4.2&lt;/b&gt;", ">OK</button>", ">Decline</button>", ">Cancel</button>"}, []string{"<b>"}},
 	}

@@ -55,8 +55,9 @@ func TestScreenshots(t *testing.T) {
 				}
 				return chromedp.Do(ctx, chromedp.WaitEnabled(chromedp.CSS(`button[value="accept"]`)))
 			}},
-		{"web-approval.png", question.Question{Kind: question.KindApproval, Client: claude, Risk: question.RiskHigh, Header: "Run a command",
-			Message: "Run `git push --force origin main` in /home/ada/src/asktray?\n\nThe remote has 3 commits that are not in the local branch; they would be lost."},
+		{"web-approval.png", question.Question{Kind: question.KindApproval, Client: claude, Risk: question.RiskHigh, Action: "Bash",
+			Message: "May I force-push main?", Details: "$ git push --force origin main\n\ncwd: /home/ada/src/asktray\nremote: 3 commits not in the local branch would be lost",
+			AgentReason: "I rewrote the last two commits to drop a leaked key; the remote still has them."},
 			func(ctx context.Context) error {
 				return chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS("#note"), "Rebase on origin/main first."))
 			}},
