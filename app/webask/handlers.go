@@ -57,7 +57,11 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 	if err := r.ParseForm(); err != nil {
-		s.plain(w, http.StatusRequestEntityTooLarge, "Bad Request: the form could not be read")
+		if _, tooBig := errors.AsType[*http.MaxBytesError](err); tooBig {
+			s.plain(w, http.StatusRequestEntityTooLarge, "Request Entity Too Large: at most 1 MiB")
+			return
+		}
+		s.plain(w, http.StatusBadRequest, "Bad Request: the form could not be read")
 		return
 	}
 	key := r.PostForm.Get("k")

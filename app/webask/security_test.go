@@ -252,6 +252,12 @@ func TestPost_BadRequests(t *testing.T) {
 	if r := e.do(req); r.status != http.StatusUnsupportedMediaType {
 		t.Errorf("JSON body: %d", r.status)
 	}
+	big := with(vals, "action", "accept", "text", strings.Repeat("x", maxBody))
+	req, _ = http.NewRequest(http.MethodPost, e.ts.URL+"/q/"+id, strings.NewReader(big.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if r := e.do(req); r.status != http.StatusRequestEntityTooLarge {
+		t.Errorf("2 MiB body: %d", r.status)
+	}
 	req, _ = http.NewRequest(http.MethodPut, link, nil)
 	if r := e.do(req); r.status != http.StatusMethodNotAllowed {
 		t.Errorf("PUT: %d", r.status)
