@@ -16,6 +16,7 @@ import (
 	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/webask"
 	"github.com/asktray/asktray/mcpbridge"
 )
 
@@ -148,6 +149,7 @@ type settingsKeeper struct {
 	log    *slog.Logger
 	ctx    context.Context
 	bridge *mcpbridge.Bridge
+	web    *webask.Server
 	policy *policy.Policy
 
 	mu         sync.Mutex
@@ -172,6 +174,9 @@ func (k *settingsKeeper) apply(s Settings) error {
 		c := s.bridgeConfig(mcpbridge.Config{})
 		k.bridge.Reconfigure(c.Windows, c.DefaultWindow, c.DefaultTimeout)
 		k.bridge.SetProgressEvery(c.ProgressEvery)
+	}
+	if k.web != nil {
+		k.web.SetArmDelay(time.Duration(s.ArmDelayMS) * time.Millisecond)
 	}
 	if k.policy != nil {
 		k.policy.SetAwayMode(s.AwayMode)
