@@ -19,6 +19,7 @@ import (
 	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/webask"
 	"github.com/asktray/asktray/mcpbridge"
 )
 
@@ -67,9 +68,13 @@ type Env struct {
 	Store         history.Store
 	// Policy holds the rules and away mode; its Gate decides questions
 	// before the UI sees them (a decided question emits no EventAsked).
-	Policy  *policy.Policy
-	URL     string
-	Token   string
+	Policy *policy.Policy
+	URL    string
+	Token  string
+	// WebURL returns the link to a pending question's page for a browser,
+	// or "" once it ended. It is for the person only, never for an agent.
+	// It may be called from any goroutine.
+	WebURL  func(id string) string
 	DataDir string
 	Log     *slog.Logger
 }
@@ -160,14 +165,16 @@ func Run(ctx context.Context, o Options) (err error) {
 	unsub := broker.Subscribe(logEvents(log))
 	defer unsub()
 
+	web := webask.New(webask.Config{Broker: broker, Log: log, ArmDelay: time.Duration(settings.ArmDelayMS) * time.Millisecond, LogLinks: !gui})
+	defer web.Close()
 	bcfg := settings.bridgeConfig(mcpbridge.Config{Broker: broker, Version: o.Version, Log: log, Policy: pol, Desktop: gui})
 	bcfg.AskMode = keeper.askMode(bcfg.AskMode)
-	url, bridge, stopMCP, err := startMCP(o, bcfg, token)
+	url, bridge, stopMCP, err := startMCP(o, bcfg, token, web)
 	if err != nil {
 		return err
 	}
 	defer stopMCP()
-	keeper.bridge = bridge
+	keeper.bridge, keeper.web = bridge, web
 
 	inst := Instance{
 		PID: os.Getpid(), Version: o.Version, URL: url, Addr: strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/mcp"),
@@ -175,7 +182,7 @@ func Run(ctx context.Context, o Options) (err error) {
 		Started: time.Now().UTC().Format(time.RFC3339), GUI: gui,
 	}
 	var show atomic.Pointer[func()]
-	ctl := &control.Server{Broker: broker, Store: store, Policy: pol, Log: log, Show: func() bool {
+	ctl := &control.Server{Broker: broker, Store: store, Policy: pol, Log: log, URL: web.URL, Show: func() bool {
 		if f := show.Load(); f != nil {
 			(*f)()
 			return true
@@ -197,7 +204,7 @@ func Run(ctx context.Context, o Options) (err error) {
 	}
 	defer os.Remove(filepath.Join(o.DataDir, InstanceFile))
 	log.Info("serving", "url", url, "socket", inst.Socket, "gui", gui, "ask", bcfg.AskMode)
-	env := Env{SetShow: func(fn func()) { show.Store(&fn) }, ApplySettings: keeper.apply, Settings: settings, Broker: broker, Store: store, Policy: pol, URL: url, Token: token, DataDir: o.DataDir, Log: log}
+	env := Env{SetShow: func(fn func()) { show.Store(&fn) }, ApplySettings: keeper.apply, Settings: settings, Broker: broker, Store: store, Policy: pol, URL: url, Token: token, DataDir: o.DataDir, Log: log, WebURL: web.URL}
 	if o.Ready != nil {
 		o.Ready(inst, env)
 	}
@@ -266,9 +273,10 @@ func openStore(ctx context.Context, dir string, log *slog.Logger) (*history.SQLi
 	return store, nil
 }
 
-// startMCP listens on o.Addr and serves the MCP endpoint there. It returns
-// the endpoint's URL and a function that stops serving.
-func startMCP(o Options, cfg mcpbridge.Config, token string) (url string, bridge *mcpbridge.Bridge, stop func(), err error) {
+// startMCP listens on o.Addr and serves the MCP endpoint there, and the
+// question pages of web at /q/ (outside the bearer check; they have their
+// own). It returns the endpoint's URL and a function that stops serving.
+func startMCP(o Options, cfg mcpbridge.Config, token string, web *webask.Server) (url string, bridge *mcpbridge.Bridge, stop func(), err error) {
 	if o.NoAuth && o.AllowNonLoopback {
 		return "", nil, nil, errors.New("no-auth mode is for loopback test runs only")
 	}
@@ -279,6 +287,8 @@ func startMCP(o Options, cfg mcpbridge.Config, token string) (url string, bridge
 	bridge = mcpbridge.New(cfg)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", bridge.HTTPHandler(mcpbridge.HTTPOptions{Token: token, NoAuth: o.NoAuth, ExtraHosts: extraHosts(ln), RemotePeers: o.AllowNonLoopback}))
+	web.SetAddr(ln.Addr().String())
+	mux.Handle("/q/", web.Handler())
 	return "http://" + ln.Addr().String() + "/mcp", bridge, serveHTTP(ln, mux, cfg.Log), nil
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/webask"
 	"github.com/asktray/asktray/mcpbridge"
 )
 
@@ -160,6 +161,7 @@ type settingsKeeper struct {
 	// the ask_mode setting; desktop says whether a desktop UI runs.
 	askFlag mcpbridge.AskMode
 	desktop bool
+	web     *webask.Server
 	policy  *policy.Policy
 
 	mu         sync.Mutex
@@ -185,6 +187,9 @@ func (k *settingsKeeper) apply(s Settings) error {
 		k.bridge.Reconfigure(c.Windows, c.DefaultWindow, c.DefaultTimeout)
 		k.bridge.SetAskMode(k.askMode(c.AskMode), k.desktop)
 		k.bridge.SetProgressEvery(c.ProgressEvery)
+	}
+	if k.web != nil {
+		k.web.SetArmDelay(time.Duration(s.ArmDelayMS) * time.Millisecond)
 	}
 	if k.policy != nil {
 		k.policy.SetAwayMode(s.AwayMode)
