@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -21,13 +20,14 @@ import (
 	"github.com/asktray/asktray/mcpbridge"
 )
 
-// DefaultAddr is where the MCP server listens unless told otherwise.
+// DefaultAddr is where the MCP server listens unless --addr or the
+// mcp_port setting say otherwise.
 const DefaultAddr = "127.0.0.1:7931"
 
 // Options configure Run.
 type Options struct {
 	DataDir  string // required: where everything is kept
-	Addr     string // host:port for the MCP listener; empty means DefaultAddr
+	Addr     string // host:port for the MCP listener; empty means the mcp_port setting's, else DefaultAddr
 	Headless bool   // no window, tray or notification
 	Version  string // the app's version, for status and logs
 
@@ -60,10 +60,19 @@ type Env struct {
 	Settings      Settings
 	Broker        *question.Broker
 	Store         history.Store
-	URL           string
-	Token         string
+	URL           string // the MCP URL at start; see Endpoint
+	Token         string // the token at start; see Endpoint
 	DataDir       string
 	Log           *slog.Logger
+	// Endpoint returns the MCP URL and token as they are now: a new
+	// mcp_port moves the server and RegenerateToken replaces the token.
+	// Nil means URL and Token never change. Any goroutine may call it.
+	Endpoint func() (url, token string)
+	// RegenerateToken writes a new random token (0600) and makes the MCP
+	// server accept only it from the next request on; every configured
+	// client must be set up again. It blocks for a file write; any
+	// goroutine may call it.
+	RegenerateToken func() (string, error)
 }
 
 // AlreadyRunningError reports that another app holds the data dir.
@@ -89,9 +98,6 @@ var errLocked = errors.New("locked by another process")
 func Run(ctx context.Context, o Options) (err error) {
 	if o.DataDir == "" {
 		return errors.New("no data dir given")
-	}
-	if o.Addr == "" {
-		o.Addr = DefaultAddr
 	}
 	if err := EnsureDataDir(o.DataDir); err != nil {
 		return err
@@ -130,7 +136,10 @@ func Run(ctx context.Context, o Options) (err error) {
 	if err != nil {
 		return err
 	}
-	keeper := &settingsKeeper{dir: o.DataDir, store: store, log: log, ctx: ctx}
+	if o.Addr == "" {
+		o.Addr = settings.MCPAddr()
+	}
+	keeper := &settingsKeeper{dir: o.DataDir, store: store, log: log, ctx: ctx, cur: settings}
 	keeper.retain(settings.HistoryRetentionDays)
 	defer keeper.stop()
 	broker := question.NewBroker(question.Config{Journal: store})
@@ -142,16 +151,17 @@ func Run(ctx context.Context, o Options) (err error) {
 	unsub := broker.Subscribe(logEvents(log))
 	defer unsub()
 
-	url, bridge, stopMCP, err := startMCP(o, settings.bridgeConfig(mcpbridge.Config{Broker: broker, Version: o.Version, Log: log}), token)
+	mcp, bridge, err := startMCP(o, settings.bridgeConfig(mcpbridge.Config{Broker: broker, Version: o.Version, Log: log}), token)
 	if err != nil {
 		return err
 	}
-	defer stopMCP()
-	keeper.bridge = bridge
+	defer mcp.stop()
+	keeper.bridge, keeper.mcp = bridge, mcp
+	url := mcp.URL()
 
 	gui := o.GUI != nil && !o.Headless && displayAvailable()
 	inst := Instance{
-		PID: os.Getpid(), Version: o.Version, URL: url, Addr: strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/mcp"),
+		PID: os.Getpid(), Version: o.Version, URL: url, Addr: addrOf(url),
 		Socket: filepath.Join(o.DataDir, SocketFile), DataDir: o.DataDir,
 		Started: time.Now().UTC().Format(time.RFC3339), GUI: gui,
 	}
@@ -163,7 +173,7 @@ func Run(ctx context.Context, o Options) (err error) {
 		}
 		return false
 	}, Status: func() control.Status {
-		return control.Status{PID: inst.PID, Version: inst.Version, URL: inst.URL, DataDir: inst.DataDir, GUI: inst.GUI}
+		return control.Status{PID: inst.PID, Version: inst.Version, URL: mcp.URL(), DataDir: inst.DataDir, GUI: inst.GUI}
 	}}
 	if err := ctl.Listen(inst.Socket); err != nil {
 		return err
@@ -177,8 +187,19 @@ func Run(ctx context.Context, o Options) (err error) {
 		return fmt.Errorf("write instance file: %w", err)
 	}
 	defer os.Remove(filepath.Join(o.DataDir, InstanceFile))
+	mcp.setOnMove(func(url string) {
+		in := inst
+		in.URL, in.Addr = url, addrOf(url)
+		if err := writeInstance(o.DataDir, in); err != nil {
+			log.Error("write instance file", "err", err)
+		}
+	})
 	log.Info("serving", "url", url, "socket", inst.Socket, "gui", gui)
-	env := Env{SetShow: func(fn func()) { show.Store(&fn) }, ApplySettings: keeper.apply, Settings: settings, Broker: broker, Store: store, URL: url, Token: token, DataDir: o.DataDir, Log: log}
+	env := Env{SetShow: func(fn func()) { show.Store(&fn) }, ApplySettings: keeper.apply, Settings: settings, Broker: broker, Store: store,
+		URL: url, Token: token, DataDir: o.DataDir, Log: log,
+		Endpoint:        func() (string, string) { return mcp.URL(), mcp.currentToken() },
+		RegenerateToken: mcp.regenerate,
+	}
 	if o.Ready != nil {
 		o.Ready(inst, env)
 	}
@@ -230,20 +251,25 @@ func openStore(ctx context.Context, dir string, log *slog.Logger) (*history.SQLi
 	return store, nil
 }
 
-// startMCP listens on o.Addr and serves the MCP endpoint there. It returns
-// the endpoint's URL and a function that stops serving.
-func startMCP(o Options, cfg mcpbridge.Config, token string) (url string, bridge *mcpbridge.Bridge, stop func(), err error) {
+// startMCP listens on o.Addr and serves the MCP endpoint there until the
+// endpoint's stop.
+func startMCP(o Options, cfg mcpbridge.Config, token string) (*mcpEndpoint, *mcpbridge.Bridge, error) {
 	if o.NoAuth && o.AllowNonLoopback {
-		return "", nil, nil, errors.New("no-auth mode is for loopback test runs only")
+		return nil, nil, errors.New("no-auth mode is for loopback test runs only")
 	}
 	ln, err := listen(o.Addr, o.AllowNonLoopback)
 	if err != nil {
-		return "", nil, nil, err
+		return nil, nil, err
 	}
-	bridge = mcpbridge.New(cfg)
+	host, _, _ := net.SplitHostPort(o.Addr) // listen checked it
+	e := &mcpEndpoint{dir: o.DataDir, host: host, nonLoopback: o.AllowNonLoopback, log: cfg.Log}
+	e.token.Store(&token)
+	bridge := mcpbridge.New(cfg)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", bridge.HTTPHandler(mcpbridge.HTTPOptions{Token: token, NoAuth: o.NoAuth, ExtraHosts: extraHosts(ln), RemotePeers: o.AllowNonLoopback}))
-	return "http://" + ln.Addr().String() + "/mcp", bridge, serveHTTP(ln, mux, cfg.Log), nil
+	mux.Handle("/mcp", bridge.HTTPHandler(mcpbridge.HTTPOptions{CurrentToken: e.currentToken, NoAuth: o.NoAuth, ExtraHosts: extraHosts(ln), RemotePeers: o.AllowNonLoopback}))
+	e.handler = mux
+	e.serve(ln)
+	return e, bridge, nil
 }
 
 // acquire takes the data dir's single-instance lock, or reports who holds it.
@@ -257,25 +283,6 @@ func acquire(dir string) (*os.File, error) {
 		return nil, are
 	}
 	return lock, err
-}
-
-// serveHTTP serves h on ln on a new goroutine and returns a function that
-// shuts the server down, waiting up to 5 s for calls in progress.
-func serveHTTP(ln net.Listener, h http.Handler, log *slog.Logger) (shutdown func()) {
-	// No WriteTimeout: a tool call may wait minutes for a person.
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	go func() {
-		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			log.Error("mcp listener stopped", "err", err)
-		}
-	}()
-	return func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := hs.Shutdown(ctx); err != nil {
-			log.Warn("mcp listener shutdown", "err", err)
-		}
-	}
 }
 
 // listen listens on addr, which must name a loopback address unless

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
 
@@ -46,6 +47,10 @@ type Settings struct {
 	// ArmDelayMS is how long a dialog must be visible and focused before
 	// its answer controls work (300..5000; default 500).
 	ArmDelayMS int `json:"arm_delay_ms,omitempty"`
+	// MCPPort is the loopback port of the MCP server (1024..65535; 0 means
+	// DefaultPort). --addr overrides it at start; changing it while the app
+	// runs moves the server at once, and every client must be set up again.
+	MCPPort int `json:"mcp_port,omitempty"`
 }
 
 // LoadSettings reads the settings of dir. A missing file gives the zero
@@ -85,6 +90,9 @@ func (s Settings) Validate() error {
 	if s.ArmDelayMS != 0 && (s.ArmDelayMS < 300 || s.ArmDelayMS > 5000) {
 		return fmt.Errorf("arm_delay_ms: must be between 300 and 5000, got %d", s.ArmDelayMS)
 	}
+	if s.MCPPort != 0 && (s.MCPPort < 1024 || s.MCPPort > 65535) {
+		return fmt.Errorf("mcp_port: must be between 1024 and 65535 (0 for the default %d), got %d", DefaultPort, s.MCPPort)
+	}
 	for i, w := range s.BlockingWindows {
 		if w.Match == "" || w.Seconds < 1 || w.Seconds > 86400 {
 			return fmt.Errorf("blocking_windows[%d]: needs a match and seconds between 1 and 86400", i)
@@ -100,6 +108,16 @@ func SaveSettings(dir string, s Settings) error {
 		return err
 	}
 	return WriteFileAtomic(filepath.Join(dir, SettingsFile), append(b, '\n'), 0o600)
+}
+
+// MCPAddr returns the loopback address the MCP server listens on when no
+// --addr is given: 127.0.0.1 and MCPPort, or DefaultPort.
+func (s Settings) MCPAddr() string {
+	port := s.MCPPort
+	if port == 0 {
+		port = DefaultPort
+	}
+	return "127.0.0.1:" + strconv.Itoa(port)
 }
 
 // bridgeConfig applies s to the MCP bridge's configuration.
@@ -127,20 +145,35 @@ type settingsKeeper struct {
 	log    *slog.Logger
 	ctx    context.Context
 	bridge *mcpbridge.Bridge
+	mcp    *mcpEndpoint
+
+	applyMu sync.Mutex // one apply at a time
+	cur     Settings   // the settings applied last
 
 	mu         sync.Mutex
 	stopRetain context.CancelFunc
 }
 
-// apply validates s, saves it and applies it to the MCP bridge and the
-// retention job. Safe for concurrent use.
+// apply validates s, moves the MCP server when mcp_port changed, saves s
+// and applies it to the MCP bridge and the retention job. A port that
+// cannot be listened on is an error and nothing is saved. It blocks for
+// the listen and a file write. Safe for concurrent use.
 func (k *settingsKeeper) apply(s Settings) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
+	k.applyMu.Lock()
+	defer k.applyMu.Unlock()
+	if k.mcp != nil && s.MCPPort != k.cur.MCPPort {
+		if _, err := k.mcp.move(s.MCPPort); err != nil {
+			return err
+		}
+		k.cur.MCPPort = s.MCPPort
+	}
 	if err := SaveSettings(k.dir, s); err != nil {
 		return fmt.Errorf("save settings: %w", err)
 	}
+	k.cur = s
 	if k.bridge != nil {
 		c := s.bridgeConfig(mcpbridge.Config{})
 		k.bridge.Reconfigure(c.Windows, c.DefaultWindow, c.DefaultTimeout)

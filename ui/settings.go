@@ -7,26 +7,35 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app"
 )
 
 // settingsWindow edits settings.json. Saving validates, writes the file and
-// applies the settings at once: the MCP server and history retention
-// through app.Env.ApplySettings, notification sound and arming delay
-// through applied. Its methods run on the Fyne goroutine.
+// applies the settings at once: the MCP server (its port too) and history
+// retention through app.Env.ApplySettings, notification sound and arming
+// delay through applied. It also regenerates the MCP token. Its methods
+// run on the Fyne goroutine.
 type settingsWindow struct {
 	app     fyne.App
 	env     app.Env
 	applied func(app.Settings)
-	current app.Settings
-	win     fyne.Window
+	// endpointChanged, if set, runs after the MCP URL or token changed.
+	endpointChanged func()
+	current         app.Settings
+	win             fyne.Window
 
-	timeout, window, windows, armDelay, retention *widget.Entry
-	sound                                         *widget.Check
-	status                                        *widget.Label
-	save                                          *widget.Button
+	timeout, window, windows, armDelay, retention, port *widget.Entry
+	sound                                               *widget.Check
+	status, info                                        *widget.Label
+	save, regenerate                                    *widget.Button
+
+	// The open confirmation, for a port move or a new token.
+	confirm                  dialog.Dialog
+	confirmText              *widget.Label
+	confirmOK, confirmCancel *widget.Button
 }
 
 func newSettingsWindow(a fyne.App, env app.Env, applied func(app.Settings)) *settingsWindow {
@@ -40,6 +49,10 @@ func newSettingsWindow(a fyne.App, env app.Env, applied func(app.Settings)) *set
 	s.status.Wrapping = fyne.TextWrapWord
 	s.save = widget.NewButton("Save", s.submit)
 	s.save.Importance = widget.HighImportance
+	s.port = widget.NewEntry()
+	s.regenerate = widget.NewButton("Regenerate token…", s.askRegenerate)
+	s.info = widget.NewLabel("")
+	s.info.Wrapping = fyne.TextWrapWord
 	s.load(env.Settings)
 	return s
 }
@@ -56,6 +69,7 @@ func (s *settingsWindow) load(st app.Settings) {
 	s.window.SetText(num(st.DefaultWindowSeconds, 55))
 	s.armDelay.SetText(num(st.ArmDelayMS, 500))
 	s.retention.SetText(strconv.Itoa(st.HistoryRetentionDays))
+	s.port.SetText(num(st.MCPPort, app.DefaultPort))
 	var lines []string
 	for _, w := range st.BlockingWindows {
 		lines = append(lines, fmt.Sprintf("%s = %d", w.Match, w.Seconds))
@@ -76,6 +90,7 @@ func (s *settingsWindow) parse() (app.Settings, error) {
 		{"Blocking window", s.window, &st.DefaultWindowSeconds},
 		{"Arming delay", s.armDelay, &st.ArmDelayMS},
 		{"Keep history", s.retention, &st.HistoryRetentionDays},
+		{"MCP port", s.port, &st.MCPPort},
 	}
 	for _, f := range ints {
 		n, err := strconv.Atoi(strings.TrimSpace(f.entry.Text))
@@ -97,29 +112,68 @@ func (s *settingsWindow) parse() (app.Settings, error) {
 		}
 		st.BlockingWindows = append(st.BlockingWindows, app.BlockingWindow{Match: strings.TrimSpace(match), Seconds: n})
 	}
+	if st.MCPPort == app.DefaultPort {
+		st.MCPPort = 0 // the default stays the default
+	}
 	st.NotificationSound = s.sound.Checked
 	return st, st.Validate()
 }
 
-// submit saves and applies the settings, or says what is wrong.
+// submit saves and applies the settings, or says what is wrong. A new MCP
+// port is confirmed first: it moves the server and clients must follow.
 func (s *settingsWindow) submit() {
 	st, err := s.parse()
-	if err == nil && s.env.ApplySettings != nil {
+	if err != nil {
+		s.say("Not saved: "+err.Error(), widget.DangerImportance)
+		return
+	}
+	if port(st) != port(s.current) {
+		s.ask("Move the MCP server?", fmt.Sprintf("The MCP server moves to port %d now. Every client set up for port %d "+
+			"stops reaching Asktray until you set it up again: run 'asktray config CLIENT --write' for each one "+
+			"(clients using 'asktray stdio' only need restarting).", port(st), port(s.current)),
+			"Move it", func() { s.apply(st) })
+		return
+	}
+	s.apply(st)
+}
+
+// apply saves and applies st and says how it went.
+func (s *settingsWindow) apply(st app.Settings) {
+	var err error
+	if s.env.ApplySettings != nil {
 		err = s.env.ApplySettings(st)
 	}
 	if err != nil {
-		s.status.SetText("Not saved: " + err.Error())
-		s.status.Importance = widget.DangerImportance
-		s.status.Refresh()
+		s.say("Not saved: "+err.Error(), widget.DangerImportance)
 		return
 	}
+	moved := port(st) != port(s.current)
 	s.current = st
 	if s.applied != nil {
 		s.applied(st)
 	}
-	s.status.SetText("Saved and applied. New questions use these settings.")
-	s.status.Importance = widget.SuccessImportance
+	if moved {
+		s.endpointMoved()
+		url, _ := envEndpoint(s.env)()
+		s.say("Saved and applied. The MCP server now listens at "+url+"; set up your clients again.", widget.WarningImportance)
+		return
+	}
+	s.say("Saved and applied. New questions use these settings.", widget.SuccessImportance)
+}
+
+// say shows text in the status line.
+func (s *settingsWindow) say(text string, imp widget.Importance) {
+	s.status.SetText(text)
+	s.status.Importance = imp
 	s.status.Refresh()
+}
+
+// port returns the MCP port st asks for.
+func port(st app.Settings) int {
+	if st.MCPPort == 0 {
+		return app.DefaultPort
+	}
+	return st.MCPPort
 }
 
 // Show shows the window, making it on first use; closing it hides it.
@@ -133,14 +187,16 @@ func (s *settingsWindow) Show() {
 			widget.NewFormItem("Arming delay (ms)", s.armDelay),
 			widget.NewFormItem("Notifications", s.sound),
 			widget.NewFormItem("Keep history (days)", s.retention),
+			widget.NewFormItem("MCP port", s.port),
+			widget.NewFormItem("MCP token", container.NewHBox(s.regenerate)),
 		)
 		form.Items[0].HintText = "How long a person has to answer when the agent gives no timeout (10–86400)."
 		form.Items[1].HintText = "How long a call waits before returning pending, for clients not listed below."
 		form.Items[3].HintText = "Answer buttons unlock after the dialog was visible and focused this long (300–5000)."
 		form.Items[5].HintText = "0 keeps everything; older finished questions are deleted daily."
-		info := widget.NewLabel(fmt.Sprintf("MCP URL %s · data dir %s", s.env.URL, s.env.DataDir))
-		info.Wrapping = fyne.TextWrapWord
-		bottom := container.NewVBox(widget.NewSeparator(), s.status, container.NewBorder(nil, nil, nil, s.save, info))
+		form.Items[6].HintText = "Loopback port, 1024–65535. A change moves the server now; clients must be set up again."
+		form.Items[7].HintText = "A new token locks out every client until it is set up again."
+		bottom := container.NewVBox(widget.NewSeparator(), s.status, container.NewBorder(nil, nil, nil, s.save, s.info))
 		w.SetContent(container.NewBorder(nil, bottom, nil, nil, container.NewVScroll(form)))
 		w.SetCloseIntercept(w.Hide)
 		w.Resize(fyne.NewSize(620, 560))
@@ -148,6 +204,7 @@ func (s *settingsWindow) Show() {
 		s.win = w
 	}
 	s.load(s.current)
+	s.showInfo()
 	s.status.SetText("")
 	s.win.Show()
 	s.win.RequestFocus()

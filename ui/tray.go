@@ -78,6 +78,7 @@ type tray struct {
 	note    *notifier // nil in tests
 
 	statusCount *widget.Label
+	statusURL   *widget.Entry       // in the status window, once made
 	pending     []question.Question // what the menu shows
 	shownIcon   fyne.Resource       // the tray icon and tooltip last set
 	shownTip    string
@@ -87,8 +88,9 @@ type tray struct {
 func newTray(a fyne.App, env app.Env) *tray {
 	t := &tray{app: a, env: env, statusCount: widget.NewLabel(""), away: a.Preferences().Bool("away")}
 	t.history = newHistoryWindow(a, env.Store, env.Log)
-	t.connect = newConnectWindow(a, env.DataDir, env.URL, env.Token)
+	t.connect = newConnectWindow(a, env.DataDir, envEndpoint(env))
 	t.settings = newSettingsWindow(a, env, t.settingsApplied)
+	t.settings.endpointChanged = t.endpointChanged
 	t.menu = fyne.NewMenu("Asktray")
 	return t
 }
@@ -166,7 +168,7 @@ func (t *tray) menuItems() []*fyne.MenuItem {
 		t.awayItem(),
 		fyne.NewMenuItem("History…", t.history.Show),
 		fyne.NewMenuItem("Status…", t.showStatus),
-		fyne.NewMenuItem("Copy MCP URL", func() { t.app.Clipboard().SetContent(t.env.URL) }),
+		fyne.NewMenuItem("Copy MCP URL", func() { t.app.Clipboard().SetContent(t.url()) }),
 		fyne.NewMenuItem("Connect a client…", t.connect.Show),
 		fyne.NewMenuItem("Settings…", t.settings.Show),
 		fyne.NewMenuItemSeparator(),
@@ -203,6 +205,21 @@ func (t *tray) settingsApplied(s app.Settings) {
 	}
 	if t.dialogs != nil {
 		t.dialogs.armDelay = clampArmDelay(time.Duration(s.ArmDelayMS) * time.Millisecond)
+	}
+}
+
+// url returns the MCP URL as it is now.
+func (t *tray) url() string {
+	u, _ := envEndpoint(t.env)()
+	return u
+}
+
+// endpointChanged shows a moved MCP URL or a new token wherever the UI
+// shows them. Runs on the Fyne goroutine.
+func (t *tray) endpointChanged() {
+	t.connect.refresh()
+	if t.statusURL != nil {
+		t.statusURL.SetText(t.url())
 	}
 }
 
@@ -280,18 +297,17 @@ func (t *tray) confirmQuit() {
 func (t *tray) showStatus() {
 	if t.status == nil {
 		w := t.app.NewWindow("Asktray")
-		url := widget.NewEntry()
-		url.SetText(t.env.URL)
+		t.statusURL = widget.NewEntry()
 		w.SetContent(container.NewVBox(
 			widget.NewLabelWithStyle("Asktray is running", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 			t.statusCount,
 			widget.NewForm(
-				widget.NewFormItem("MCP URL", url),
+				widget.NewFormItem("MCP URL", t.statusURL),
 				widget.NewFormItem("Data dir", widget.NewLabel(t.env.DataDir)),
 			),
 			container.NewGridWithColumns(2,
 				widget.NewButton("History…", t.history.Show),
-				widget.NewButton("Copy MCP URL", func() { t.app.Clipboard().SetContent(t.env.URL) })),
+				widget.NewButton("Copy MCP URL", func() { t.app.Clipboard().SetContent(t.url()) })),
 			widget.NewButton("Connect a client…", t.connect.Show),
 		))
 		w.SetCloseIntercept(w.Hide)
@@ -299,6 +315,7 @@ func (t *tray) showStatus() {
 		w.CenterOnScreen()
 		t.status = w
 	}
+	t.statusURL.SetText(t.url())
 	t.status.Show()
 	t.status.RequestFocus()
 }

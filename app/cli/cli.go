@@ -178,7 +178,7 @@ func absDir(d string) (string, error) {
 
 func runApp(ctx context.Context, args []string, stdio IO, gui GUI) error {
 	f := newFlags("asktray")
-	addr := f.String("addr", app.DefaultAddr, "MCP listen address")
+	addr := f.String("addr", "", "MCP listen address (default 127.0.0.1 and the port set in Settings, else "+app.DefaultAddr+")")
 	headless := f.Bool("headless", false, "run without window, tray or notifications")
 	nonLoopback := f.Bool("dangerously-listen-non-loopback", false, "allow --addr to name a non-loopback address")
 	noAuth := f.Bool("test-only-no-auth", false, "turn off the MCP token check (conformance tests; loopback only)")
