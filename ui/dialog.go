@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -20,6 +21,7 @@ import (
 type questionDialog struct {
 	q      question.Question
 	broker *question.Broker
+	policy *policy.Policy // where Always… adds rules; nil: no Always…
 	log    *slog.Logger
 	clock  clock
 	win    fyne.Window
@@ -46,12 +48,15 @@ type questionDialog struct {
 	snoozeButton  *dialogButton
 	snoozeMenu    *fyne.Menu
 	snoozePopup   *widget.PopUpMenu // the last one shown
+	always        *alwaysPanel      // the open "Always…" scope dialog, or nil
+	alwaysButton  *dialogButton     // Always…, or nil
+	alwaysMenu    *fyne.Menu        // the "Always…" choices
 }
 
 // newQuestionDialog builds the window for q without showing it. It must be
 // called on the Fyne goroutine; armDelay is clamped by clampArmDelay.
-func newQuestionDialog(a fyne.App, b *question.Broker, q question.Question, log *slog.Logger, c clock, armDelay time.Duration) (*questionDialog, error) {
-	d := &questionDialog{q: q, broker: b, log: log, clock: c}
+func newQuestionDialog(a fyne.App, b *question.Broker, pol *policy.Policy, q question.Question, log *slog.Logger, c clock, armDelay time.Duration) (*questionDialog, error) {
+	d := &questionDialog{q: q, broker: b, policy: pol, log: log, clock: c}
 	r, err := newRenderer(&d.q, d)
 	if err != nil {
 		return nil, err
@@ -244,6 +249,9 @@ func (d *questionDialog) keyUp(ev *fyne.KeyEvent) { d.guard.keyUp(ev.Name) }
 // button, 1..9 pick an option (not while typing in an entry). Each acts
 // only on a fresh key press while armed.
 func (d *questionDialog) typedKey(ev *fyne.KeyEvent, from fyne.Focusable) bool {
+	if d.always != nil {
+		return d.always.typedKey(ev, from)
+	}
 	switch ev.Name {
 	case fyne.KeyEscape:
 		if d.guard.take(ev.Name) && !d.done {
@@ -294,6 +302,10 @@ func (d *questionDialog) press(b *dialogButton, key fyne.KeyName) {
 
 func (d *questionDialog) run(b *dialogButton, input string) {
 	if d.done || b.act == nil {
+		return
+	}
+	if b.act.do != nil {
+		b.act.do()
 		return
 	}
 	respond := b.act.respond
