@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/mcpbridge"
 )
@@ -51,6 +52,9 @@ type Settings struct {
 	// DefaultPort). --addr overrides it at start; changing it while the app
 	// runs moves the server at once, and every client must be set up again.
 	MCPPort int `json:"mcp_port,omitempty"`
+	// AwayMode says what happens to new questions while away: "hold" (the
+	// default: they wait silently) or "reject" (auto_rejected, reason away).
+	AwayMode policy.AwayMode `json:"away_mode,omitempty"`
 }
 
 // LoadSettings reads the settings of dir. A missing file gives the zero
@@ -92,6 +96,9 @@ func (s Settings) Validate() error {
 	}
 	if s.MCPPort != 0 && (s.MCPPort < 1024 || s.MCPPort > 65535) {
 		return fmt.Errorf("mcp_port: must be between 1024 and 65535 (0 for the default %d), got %d", DefaultPort, s.MCPPort)
+	}
+	if s.AwayMode != "" && !s.AwayMode.Valid() {
+		return fmt.Errorf("away_mode: must be hold or reject, got %q", s.AwayMode)
 	}
 	for i, w := range s.BlockingWindows {
 		if w.Match == "" || w.Seconds < 1 || w.Seconds > 86400 {
@@ -146,6 +153,7 @@ type settingsKeeper struct {
 	ctx    context.Context
 	bridge *mcpbridge.Bridge
 	mcp    *mcpEndpoint
+	policy *policy.Policy
 
 	applyMu sync.Mutex // one apply at a time
 	cur     Settings   // the settings applied last
@@ -155,9 +163,9 @@ type settingsKeeper struct {
 }
 
 // apply validates s, moves the MCP server when mcp_port changed, saves s
-// and applies it to the MCP bridge and the retention job. A port that
-// cannot be listened on is an error and nothing is saved. It blocks for
-// the listen and a file write. Safe for concurrent use.
+// and applies it to the MCP bridge, the retention job and the away mode
+// to the policy. A port that cannot be listened on is an error and nothing
+// is saved. It blocks for the listen and a file write. Safe for concurrent use.
 func (k *settingsKeeper) apply(s Settings) error {
 	if err := s.Validate(); err != nil {
 		return err
@@ -177,6 +185,9 @@ func (k *settingsKeeper) apply(s Settings) error {
 	if k.bridge != nil {
 		c := s.bridgeConfig(mcpbridge.Config{})
 		k.bridge.Reconfigure(c.Windows, c.DefaultWindow, c.DefaultTimeout)
+	}
+	if k.policy != nil {
+		k.policy.SetAwayMode(s.AwayMode)
 	}
 	k.retain(s.HistoryRetentionDays)
 	k.log.Info("settings applied", "default_timeout_seconds", s.DefaultTimeoutSeconds, "retention_days", s.HistoryRetentionDays)
