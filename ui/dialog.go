@@ -51,6 +51,7 @@ type questionDialog struct {
 	always        *alwaysPanel      // the open "Always…" scope dialog, or nil
 	alwaysButton  *dialogButton     // Always…, or nil
 	alwaysMenu    *fyne.Menu        // the "Always…" choices
+	alwaysPopup   *widget.PopUpMenu // the menu of alwaysMenu while shown
 }
 
 // newQuestionDialog builds the window for q without showing it. It must be

