@@ -11,6 +11,13 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app"
+	"github.com/asktray/asktray/app/policy"
+)
+
+// The away behaviours, as the settings window offers them.
+const (
+	awayHold   = "Hold new questions silently; the tray lists them"
+	awayReject = "Reject new questions at once (auto_rejected, reason away)"
 )
 
 // settingsWindow edits settings.json. Saving validates, writes the file and
@@ -29,6 +36,9 @@ type settingsWindow struct {
 
 	timeout, window, windows, armDelay, retention, port *widget.Entry
 	sound                                               *widget.Check
+	awayMode                                            *widget.RadioGroup
+	tabs                                                *container.AppTabs
+	rules                                               rulesTab
 	status, info                                        *widget.Label
 	save, regenerate                                    *widget.Button
 
@@ -45,6 +55,8 @@ func newSettingsWindow(a fyne.App, env app.Env, applied func(app.Settings)) *set
 	s.windows.SetMinRowsVisible(3)
 	s.windows.SetPlaceHolder("client-name = seconds, one per line, e.g.\ncursor = 240")
 	s.sound = widget.NewCheck("Play the desktop's message sound", nil)
+	s.awayMode = widget.NewRadioGroup([]string{awayHold, awayReject}, nil)
+	s.awayMode.Required = true
 	s.status = widget.NewLabel("")
 	s.status.Wrapping = fyne.TextWrapWord
 	s.save = widget.NewButton("Save", s.submit)
@@ -76,6 +88,10 @@ func (s *settingsWindow) load(st app.Settings) {
 	}
 	s.windows.SetText(strings.Join(lines, "\n"))
 	s.sound.SetChecked(st.NotificationSound)
+	s.awayMode.SetSelected(awayHold)
+	if st.AwayMode == policy.AwayReject {
+		s.awayMode.SetSelected(awayReject)
+	}
 }
 
 // parse reads the fields into settings; errors name the field.
@@ -116,6 +132,10 @@ func (s *settingsWindow) parse() (app.Settings, error) {
 		st.MCPPort = 0 // the default stays the default
 	}
 	st.NotificationSound = s.sound.Checked
+	st.AwayMode = ""
+	if s.awayMode.Selected == awayReject {
+		st.AwayMode = policy.AwayReject
+	}
 	return st, st.Validate()
 }
 
@@ -176,40 +196,52 @@ func port(st app.Settings) int {
 	return st.MCPPort
 }
 
+// formItem is a form row with a hint under it.
+func formItem(label string, w fyne.CanvasObject, hint string) *widget.FormItem {
+	it := widget.NewFormItem(label, w)
+	it.HintText = hint
+	return it
+}
+
 // Show shows the window, making it on first use; closing it hides it.
 func (s *settingsWindow) Show() {
 	if s.win == nil {
 		w := s.app.NewWindow("Asktray settings")
 		form := widget.NewForm(
-			widget.NewFormItem("Default deadline (s)", s.timeout),
-			widget.NewFormItem("Blocking window (s)", s.window),
-			widget.NewFormItem("Per-client windows", s.windows),
-			widget.NewFormItem("Arming delay (ms)", s.armDelay),
-			widget.NewFormItem("Notifications", s.sound),
-			widget.NewFormItem("Keep history (days)", s.retention),
-			widget.NewFormItem("MCP port", s.port),
-			widget.NewFormItem("MCP token", container.NewHBox(s.regenerate)),
+			formItem("Default deadline (s)", s.timeout, "How long a person has to answer when the agent gives no timeout (10–86400)."),
+			formItem("Blocking window (s)", s.window, "How long a call waits before returning pending, for clients not listed below."),
+			formItem("Per-client windows", s.windows, ""),
+			formItem("Arming delay (ms)", s.armDelay, "Answer buttons unlock after the dialog was visible and focused this long (300–5000)."),
+			formItem("Notifications", s.sound, ""),
+			formItem("When away", s.awayMode, "Away is switched in the tray menu or with 'asktray away on|off'. Nothing is ever allowed because you are away."),
+			formItem("Keep history (days)", s.retention, "0 keeps everything; older finished questions are deleted daily."),
+			formItem("MCP port", s.port, "Loopback port, 1024–65535. A change moves the server now; clients must be set up again."),
+			formItem("MCP token", container.NewHBox(s.regenerate), "A new token locks out every client until it is set up again."),
 		)
-		form.Items[0].HintText = "How long a person has to answer when the agent gives no timeout (10–86400)."
-		form.Items[1].HintText = "How long a call waits before returning pending, for clients not listed below."
-		form.Items[3].HintText = "Answer buttons unlock after the dialog was visible and focused this long (300–5000)."
-		form.Items[5].HintText = "0 keeps everything; older finished questions are deleted daily."
-		form.Items[6].HintText = "Loopback port, 1024–65535. A change moves the server now; clients must be set up again."
-		form.Items[7].HintText = "A new token locks out every client until it is set up again."
 		bottom := container.NewVBox(widget.NewSeparator(), s.status, container.NewBorder(nil, nil, nil, s.save, s.info))
-		w.SetContent(container.NewBorder(nil, bottom, nil, nil, container.NewVScroll(form)))
+		general := container.NewBorder(nil, bottom, nil, nil, container.NewVScroll(form))
+		s.tabs = container.NewAppTabs(
+			container.NewTabItem("General", general),
+			container.NewTabItem("Rules", s.rulesView()),
+		)
+		w.SetContent(s.tabs)
 		w.SetCloseIntercept(w.Hide)
-		w.Resize(fyne.NewSize(620, 560))
+		w.Resize(fyne.NewSize(680, 620))
 		w.CenterOnScreen()
 		s.win = w
 	}
 	s.load(s.current)
 	s.showInfo()
+	s.loadRules()
 	s.status.SetText("")
 	s.win.Show()
 	s.win.RequestFocus()
 }
 
-// policyChanged shows the rules and away mode as the policy has them now.
-// Runs on the Fyne goroutine.
-func (s *settingsWindow) policyChanged() {}
+// policyChanged shows the rules as the policy has them now. Runs on the
+// Fyne goroutine.
+func (s *settingsWindow) policyChanged() {
+	if s.win != nil {
+		s.loadRules()
+	}
+}

@@ -2,12 +2,16 @@ package ui
 
 import (
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app"
+	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -149,5 +153,90 @@ func TestSettingsWindow_PortMoveAndTokenRegeneration(t *testing.T) {
 	}
 	if !strings.Contains(tr.connect.text.Text, tok) || strings.Contains(tr.connect.text.Text, strings.Repeat("a", 64)) {
 		t.Fatalf("connect window still shows the old token: %q", tr.connect.text.Text)
+	}
+}
+
+// TestSettingsWindow_RulesTabAndAwayMode lists the policy's rules, follows
+// changes made elsewhere (a dialog, 'asktray rules rm'), edits and removes
+// a rule by tapping, and saves the away behaviour.
+func TestSettingsWindow_RulesTabAndAwayMode(t *testing.T) {
+	a := test.NewTempApp(t)
+	pol, err := policy.Open(filepath.Join(t.TempDir(), policy.File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := question.NewBroker(question.Config{Gate: pol.Gate})
+	defer b.Close()
+	var saved []app.Settings
+	env := app.Env{Broker: b, Policy: pol, Settings: app.Settings{AwayMode: policy.AwayReject},
+		ApplySettings: func(s app.Settings) error { saved = append(saved, s); return nil }}
+	tr := newTray(a, env)
+	defer tr.followPolicy()()
+	expires := time.Now().Add(48 * time.Hour).Truncate(time.Minute)
+	first, err := pol.Add(policy.Rule{Client: "claude-code", Action: "request_approval:Deploy to staging", Decision: policy.Allow,
+		Scope: policy.ScopeSession, SessionID: "4f2a9c1e-77b0-4d55-9a1c-0c5e7d2f1b3a", Expires: expires})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := tr.settings
+	s.Show()
+	if s.awayMode.Selected != awayReject {
+		t.Fatalf("away mode shows %q", s.awayMode.Selected)
+	}
+	rows := s.rules.rows
+	if len(rows) != 1 || rows[0].title.Text != "Allow  ·  claude-code  ·  request_approval:Deploy to staging" ||
+		!strings.Contains(rows[0].facts.Text, "this session only (session 4f2a9c1e…)") ||
+		!strings.Contains(rows[0].facts.Text, "expires "+expires.Format(expiresLayout)) || !s.rules.empty.Hidden {
+		t.Fatalf("rows: %q / %q / empty hidden %v", rows[0].title.Text, rows[0].facts.Text, s.rules.empty.Hidden)
+	}
+	// A rule made elsewhere shows at once; one removed elsewhere goes.
+	second, err := pol.Add(policy.Rule{Client: "*", Action: "permission_prompt:Bash", Decision: policy.Deny, Scope: policy.ScopeAlways, Note: "no shell"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.rules.rows) != 2 || !strings.Contains(s.rules.rows[1].facts.Text, "note: no shell") || s.rules.rows[1].title.Importance != widget.DangerImportance {
+		t.Fatalf("after Add: %d rows", len(s.rules.rows))
+	}
+	if err := pol.Remove(first.ID); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.rules.rows) != 1 || s.rules.rows[0].rule.ID != second.ID {
+		t.Fatalf("after Remove: %d rows", len(s.rules.rows))
+	}
+
+	// Edit: a bad expiry is refused, then decision, expiry and note change.
+	test.Tap(s.rules.rows[0].edit)
+	s.rules.editExpires.SetText("tomorrow")
+	test.Tap(s.rules.editSave)
+	if !strings.Contains(s.rules.editErr.Text, "Expires: write 2006-01-02 15:04") {
+		t.Fatalf("bad expiry: %q", s.rules.editErr.Text)
+	}
+	s.rules.editDecision.SetSelected("allow")
+	s.rules.editExpires.SetText("2030-01-02 03:04")
+	s.rules.editNote.SetText("read-only commands are fine")
+	test.Tap(s.rules.editSave)
+	got, _ := pol.Rule(second.ID)
+	if got.Decision != policy.Allow || got.Note != "read-only commands are fine" ||
+		!got.Expires.Equal(time.Date(2030, 1, 2, 3, 4, 0, 0, time.Local)) {
+		t.Fatalf("edited %+v (%s)", got, s.rules.editErr.Text)
+	}
+	if !strings.Contains(s.rules.rows[0].facts.Text, "expires 2030-01-02 03:04") {
+		t.Fatalf("row after edit %q", s.rules.rows[0].facts.Text)
+	}
+	test.Tap(s.rules.rows[0].remove)
+	if len(pol.Rules()) != 0 || len(s.rules.rows) != 0 || s.rules.empty.Hidden {
+		t.Fatalf("after remove: %d rules, %d rows", len(pol.Rules()), len(s.rules.rows))
+	}
+
+	// The away behaviour is saved as away_mode.
+	s.awayMode.SetSelected(awayHold)
+	test.Tap(s.save)
+	if len(saved) != 1 || saved[0].AwayMode != "" {
+		t.Fatalf("saved %+v", saved)
+	}
+	s.awayMode.SetSelected(awayReject)
+	test.Tap(s.save)
+	if len(saved) != 2 || saved[1].AwayMode != policy.AwayReject {
+		t.Fatalf("saved %+v", saved)
 	}
 }
