@@ -73,18 +73,22 @@ func (d *questionDialog) layout() fyne.CanvasObject {
 		container.NewBorder(container.NewVBox(top, widget.NewSeparator()), d.bar(), nil, nil, middle))
 }
 
-// titleAndBody returns the dialog's bold title and its Markdown message:
-// the header and the message, or for an approval its action and details.
-func (d *questionDialog) titleAndBody() (title, body string) {
-	title, body = d.q.Header, d.q.Message
-	if d.q.Kind != question.KindApproval || d.q.Action == "" {
+// titleAndBody returns the dialog's bold title and its Markdown message.
+func (d *questionDialog) titleAndBody() (title, body string) { return titleAndBody(d.q) }
+
+// titleAndBody returns q's bold title and its Markdown message, as the
+// dialog and the history show them: the header and the message, or for an
+// approval its action and details.
+func titleAndBody(q question.Question) (title, body string) {
+	title, body = q.Header, q.Message
+	if q.Kind != question.KindApproval || q.Action == "" {
 		return title, body
 	}
-	title = d.q.Action
+	title = q.Action
 	switch {
-	case strings.TrimSpace(d.q.Details) != "":
-		body = d.q.Details
-	case strings.TrimSpace(d.q.Message) == strings.TrimSpace(d.q.Action):
+	case strings.TrimSpace(q.Details) != "":
+		body = q.Details
+	case strings.TrimSpace(q.Message) == strings.TrimSpace(q.Action):
 		body = "*No details given.*"
 	}
 	return title, body

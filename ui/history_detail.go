@@ -34,6 +34,7 @@ type historyDetail struct {
 	outcome     *widget.Label
 	decider     *widget.Label
 	message     *fyne.Container // holds the message's RichText
+	reason      *widget.Label   // an approval's risk and the agent's reason
 	options     *widget.RichText
 	answerHead  *widget.Label
 	answer      *widget.Label
@@ -69,6 +70,7 @@ func newHistoryDetail(h *historyWindow) *historyDetail {
 	d.outcome = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	d.decider = widget.NewLabel("")
 	d.message = container.NewStack()
+	d.reason = wrap(widget.NewLabel(""))
 	d.options = widget.NewRichText()
 	d.options.Wrapping = fyne.TextWrapWord
 	d.answerHead = sectionHeading("Answer")
@@ -97,7 +99,7 @@ func newHistoryDetail(h *historyWindow) *historyDetail {
 		d.title,
 		container.NewHBox(d.outcomeIcon, d.outcome, d.decider),
 		widget.NewSeparator(),
-		d.message, d.options,
+		d.message, d.reason, d.options,
 		d.answerHead, d.answerBox, d.note,
 		widget.NewSeparator(),
 		meta, d.schemaBox,
@@ -122,6 +124,19 @@ func sectionHeading(text string) *widget.Label {
 // metaKey returns a label for the metadata grid.
 func metaKey(text string) *widget.Label {
 	return widget.NewLabelWithStyle(text, fyne.TextAlignTrailing, fyne.TextStyle{Bold: true})
+}
+
+// approvalFacts is an approval's risk and the agent's reason, one a line,
+// or "" for other kinds.
+func approvalFacts(q question.Question) string {
+	var lines []string
+	if q.Risk != "" {
+		lines = append(lines, "Risk: "+string(q.Risk))
+	}
+	if r := strings.TrimSpace(q.AgentReason); r != "" {
+		lines = append(lines, "Why: "+r)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // historyClient names the client with its version and session.
@@ -156,12 +171,15 @@ func (d *historyDetail) show(rec history.Record) {
 	q, r := rec.Question, rec.Result
 	look := lookOf(stateOf(rec))
 	d.placeholder.Hide()
-	d.title.SetText(q.Header)
-	d.title.Hidden = q.Header == ""
+	title, body := titleAndBody(q)
+	d.title.SetText(title)
+	d.title.Hidden = title == ""
 	d.outcomeIcon.SetResource(look.icon)
 	d.outcome.Importance = look.importance
 	d.outcome.SetText(look.name)
-	d.message.Objects = []fyne.CanvasObject{renderMarkdown(q.Message)}
+	d.message.Objects = []fyne.CanvasObject{renderMarkdown(body)}
+	d.reason.SetText(approvalFacts(q))
+	d.reason.Hidden = d.reason.Text == ""
 	d.message.Refresh()
 	d.setOptions(q, r)
 
