@@ -213,7 +213,7 @@ func (s *settingsWindow) Show() {
 			formItem("Per-client windows", s.windows, ""),
 			formItem("Arming delay (ms)", s.armDelay, "Answer buttons unlock after the dialog was visible and focused this long (300–5000)."),
 			formItem("Notifications", s.sound, ""),
-			formItem("When away", s.awayMode, "Away is switched in the tray menu or with 'asktray away on|off'. Nothing is ever allowed because you are away."),
+			formItem("When away", s.awayMode, "Switch away in the tray menu or with 'asktray away on|off'. Away never allows anything."),
 			formItem("Keep history (days)", s.retention, "0 keeps everything; older finished questions are deleted daily."),
 			formItem("MCP port", s.port, "Loopback port, 1024–65535. A change moves the server now; clients must be set up again."),
 			formItem("MCP token", container.NewHBox(s.regenerate), "A new token locks out every client until it is set up again."),

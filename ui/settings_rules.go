@@ -82,8 +82,8 @@ func (s *settingsWindow) loadRules() {
 	for _, r := range rules {
 		row := s.ruleRow(r, now)
 		t.rows = append(t.rows, row)
-		t.list.Add(container.NewBorder(nil, nil, nil,
-			container.NewHBox(row.edit, row.remove), container.NewVBox(row.title, row.facts)))
+		buttons := container.NewVBox(layout.NewSpacer(), container.NewHBox(row.edit, row.remove), layout.NewSpacer())
+		t.list.Add(container.NewBorder(nil, nil, nil, buttons, container.NewVBox(row.title, row.facts)))
 		t.list.Add(widget.NewSeparator())
 	}
 }
