@@ -140,9 +140,6 @@ func Run(ctx context.Context, o Options) (err error) {
 	if err != nil {
 		return err
 	}
-	if o.Addr == "" {
-		o.Addr = settings.MCPAddr()
-	}
 	pol, err := policy.Open(filepath.Join(o.DataDir, policy.File))
 	if err != nil {
 		return err
@@ -160,7 +157,7 @@ func Run(ctx context.Context, o Options) (err error) {
 	unsub := broker.Subscribe(logEvents(log))
 	defer unsub()
 
-	mcp, bridge, err := startMCP(o, settings.bridgeConfig(mcpbridge.Config{Broker: broker, Version: o.Version, Log: log}), token)
+	mcp, bridge, err := startMCP(o, settings, mcpbridge.Config{Broker: broker, Version: o.Version, Log: log}, token)
 	if err != nil {
 		return err
 	}
@@ -260,12 +257,17 @@ func openStore(ctx context.Context, dir string, log *slog.Logger) (*history.SQLi
 	return store, nil
 }
 
-// startMCP listens on o.Addr and serves the MCP endpoint there until the
-// endpoint's stop.
-func startMCP(o Options, cfg mcpbridge.Config, token string) (*mcpEndpoint, *mcpbridge.Bridge, error) {
+// startMCP listens on o.Addr (or the address of the mcp_port setting when
+// o.Addr is empty) and serves the MCP endpoint there, with s applied to
+// cfg, until the endpoint's stop.
+func startMCP(o Options, s Settings, cfg mcpbridge.Config, token string) (*mcpEndpoint, *mcpbridge.Bridge, error) {
 	if o.NoAuth && o.AllowNonLoopback {
 		return nil, nil, errors.New("no-auth mode is for loopback test runs only")
 	}
+	if o.Addr == "" {
+		o.Addr = s.MCPAddr()
+	}
+	cfg = s.bridgeConfig(cfg)
 	ln, err := listen(o.Addr, o.AllowNonLoopback)
 	if err != nil {
 		return nil, nil, err
