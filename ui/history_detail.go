@@ -34,7 +34,6 @@ type historyDetail struct {
 	outcome     *widget.Label
 	decider     *widget.Label
 	message     *fyne.Container // holds the message's RichText
-	reason      *widget.Label   // an approval's risk and the agent's reason
 	options     *widget.RichText
 	answerHead  *widget.Label
 	answer      *widget.Label
@@ -70,7 +69,6 @@ func newHistoryDetail(h *historyWindow) *historyDetail {
 	d.outcome = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	d.decider = widget.NewLabel("")
 	d.message = container.NewStack()
-	d.reason = wrap(widget.NewLabel(""))
 	d.options = widget.NewRichText()
 	d.options.Wrapping = fyne.TextWrapWord
 	d.answerHead = sectionHeading("Answer")
@@ -99,7 +97,7 @@ func newHistoryDetail(h *historyWindow) *historyDetail {
 		d.title,
 		container.NewHBox(d.outcomeIcon, d.outcome, d.decider),
 		widget.NewSeparator(),
-		d.message, d.reason, d.options,
+		d.message, d.options,
 		d.answerHead, d.answerBox, d.note,
 		widget.NewSeparator(),
 		meta, d.schemaBox,
@@ -124,19 +122,6 @@ func sectionHeading(text string) *widget.Label {
 // metaKey returns a label for the metadata grid.
 func metaKey(text string) *widget.Label {
 	return widget.NewLabelWithStyle(text, fyne.TextAlignTrailing, fyne.TextStyle{Bold: true})
-}
-
-// approvalFacts is an approval's risk and the agent's reason, one a line,
-// or "" for other kinds.
-func approvalFacts(q question.Question) string {
-	var lines []string
-	if q.Risk != "" {
-		lines = append(lines, "Risk: "+string(q.Risk))
-	}
-	if r := strings.TrimSpace(q.AgentReason); r != "" {
-		lines = append(lines, "Why: "+r)
-	}
-	return strings.Join(lines, "\n")
 }
 
 // historyClient names the client with its version and session.
@@ -171,21 +156,18 @@ func (d *historyDetail) show(rec history.Record) {
 	q, r := rec.Question, rec.Result
 	look := lookOf(stateOf(rec))
 	d.placeholder.Hide()
-	title, body := titleAndBody(q)
-	d.title.SetText(title)
-	d.title.Hidden = title == ""
+	d.title.SetText(q.Header)
+	d.title.Hidden = q.Header == ""
 	d.outcomeIcon.SetResource(look.icon)
 	d.outcome.Importance = look.importance
 	d.outcome.SetText(look.name)
-	d.message.Objects = []fyne.CanvasObject{renderMarkdown(body)}
-	d.reason.SetText(approvalFacts(q))
-	d.reason.Hidden = d.reason.Text == ""
+	d.message.Objects = []fyne.CanvasObject{renderMarkdown(historyBody(q))}
 	d.message.Refresh()
 	d.setOptions(q, r)
 
 	d.asked.SetText(historyTime(q.Created))
 	d.client.SetText(historyClient(q.Client))
-	d.kind.SetText(historyKindName(q.Kind))
+	d.kind.SetText(historyKindName(q.Kind) + historyTool(q))
 	d.id.SetText(q.ID)
 	d.schema.SetText(indentJSON(q.Schema))
 	d.schemaBox.Hidden = len(q.Schema) == 0
@@ -305,4 +287,28 @@ func (d *historyDetail) copyAnswer() {
 		return
 	}
 	d.h.app.Clipboard().SetContent(answerText(d.rec.Result.Value))
+}
+
+// historyBody is the Markdown the detail shows for q: its message and, for
+// an approval, the details of the action, the agent's reason and the risk.
+func historyBody(q question.Question) string {
+	parts := []string{q.Message}
+	if q.Details != "" {
+		parts = append(parts, q.Details)
+	}
+	if q.AgentReason != "" {
+		parts = append(parts, "**Why:** "+q.AgentReason)
+	}
+	if q.Kind == question.KindApproval && q.Risk != "" {
+		parts = append(parts, "**Risk:** "+string(q.Risk))
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// historyTool names the MCP tool that asked q, if it is known.
+func historyTool(q question.Question) string {
+	if q.Tool == "" {
+		return ""
+	}
+	return ", via " + q.Tool
 }

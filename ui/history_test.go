@@ -10,7 +10,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app/history"
-	"github.com/asktray/asktray/app/question"
 )
 
 func TestHistory_ShowsNewestFirst(t *testing.T) {
@@ -267,36 +266,5 @@ func TestHistory_RowTexts(t *testing.T) {
 	}
 	if got := fitText("Which database should the integration tests use?", 14, r.texts[0].TextStyle, 120); !strings.HasSuffix(got, "…") || len(got) < 8 {
 		t.Errorf("fitText = %q", got)
-	}
-}
-
-// TestHistory_ApprovalDetail shows an approval as the dialog did: the
-// action as the title, the details as the message, the risk and the
-// agent's reason, and for a rule's outcome the rule's id.
-func TestHistory_ApprovalDetail(t *testing.T) {
-	s := history.NewMemory()
-	seedHistory(t, s, []seedRec{{time.Minute, 0, question.Question{Kind: question.KindApproval, Tool: "request_approval",
-		Client: seedClient("claude-code", "2.1.3"), Action: "Deploy to production", Message: "Deploy to production",
-		Details: "Run `kubectl apply -f k8s/prod`.", AgentReason: "CI passed on the release branch.", Risk: question.RiskHigh},
-		&question.Result{Outcome: question.AutoRejected, DecidedBy: question.ByRule, Reason: question.ReasonRule, Via: question.ViaRule,
-			RuleID: "Xq3rule", Note: "no deploys this week"}}})
-	x := newHistHarness(t, s).show()
-	d := x.h.detail
-	x.h.list.Select(0)
-	rt := d.message.Objects[0].(*widget.RichText)
-	for name, c := range map[string][2]string{
-		"title":   {d.title.Text, "Deploy to production"},
-		"message": {rt.String(), "Run kubectl apply -f k8s/prod."},
-		"reason":  {d.reason.Text, "Risk: high\nWhy: CI passed on the release branch."},
-		"decider": {d.decider.Text, "·  Rule Xq3rule"},
-		"outcome": {d.outcome.Text, "Auto-rejected"},
-		"note":    {d.note.Text, "Note: no deploys this week"},
-	} {
-		if c[0] != c[1] {
-			t.Errorf("%s = %q, want %q", name, c[0], c[1])
-		}
-	}
-	if d.reason.Hidden || d.title.Hidden {
-		t.Error("reason or title hidden")
 	}
 }
