@@ -2,6 +2,7 @@ package xvfbtest
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -61,4 +62,65 @@ func TestAwayFromTheCLIHoldsDialogs(t *testing.T) {
 		t.Fatalf("away off: %v\n%s", err, out)
 	}
 	d.waitWindow(t, "e2e-agent asks", 20*time.Second)
+}
+
+// TestAlwaysAllowHighRisk walks the Always… path on the real binary: a
+// click on Always… and on "Always allow…" (the test driver cannot check
+// where Fyne really draws them), then keys only: the confirmation box, the
+// panel's button once armed. The client is allowed, the rule is listed by
+// 'asktray rules --json' as high risk, and the same request is then
+// approved by the rule without a dialog.
+func TestAlwaysAllowHighRisk(t *testing.T) {
+	d := newDesktop(t)
+	s := d.client(t, "e2e-agent")
+	args := map[string]any{"action": "Force-push main", "details": "```\ngit push --force-with-lease origin main\n```", "risk": "high"}
+	res := callAsync(s, "request_approval", args)
+	w := d.waitWindow(t, "e2e-agent asks", 20*time.Second)
+	d.x(t, "xdotool", "windowfocus", "--sync", w)
+	time.Sleep(900 * time.Millisecond)
+	x, y, _, h := d.geometry(t, w)
+	// Always… is left of Deny at the bottom right; its menu opens over it.
+	d.x(t, "xdotool", "mousemove", "--sync", strconv.Itoa(x+252), strconv.Itoa(y+h-26), "click", "1")
+	time.Sleep(500 * time.Millisecond)
+	d.x(t, "xdotool", "mousemove", "--sync", strconv.Itoa(x+262), strconv.Itoa(y+h-56), "click", "1")
+	time.Sleep(900 * time.Millisecond) // the panel restarts the arming delay
+	if _, _, _, grown := d.geometry(t, w); grown <= h {
+		t.Fatalf("the Always allow panel did not open (window height %d)", grown)
+	}
+	// Focus is on Cancel: Shift+Tab reaches the box, Space ticks it, two
+	// Tabs reach "Add rule and allow", Space presses it.
+	for _, k := range []string{"shift+Tab", "space", "Tab", "Tab", "space"} {
+		d.x(t, "xdotool", "key", "--clearmodifiers", k)
+		time.Sleep(100 * time.Millisecond)
+	}
+	if got := waitResult(t, res); got["decision"] != "allow" || got["via"] != "dialog" {
+		t.Fatalf("client got %v", got)
+	}
+	out, err := d.cli("rules", "--json")
+	if err != nil || !strings.Contains(out, `"high_risk": true`) || !strings.Contains(out, `"action": "request_approval:Force-push main"`) {
+		t.Fatalf("rules: %v\n%s", err, out)
+	}
+	if got := waitResult(t, callAsync(s, "request_approval", args)); got["status"] != "auto_approved" || got["rule_id"] == nil {
+		t.Fatalf("second request got %v", got)
+	}
+}
+
+// geometry returns window w's position and size.
+func (d *desktop) geometry(t *testing.T, w string) (x, y, width, height int) {
+	t.Helper()
+	for _, l := range strings.Split(d.x(t, "xdotool", "getwindowgeometry", w), "\n") {
+		l = strings.TrimSpace(l)
+		if v, ok := strings.CutPrefix(l, "Position: "); ok {
+			v, _, _ = strings.Cut(v, " ")
+			a, b, _ := strings.Cut(v, ",")
+			x, _ = strconv.Atoi(a)
+			y, _ = strconv.Atoi(b)
+		}
+		if v, ok := strings.CutPrefix(l, "Geometry: "); ok {
+			a, b, _ := strings.Cut(v, "x")
+			width, _ = strconv.Atoi(a)
+			height, _ = strconv.Atoi(b)
+		}
+	}
+	return x, y, width, height
 }
