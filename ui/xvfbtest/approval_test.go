@@ -108,7 +108,7 @@ func TestAlwaysAllowHighRisk(t *testing.T) {
 // geometry returns window w's position and size.
 func (d *desktop) geometry(t *testing.T, w string) (x, y, width, height int) {
 	t.Helper()
-	for _, l := range strings.Split(d.x(t, "xdotool", "getwindowgeometry", w), "\n") {
+	for l := range strings.SplitSeq(d.x(t, "xdotool", "getwindowgeometry", w), "\n") {
 		l = strings.TrimSpace(l)
 		if v, ok := strings.CutPrefix(l, "Position: "); ok {
 			v, _, _ = strings.Cut(v, " ")
