@@ -145,7 +145,7 @@ func Run(ctx context.Context, o Options) (err error) {
 		return err
 	}
 	pol.SetAwayMode(settings.AwayMode)
-	keeper := &settingsKeeper{dir: o.DataDir, store: store, log: log, ctx: ctx, cur: settings, policy: pol}
+	keeper := &settingsKeeper{dir: o.DataDir, store: store, log: log, ctx: ctx, cur: settings, policy: pol, login: loginStarter(o), loginOn: settings.StartAtLogin}
 	keeper.retain(settings.HistoryRetentionDays)
 	defer keeper.stop()
 	broker := question.NewBroker(question.Config{Journal: store, Gate: pol.Gate})

@@ -52,9 +52,17 @@ type Settings struct {
 	// DefaultPort). --addr overrides it at start; changing it while the app
 	// runs moves the server at once, and every client must be set up again.
 	MCPPort int `json:"mcp_port,omitempty"`
+	// ProgressIntervalSeconds is how often a tool call that waits for the
+	// person sends a progress notification to a client that asked for
+	// them; clients that reset their timeout on progress stay alive
+	// (1..60; default 15).
+	ProgressIntervalSeconds int `json:"progress_interval_seconds,omitempty"`
 	// AwayMode says what happens to new questions while away: "hold" (the
 	// default: they wait silently) or "reject" (auto_rejected, reason away).
 	AwayMode policy.AwayMode `json:"away_mode,omitempty"`
+	// StartAtLogin starts asktray in the tray when the person logs in
+	// (an XDG autostart entry on Linux and the BSDs; see autostart.go).
+	StartAtLogin bool `json:"start_at_login,omitempty"`
 }
 
 // LoadSettings reads the settings of dir. A missing file gives the zero
@@ -96,6 +104,9 @@ func (s Settings) Validate() error {
 	}
 	if s.MCPPort != 0 && (s.MCPPort < 1024 || s.MCPPort > 65535) {
 		return fmt.Errorf("mcp_port: must be between 1024 and 65535 (0 for the default %d), got %d", DefaultPort, s.MCPPort)
+	}
+	if s.ProgressIntervalSeconds < 0 || s.ProgressIntervalSeconds > 60 {
+		return fmt.Errorf("progress_interval_seconds: must be between 1 and 60, got %d", s.ProgressIntervalSeconds)
 	}
 	if s.AwayMode != "" && !s.AwayMode.Valid() {
 		return fmt.Errorf("away_mode: must be hold or reject, got %q", s.AwayMode)
@@ -142,6 +153,9 @@ func (s Settings) bridgeConfig(cfg mcpbridge.Config) mcpbridge.Config {
 	if s.DefaultWindowSeconds > 0 {
 		cfg.DefaultWindow = time.Duration(s.DefaultWindowSeconds) * time.Second
 	}
+	if s.ProgressIntervalSeconds > 0 {
+		cfg.ProgressEvery = time.Duration(s.ProgressIntervalSeconds) * time.Second
+	}
 	return cfg
 }
 
@@ -160,6 +174,8 @@ type settingsKeeper struct {
 
 	mu         sync.Mutex
 	stopRetain context.CancelFunc
+	login      func(on bool) error // writes or removes the start-at-login entry; nil: nothing to do
+	loginOn    bool                // start_at_login as last applied
 }
 
 // apply validates s, moves the MCP server when mcp_port changed, saves s
@@ -178,6 +194,9 @@ func (k *settingsKeeper) apply(s Settings) error {
 		}
 		k.cur.MCPPort = s.MCPPort
 	}
+	if err := k.applyLogin(s.StartAtLogin); err != nil {
+		return err
+	}
 	if err := SaveSettings(k.dir, s); err != nil {
 		return fmt.Errorf("save settings: %w", err)
 	}
@@ -185,6 +204,7 @@ func (k *settingsKeeper) apply(s Settings) error {
 	if k.bridge != nil {
 		c := s.bridgeConfig(mcpbridge.Config{})
 		k.bridge.Reconfigure(c.Windows, c.DefaultWindow, c.DefaultTimeout)
+		k.bridge.SetProgressEvery(c.ProgressEvery)
 	}
 	if k.policy != nil {
 		k.policy.SetAwayMode(s.AwayMode)

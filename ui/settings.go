@@ -35,7 +35,7 @@ type settingsWindow struct {
 	win             fyne.Window
 
 	timeout, window, windows, armDelay, retention, port *widget.Entry
-	sound                                               *widget.Check
+	sound, startAtLogin                                 *widget.Check
 	awayMode                                            *widget.RadioGroup
 	tabs                                                *container.AppTabs
 	rules                                               rulesTab
@@ -57,6 +57,7 @@ func newSettingsWindow(a fyne.App, env app.Env, applied func(app.Settings)) *set
 	s.sound = widget.NewCheck("Play the desktop's message sound", nil)
 	s.awayMode = widget.NewRadioGroup([]string{awayHold, awayReject}, nil)
 	s.awayMode.Required = true
+	s.startAtLogin = widget.NewCheck("Start Asktray in the tray when I log in", nil)
 	s.status = widget.NewLabel("")
 	s.status.Wrapping = fyne.TextWrapWord
 	s.save = widget.NewButton("Save", s.submit)
@@ -92,6 +93,7 @@ func (s *settingsWindow) load(st app.Settings) {
 	if st.AwayMode == policy.AwayReject {
 		s.awayMode.SetSelected(awayReject)
 	}
+	s.startAtLogin.SetChecked(st.StartAtLogin)
 }
 
 // parse reads the fields into settings; errors name the field.
@@ -136,6 +138,7 @@ func (s *settingsWindow) parse() (app.Settings, error) {
 	if s.awayMode.Selected == awayReject {
 		st.AwayMode = policy.AwayReject
 	}
+	st.StartAtLogin = s.startAtLogin.Checked
 	return st, st.Validate()
 }
 
@@ -215,6 +218,7 @@ func (s *settingsWindow) Show() {
 			formItem("Notifications", s.sound, ""),
 			formItem("When away", s.awayMode, "Switch away in the tray menu or with 'asktray away on|off'. Away never allows anything."),
 			formItem("Keep history (days)", s.retention, "0 keeps everything; older finished questions are deleted daily."),
+			formItem("Start at login", s.startAtLogin, "Adds this asktray to your desktop's autostart (Linux); see the README for macOS and Windows."),
 			formItem("MCP port", s.port, "Loopback port, 1024–65535. A change moves the server now; clients must be set up again."),
 			formItem("MCP token", container.NewHBox(s.regenerate), "A new token locks out every client until it is set up again."),
 		)

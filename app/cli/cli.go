@@ -42,6 +42,7 @@ const usage = `Asktray lets AI agents ask you questions from a tray icon.
 
 Usage:
   asktray [--data-dir DIR] [--addr HOST:PORT] [--headless]   run the app
+  asktray --background                                       run it quietly (start at login): tray only, exit 0 if running
   asktray pending [--json]                                   list pending questions
   asktray answer ID (--accept VALUE | --decline | --cancel) [--note TEXT]
   asktray snooze ID DURATION                                 e.g. 5m, 1h, tomorrow
@@ -187,6 +188,7 @@ func runApp(ctx context.Context, args []string, stdio IO, gui GUI) error {
 	f := newFlags("asktray")
 	addr := f.String("addr", "", "MCP listen address (default 127.0.0.1 and the port set in Settings, else "+app.DefaultAddr+")")
 	headless := f.Bool("headless", false, "run without window, tray or notifications")
+	background := f.Bool(strings.TrimPrefix(app.BackgroundFlag, "--"), false, "start quietly in the tray; exit 0 when the app already runs")
 	nonLoopback := f.Bool("dangerously-listen-non-loopback", false, "allow --addr to name a non-loopback address")
 	noAuth := f.Bool("test-only-no-auth", false, "turn off the MCP token check (conformance tests; loopback only)")
 	pos, err := f.parse(args)
@@ -214,7 +216,11 @@ func runApp(ctx context.Context, args []string, stdio IO, gui GUI) error {
 				readyHook(in, env)
 			}
 		}})
-	if _, ok := errors.AsType[*app.AlreadyRunningError](err); ok {
+	if _, ok := errors.AsType[*app.AlreadyRunningError](err); ok && *background {
+		// A start at login (or a launcher) finds the app running: leave it be.
+		fmt.Fprintf(stdio.Err, "asktray: %v; nothing to do\n", err)
+		return nil
+	} else if ok {
 		// Without a tray host there is no icon to click: starting the app
 		// again is how the person finds it, so show its window.
 		sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
