@@ -218,7 +218,7 @@ func (s *settingsWindow) Show() {
 			formItem("Notifications", s.sound, ""),
 			formItem("When away", s.awayMode, "Switch away in the tray menu or with 'asktray away on|off'. Away never allows anything."),
 			formItem("Keep history (days)", s.retention, "0 keeps everything; older finished questions are deleted daily."),
-			formItem("Start at login", s.startAtLogin, "Adds this asktray to your desktop's autostart (Linux); see the README for macOS and Windows."),
+			formItem("Start at login", s.startAtLogin, "Adds an autostart entry (Linux); the README covers macOS and Windows."),
 			formItem("MCP port", s.port, "Loopback port, 1024–65535. A change moves the server now; clients must be set up again."),
 			formItem("MCP token", container.NewHBox(s.regenerate), "A new token locks out every client until it is set up again."),
 		)
