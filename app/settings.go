@@ -90,23 +90,24 @@ func LoadSettings(dir string) (Settings, error) {
 // Validate checks every setting against its limits; the error names the
 // setting and the limit.
 func (s Settings) Validate() error {
-	if s.DefaultTimeoutSeconds != 0 && (s.DefaultTimeoutSeconds < 10 || s.DefaultTimeoutSeconds > 86400) {
-		return fmt.Errorf("default_timeout_seconds: must be between 10 and 86400, got %d", s.DefaultTimeoutSeconds)
-	}
-	if s.DefaultWindowSeconds < 0 || s.DefaultWindowSeconds > 86400 {
-		return fmt.Errorf("default_window_seconds: must be between 1 and 86400, got %d", s.DefaultWindowSeconds)
-	}
-	if s.HistoryRetentionDays < 0 || s.HistoryRetentionDays > 36500 {
-		return fmt.Errorf("history_retention_days: must be between 0 (keep everything) and 36500, got %d", s.HistoryRetentionDays)
-	}
-	if s.ArmDelayMS != 0 && (s.ArmDelayMS < 300 || s.ArmDelayMS > 5000) {
-		return fmt.Errorf("arm_delay_ms: must be between 300 and 5000, got %d", s.ArmDelayMS)
-	}
-	if s.MCPPort != 0 && (s.MCPPort < 1024 || s.MCPPort > 65535) {
-		return fmt.Errorf("mcp_port: must be between 1024 and 65535 (0 for the default %d), got %d", DefaultPort, s.MCPPort)
-	}
-	if s.ProgressIntervalSeconds < 0 || s.ProgressIntervalSeconds > 60 {
-		return fmt.Errorf("progress_interval_seconds: must be between 1 and 60, got %d", s.ProgressIntervalSeconds)
+	// Each number must be 0 (the default) or lie within its limits; the
+	// message is the limits as the person reads them.
+	for _, f := range []struct {
+		name    string
+		v       int
+		lo, hi  int
+		between string
+	}{
+		{"default_timeout_seconds", s.DefaultTimeoutSeconds, 10, 86400, "between 10 and 86400"},
+		{"default_window_seconds", s.DefaultWindowSeconds, 1, 86400, "between 1 and 86400"},
+		{"history_retention_days", s.HistoryRetentionDays, 0, 36500, "between 0 (keep everything) and 36500"},
+		{"arm_delay_ms", s.ArmDelayMS, 300, 5000, "between 300 and 5000"},
+		{"mcp_port", s.MCPPort, 1024, 65535, fmt.Sprintf("between 1024 and 65535 (0 for the default %d)", DefaultPort)},
+		{"progress_interval_seconds", s.ProgressIntervalSeconds, 1, 60, "between 1 and 60"},
+	} {
+		if f.v != 0 && (f.v < f.lo || f.v > f.hi) {
+			return fmt.Errorf("%s: must be %s, got %d", f.name, f.between, f.v)
+		}
 	}
 	if s.AwayMode != "" && !s.AwayMode.Valid() {
 		return fmt.Errorf("away_mode: must be hold or reject, got %q", s.AwayMode)
