@@ -18,6 +18,7 @@ import (
 	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/webask"
 	"github.com/asktray/asktray/mcpbridge"
 )
 
@@ -63,9 +64,13 @@ type Env struct {
 	Store         history.Store
 	// Policy holds the rules and away mode; its Gate decides questions
 	// before the UI sees them (a decided question emits no EventAsked).
-	Policy  *policy.Policy
-	URL     string // the MCP URL at start; see Endpoint
-	Token   string // the token at start; see Endpoint
+	Policy *policy.Policy
+	URL    string // the MCP URL at start; see Endpoint
+	Token  string // the token at start; see Endpoint
+	// WebURL returns the link to a pending question's page for a browser,
+	// or "" once it ended. It is for the person only, never for an agent.
+	// It may be called from any goroutine.
+	WebURL  func(id string) string
 	DataDir string
 	Log     *slog.Logger
 	// Endpoint returns the MCP URL and token as they are now: a new
@@ -157,22 +162,23 @@ func Run(ctx context.Context, o Options) (err error) {
 	unsub := broker.Subscribe(logEvents(log))
 	defer unsub()
 
-	mcp, bridge, err := startMCP(o, settings, mcpbridge.Config{Broker: broker, Version: o.Version, Log: log, Policy: pol}, token)
+	gui := o.GUI != nil && !o.Headless && displayAvailable()
+	web := webask.New(webask.Config{Broker: broker, Log: log, ArmDelay: time.Duration(settings.ArmDelayMS) * time.Millisecond, LogLinks: !gui})
+	defer web.Close()
+	mcp, bridge, err := startMCP(o, settings, mcpbridge.Config{Broker: broker, Version: o.Version, Log: log, Policy: pol}, token, web)
 	if err != nil {
 		return err
 	}
 	defer mcp.stop()
-	keeper.bridge, keeper.mcp = bridge, mcp
+	keeper.bridge, keeper.mcp, keeper.web = bridge, mcp, web
 	url := mcp.URL()
-
-	gui := o.GUI != nil && !o.Headless && displayAvailable()
 	inst := Instance{
 		PID: os.Getpid(), Version: o.Version, URL: url, Addr: addrOf(url),
 		Socket: filepath.Join(o.DataDir, SocketFile), DataDir: o.DataDir,
 		Started: time.Now().UTC().Format(time.RFC3339), GUI: gui,
 	}
 	var show atomic.Pointer[func()]
-	ctl := &control.Server{Broker: broker, Store: store, Policy: pol, Log: log, Show: func() bool {
+	ctl := &control.Server{Broker: broker, Store: store, Policy: pol, Log: log, URL: web.URL, Show: func() bool {
 		if f := show.Load(); f != nil {
 			(*f)()
 			return true
@@ -194,6 +200,7 @@ func Run(ctx context.Context, o Options) (err error) {
 	}
 	defer os.Remove(filepath.Join(o.DataDir, InstanceFile))
 	mcp.setOnMove(func(url string) {
+		web.SetAddr(addrOf(url)) // question page links follow the port
 		in := inst
 		in.URL, in.Addr = url, addrOf(url)
 		if err := writeInstance(o.DataDir, in); err != nil {
@@ -202,7 +209,7 @@ func Run(ctx context.Context, o Options) (err error) {
 	})
 	log.Info("serving", "url", url, "socket", inst.Socket, "gui", gui)
 	env := Env{SetShow: func(fn func()) { show.Store(&fn) }, ApplySettings: keeper.apply, Settings: settings, Broker: broker, Store: store,
-		Policy: pol, URL: url, Token: token, DataDir: o.DataDir, Log: log,
+		Policy: pol, URL: url, Token: token, DataDir: o.DataDir, Log: log, WebURL: web.URL,
 		Endpoint:        func() (string, string) { return mcp.URL(), mcp.currentToken() },
 		RegenerateToken: mcp.regenerate,
 	}
@@ -259,8 +266,9 @@ func openStore(ctx context.Context, dir string, log *slog.Logger) (*history.SQLi
 
 // startMCP listens on o.Addr (or the address of the mcp_port setting when
 // o.Addr is empty) and serves the MCP endpoint there, with s applied to
-// cfg, until the endpoint's stop.
-func startMCP(o Options, s Settings, cfg mcpbridge.Config, token string) (*mcpEndpoint, *mcpbridge.Bridge, error) {
+// cfg, and the question pages of web at /q/ (outside the bearer check; they
+// have their own), until the endpoint's stop.
+func startMCP(o Options, s Settings, cfg mcpbridge.Config, token string, web *webask.Server) (*mcpEndpoint, *mcpbridge.Bridge, error) {
 	if o.NoAuth && o.AllowNonLoopback {
 		return nil, nil, errors.New("no-auth mode is for loopback test runs only")
 	}
@@ -278,6 +286,8 @@ func startMCP(o Options, s Settings, cfg mcpbridge.Config, token string) (*mcpEn
 	bridge := mcpbridge.New(cfg)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", bridge.HTTPHandler(mcpbridge.HTTPOptions{CurrentToken: e.currentToken, NoAuth: o.NoAuth, ExtraHosts: extraHosts(ln), RemotePeers: o.AllowNonLoopback}))
+	web.SetAddr(ln.Addr().String())
+	mux.Handle("/q/", web.Handler())
 	e.handler = mux
 	e.serve(ln)
 	return e, bridge, nil

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/question"
 )
 
 // freePort returns a loopback port nobody listens on right now.
@@ -136,6 +137,13 @@ func TestMCPPortSettingMovesTheServer(t *testing.T) {
 	st, err := control.NewClient(filepath.Join(dir, SocketFile)).Status(context.Background())
 	if err != nil || st.URL != moved {
 		t.Fatalf("control status %+v %v", st, err)
+	}
+	q, err := env.Broker.Ask(context.Background(), question.Question{Kind: question.KindConfirm, Message: "ok?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if link := env.WebURL(q.ID); !strings.HasPrefix(link, "http://127.0.0.1:"+strconv.Itoa(second)+"/q/") {
+		t.Fatalf("question page link %q does not follow the move", link)
 	}
 	if s, _ := LoadSettings(dir); s.MCPPort != second || s.DefaultTimeoutSeconds != 60 {
 		t.Fatalf("saved %+v", s)

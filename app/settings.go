@@ -17,6 +17,7 @@ import (
 	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/webask"
 	"github.com/asktray/asktray/mcpbridge"
 )
 
@@ -168,6 +169,7 @@ type settingsKeeper struct {
 	ctx    context.Context
 	bridge *mcpbridge.Bridge
 	mcp    *mcpEndpoint
+	web    *webask.Server
 	policy *policy.Policy
 
 	applyMu sync.Mutex // one apply at a time
@@ -206,6 +208,9 @@ func (k *settingsKeeper) apply(s Settings) error {
 		c := s.bridgeConfig(mcpbridge.Config{})
 		k.bridge.Reconfigure(c.Windows, c.DefaultWindow, c.DefaultTimeout)
 		k.bridge.SetProgressEvery(c.ProgressEvery)
+	}
+	if k.web != nil {
+		k.web.SetArmDelay(time.Duration(s.ArmDelayMS) * time.Millisecond)
 	}
 	if k.policy != nil {
 		k.policy.SetAwayMode(s.AwayMode)

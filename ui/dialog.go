@@ -28,6 +28,8 @@ type questionDialog struct {
 	r      renderer
 	guard  *guard
 	root   *dialogRoot
+	app    fyne.App
+	webURL func(id string) string // the question's page link, or ""; may be nil
 
 	shownAt  time.Time
 	visible  bool
@@ -48,6 +50,8 @@ type questionDialog struct {
 	snoozeButton  *dialogButton
 	snoozeMenu    *fyne.Menu
 	snoozePopup   *widget.PopUpMenu // the last one shown
+	webButton     *dialogButton     // "Browser": open or copy the question's page link; nil without one
+	webPopup      *widget.PopUpMenu // its menu, the last one shown
 	always        *alwaysPanel      // the open "Always…" scope dialog, or nil
 	alwaysButton  *dialogButton     // Always…, or nil
 	alwaysMenu    *fyne.Menu        // the "Always…" choices
@@ -55,9 +59,11 @@ type questionDialog struct {
 }
 
 // newQuestionDialog builds the window for q without showing it. It must be
-// called on the Fyne goroutine; armDelay is clamped by clampArmDelay.
-func newQuestionDialog(a fyne.App, b *question.Broker, pol *policy.Policy, q question.Question, log *slog.Logger, c clock, armDelay time.Duration) (*questionDialog, error) {
-	d := &questionDialog{q: q, broker: b, policy: pol, log: log, clock: c}
+// called on the Fyne goroutine; armDelay is clamped by clampArmDelay; webURL
+// (may be nil) gives the link to the question's page in a browser; pol
+// (may be nil) is where Always… adds rules.
+func newQuestionDialog(a fyne.App, b *question.Broker, pol *policy.Policy, q question.Question, log *slog.Logger, c clock, armDelay time.Duration, webURL func(string) string) (*questionDialog, error) {
+	d := &questionDialog{q: q, broker: b, policy: pol, log: log, clock: c, app: a, webURL: webURL}
 	r, err := newRenderer(&d.q, d)
 	if err != nil {
 		return nil, err

@@ -39,6 +39,10 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 	}
 	note := newNotifier(env.Log, func(id string) { fyne.Do(func() { dlg.open(id) }) }, env.Settings.NotificationSound)
 	defer note.close()
+	if env.WebURL != nil {
+		dlg.webURL, note.webURL = env.WebURL, env.WebURL
+		note.onBrowser = func(id string) { fyne.Do(func() { openPage(a, env.WebURL(id), env.Log) }) }
+	}
 	// One subscription keeps events in order for the dialogs, the tray and
 	// the history; notifications go out off the Fyne goroutine, since a D-Bus
 	// call may take a moment.
