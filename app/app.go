@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -23,13 +22,14 @@ import (
 	"github.com/asktray/asktray/mcpbridge"
 )
 
-// DefaultAddr is where the MCP server listens unless told otherwise.
+// DefaultAddr is where the MCP server listens unless --addr or the
+// mcp_port setting say otherwise.
 const DefaultAddr = "127.0.0.1:7931"
 
 // Options configure Run.
 type Options struct {
 	DataDir  string // required: where everything is kept
-	Addr     string // host:port for the MCP listener; empty means DefaultAddr
+	Addr     string // host:port for the MCP listener; empty means the mcp_port setting's, else DefaultAddr
 	Headless bool   // no window, tray or notification
 	Version  string // the app's version, for status and logs
 
@@ -69,14 +69,23 @@ type Env struct {
 	// Policy holds the rules and away mode; its Gate decides questions
 	// before the UI sees them (a decided question emits no EventAsked).
 	Policy *policy.Policy
-	URL    string
-	Token  string
+	URL    string // the MCP URL at start; see Endpoint
+	Token  string // the token at start; see Endpoint
 	// WebURL returns the link to a pending question's page for a browser,
 	// or "" once it ended. It is for the person only, never for an agent.
 	// It may be called from any goroutine.
 	WebURL  func(id string) string
 	DataDir string
 	Log     *slog.Logger
+	// Endpoint returns the MCP URL and token as they are now: a new
+	// mcp_port moves the server and RegenerateToken replaces the token.
+	// Nil means URL and Token never change. Any goroutine may call it.
+	Endpoint func() (url, token string)
+	// RegenerateToken writes a new random token (0600) and makes the MCP
+	// server accept only it from the next request on; every configured
+	// client must be set up again. It blocks for a file write; any
+	// goroutine may call it.
+	RegenerateToken func() (string, error)
 }
 
 // AlreadyRunningError reports that another app holds the data dir.
@@ -102,9 +111,6 @@ var errLocked = errors.New("locked by another process")
 func Run(ctx context.Context, o Options) (err error) {
 	if o.DataDir == "" {
 		return errors.New("no data dir given")
-	}
-	if o.Addr == "" {
-		o.Addr = DefaultAddr
 	}
 	askFlag, err := o.askFlag()
 	if err != nil {
@@ -153,7 +159,7 @@ func Run(ctx context.Context, o Options) (err error) {
 	}
 	pol.SetAwayMode(settings.AwayMode)
 	gui := o.desktopUI()
-	keeper := &settingsKeeper{dir: o.DataDir, store: store, log: log, ctx: ctx, policy: pol, login: loginStarter(o), loginOn: settings.StartAtLogin, askFlag: askFlag, desktop: gui}
+	keeper := &settingsKeeper{dir: o.DataDir, store: store, log: log, ctx: ctx, cur: settings, policy: pol, login: loginStarter(o), loginOn: settings.StartAtLogin, askFlag: askFlag, desktop: gui}
 	keeper.retain(settings.HistoryRetentionDays)
 	defer keeper.stop()
 	broker := question.NewBroker(question.Config{Journal: store, Gate: pol.Gate})
@@ -167,17 +173,18 @@ func Run(ctx context.Context, o Options) (err error) {
 
 	web := webask.New(webask.Config{Broker: broker, Log: log, ArmDelay: time.Duration(settings.ArmDelayMS) * time.Millisecond, LogLinks: !gui})
 	defer web.Close()
-	bcfg := settings.bridgeConfig(mcpbridge.Config{Broker: broker, Version: o.Version, Log: log, Policy: pol, Desktop: gui})
-	bcfg.AskMode = keeper.askMode(bcfg.AskMode)
-	url, bridge, stopMCP, err := startMCP(o, bcfg, token, web)
+	// The --ask flag wins over the ask_mode setting for this run.
+	runSettings := settings
+	runSettings.AskMode = string(keeper.askMode(mcpbridge.AskMode(settings.AskMode)))
+	mcp, bridge, err := startMCP(o, runSettings, mcpbridge.Config{Broker: broker, Version: o.Version, Log: log, Policy: pol, Desktop: gui}, token, web)
 	if err != nil {
 		return err
 	}
-	defer stopMCP()
-	keeper.bridge, keeper.web = bridge, web
-
+	defer mcp.stop()
+	keeper.bridge, keeper.mcp, keeper.web = bridge, mcp, web
+	url := mcp.URL()
 	inst := Instance{
-		PID: os.Getpid(), Version: o.Version, URL: url, Addr: strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/mcp"),
+		PID: os.Getpid(), Version: o.Version, URL: url, Addr: addrOf(url),
 		Socket: filepath.Join(o.DataDir, SocketFile), DataDir: o.DataDir,
 		Started: time.Now().UTC().Format(time.RFC3339), GUI: gui,
 	}
@@ -189,7 +196,7 @@ func Run(ctx context.Context, o Options) (err error) {
 		}
 		return false
 	}, Status: func() control.Status {
-		return control.Status{PID: inst.PID, Version: inst.Version, URL: inst.URL, DataDir: inst.DataDir, GUI: inst.GUI}
+		return control.Status{PID: inst.PID, Version: inst.Version, URL: mcp.URL(), DataDir: inst.DataDir, GUI: inst.GUI}
 	}}
 	if err := ctl.Listen(inst.Socket); err != nil {
 		return err
@@ -203,8 +210,20 @@ func Run(ctx context.Context, o Options) (err error) {
 		return fmt.Errorf("write instance file: %w", err)
 	}
 	defer os.Remove(filepath.Join(o.DataDir, InstanceFile))
-	log.Info("serving", "url", url, "socket", inst.Socket, "gui", gui, "ask", bcfg.AskMode)
-	env := Env{SetShow: func(fn func()) { show.Store(&fn) }, ApplySettings: keeper.apply, Settings: settings, Broker: broker, Store: store, Policy: pol, URL: url, Token: token, DataDir: o.DataDir, Log: log, WebURL: web.URL}
+	mcp.setOnMove(func(url string) {
+		web.SetAddr(addrOf(url)) // question page links follow the port
+		in := inst
+		in.URL, in.Addr = url, addrOf(url)
+		if err := writeInstance(o.DataDir, in); err != nil {
+			log.Error("write instance file", "err", err)
+		}
+	})
+	log.Info("serving", "url", url, "socket", inst.Socket, "gui", gui, "ask", runSettings.AskMode)
+	env := Env{SetShow: func(fn func()) { show.Store(&fn) }, ApplySettings: keeper.apply, Settings: settings, Broker: broker, Store: store,
+		Policy: pol, URL: url, Token: token, DataDir: o.DataDir, Log: log, WebURL: web.URL,
+		Endpoint:        func() (string, string) { return mcp.URL(), mcp.currentToken() },
+		RegenerateToken: mcp.regenerate,
+	}
 	if o.Ready != nil {
 		o.Ready(inst, env)
 	}
@@ -273,23 +292,33 @@ func openStore(ctx context.Context, dir string, log *slog.Logger) (*history.SQLi
 	return store, nil
 }
 
-// startMCP listens on o.Addr and serves the MCP endpoint there, and the
-// question pages of web at /q/ (outside the bearer check; they have their
-// own). It returns the endpoint's URL and a function that stops serving.
-func startMCP(o Options, cfg mcpbridge.Config, token string, web *webask.Server) (url string, bridge *mcpbridge.Bridge, stop func(), err error) {
+// startMCP listens on o.Addr (or the address of the mcp_port setting when
+// o.Addr is empty) and serves the MCP endpoint there, with s applied to
+// cfg, and the question pages of web at /q/ (outside the bearer check; they
+// have their own), until the endpoint's stop.
+func startMCP(o Options, s Settings, cfg mcpbridge.Config, token string, web *webask.Server) (*mcpEndpoint, *mcpbridge.Bridge, error) {
 	if o.NoAuth && o.AllowNonLoopback {
-		return "", nil, nil, errors.New("no-auth mode is for loopback test runs only")
+		return nil, nil, errors.New("no-auth mode is for loopback test runs only")
 	}
+	if o.Addr == "" {
+		o.Addr = s.MCPAddr()
+	}
+	cfg = s.bridgeConfig(cfg)
 	ln, err := listen(o.Addr, o.AllowNonLoopback)
 	if err != nil {
-		return "", nil, nil, err
+		return nil, nil, err
 	}
-	bridge = mcpbridge.New(cfg)
+	host, _, _ := net.SplitHostPort(o.Addr) // listen checked it
+	e := &mcpEndpoint{dir: o.DataDir, host: host, nonLoopback: o.AllowNonLoopback, log: cfg.Log}
+	e.token.Store(&token)
+	bridge := mcpbridge.New(cfg)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", bridge.HTTPHandler(mcpbridge.HTTPOptions{Token: token, NoAuth: o.NoAuth, ExtraHosts: extraHosts(ln), RemotePeers: o.AllowNonLoopback}))
+	mux.Handle("/mcp", bridge.HTTPHandler(mcpbridge.HTTPOptions{CurrentToken: e.currentToken, NoAuth: o.NoAuth, ExtraHosts: extraHosts(ln), RemotePeers: o.AllowNonLoopback}))
 	web.SetAddr(ln.Addr().String())
 	mux.Handle("/q/", web.Handler())
-	return "http://" + ln.Addr().String() + "/mcp", bridge, serveHTTP(ln, mux, cfg.Log), nil
+	e.handler = mux
+	e.serve(ln)
+	return e, bridge, nil
 }
 
 // acquire takes the data dir's single-instance lock, or reports who holds it.
@@ -303,25 +332,6 @@ func acquire(dir string) (*os.File, error) {
 		return nil, are
 	}
 	return lock, err
-}
-
-// serveHTTP serves h on ln on a new goroutine and returns a function that
-// shuts the server down, waiting up to 5 s for calls in progress.
-func serveHTTP(ln net.Listener, h http.Handler, log *slog.Logger) (shutdown func()) {
-	// No WriteTimeout: a tool call may wait minutes for a person.
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	go func() {
-		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			log.Error("mcp listener stopped", "err", err)
-		}
-	}()
-	return func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := hs.Shutdown(ctx); err != nil {
-			log.Warn("mcp listener shutdown", "err", err)
-		}
-	}
 }
 
 // listen listens on addr, which must name a loopback address unless

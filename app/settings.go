@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
 
@@ -52,6 +53,10 @@ type Settings struct {
 	// (the asking client's own form, MCP elicitation) or "auto"; the
 	// --ask flag overrides it for one run.
 	AskMode string `json:"ask_mode,omitempty"`
+	// MCPPort is the loopback port of the MCP server (1024..65535; 0 means
+	// DefaultPort). --addr overrides it at start; changing it while the app
+	// runs moves the server at once, and every client must be set up again.
+	MCPPort int `json:"mcp_port,omitempty"`
 	// ProgressIntervalSeconds is how often a tool call that waits for the
 	// person sends a progress notification to a client that asked for
 	// them; clients that reset their timeout on progress stay alive
@@ -90,23 +95,27 @@ func LoadSettings(dir string) (Settings, error) {
 // Validate checks every setting against its limits; the error names the
 // setting and the limit.
 func (s Settings) Validate() error {
-	if s.DefaultTimeoutSeconds != 0 && (s.DefaultTimeoutSeconds < 10 || s.DefaultTimeoutSeconds > 86400) {
-		return fmt.Errorf("default_timeout_seconds: must be between 10 and 86400, got %d", s.DefaultTimeoutSeconds)
-	}
-	if s.DefaultWindowSeconds < 0 || s.DefaultWindowSeconds > 86400 {
-		return fmt.Errorf("default_window_seconds: must be between 1 and 86400, got %d", s.DefaultWindowSeconds)
-	}
-	if s.HistoryRetentionDays < 0 || s.HistoryRetentionDays > 36500 {
-		return fmt.Errorf("history_retention_days: must be between 0 (keep everything) and 36500, got %d", s.HistoryRetentionDays)
-	}
-	if s.ArmDelayMS != 0 && (s.ArmDelayMS < 300 || s.ArmDelayMS > 5000) {
-		return fmt.Errorf("arm_delay_ms: must be between 300 and 5000, got %d", s.ArmDelayMS)
+	// Each number must be 0 (the default) or lie within its limits; the
+	// message is the limits as the person reads them.
+	for _, f := range []struct {
+		name    string
+		v       int
+		lo, hi  int
+		between string
+	}{
+		{"default_timeout_seconds", s.DefaultTimeoutSeconds, 10, 86400, "between 10 and 86400"},
+		{"default_window_seconds", s.DefaultWindowSeconds, 1, 86400, "between 1 and 86400"},
+		{"history_retention_days", s.HistoryRetentionDays, 0, 36500, "between 0 (keep everything) and 36500"},
+		{"arm_delay_ms", s.ArmDelayMS, 300, 5000, "between 300 and 5000"},
+		{"mcp_port", s.MCPPort, 1024, 65535, fmt.Sprintf("between 1024 and 65535 (0 for the default %d)", DefaultPort)},
+		{"progress_interval_seconds", s.ProgressIntervalSeconds, 1, 60, "between 1 and 60"},
+	} {
+		if f.v != 0 && (f.v < f.lo || f.v > f.hi) {
+			return fmt.Errorf("%s: must be %s, got %d", f.name, f.between, f.v)
+		}
 	}
 	if _, err := mcpbridge.ParseAskMode(s.AskMode); err != nil {
 		return fmt.Errorf("ask_mode: %w", err)
-	}
-	if s.ProgressIntervalSeconds < 0 || s.ProgressIntervalSeconds > 60 {
-		return fmt.Errorf("progress_interval_seconds: must be between 1 and 60, got %d", s.ProgressIntervalSeconds)
 	}
 	if s.AwayMode != "" && !s.AwayMode.Valid() {
 		return fmt.Errorf("away_mode: must be hold or reject, got %q", s.AwayMode)
@@ -126,6 +135,16 @@ func SaveSettings(dir string, s Settings) error {
 		return err
 	}
 	return WriteFileAtomic(filepath.Join(dir, SettingsFile), append(b, '\n'), 0o600)
+}
+
+// MCPAddr returns the loopback address the MCP server listens on when no
+// --addr is given: 127.0.0.1 and MCPPort, or DefaultPort.
+func (s Settings) MCPAddr() string {
+	port := s.MCPPort
+	if port == 0 {
+		port = DefaultPort
+	}
+	return "127.0.0.1:" + strconv.Itoa(port)
 }
 
 // bridgeConfig applies s to the MCP bridge's configuration.
@@ -161,8 +180,12 @@ type settingsKeeper struct {
 	// the ask_mode setting; desktop says whether a desktop UI runs.
 	askFlag mcpbridge.AskMode
 	desktop bool
+	mcp     *mcpEndpoint
 	web     *webask.Server
 	policy  *policy.Policy
+
+	applyMu sync.Mutex // one apply at a time
+	cur     Settings   // the settings applied last
 
 	mu         sync.Mutex
 	stopRetain context.CancelFunc
@@ -170,11 +193,21 @@ type settingsKeeper struct {
 	loginOn    bool                // start_at_login as last applied
 }
 
-// apply validates s, saves it and applies it to the MCP bridge and the
-// retention job, and the away mode to the policy. Safe for concurrent use.
+// apply validates s, moves the MCP server when mcp_port changed, saves s
+// and applies it to the MCP bridge, the retention job and the away mode
+// to the policy. A port that cannot be listened on is an error and nothing
+// is saved. It blocks for the listen and a file write. Safe for concurrent use.
 func (k *settingsKeeper) apply(s Settings) error {
 	if err := s.Validate(); err != nil {
 		return err
+	}
+	k.applyMu.Lock()
+	defer k.applyMu.Unlock()
+	if k.mcp != nil && s.MCPPort != k.cur.MCPPort {
+		if _, err := k.mcp.move(s.MCPPort); err != nil {
+			return err
+		}
+		k.cur.MCPPort = s.MCPPort
 	}
 	if err := k.applyLogin(s.StartAtLogin); err != nil {
 		return err
@@ -182,6 +215,7 @@ func (k *settingsKeeper) apply(s Settings) error {
 	if err := SaveSettings(k.dir, s); err != nil {
 		return fmt.Errorf("save settings: %w", err)
 	}
+	k.cur = s
 	if k.bridge != nil {
 		c := s.bridgeConfig(mcpbridge.Config{})
 		k.bridge.Reconfigure(c.Windows, c.DefaultWindow, c.DefaultTimeout)

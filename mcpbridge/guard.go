@@ -24,6 +24,10 @@ const MaxBody = 1 << 20
 // HTTPOptions configure the guarded Streamable HTTP handler.
 type HTTPOptions struct {
 	Token string // required bearer token; empty only with NoAuth
+	// CurrentToken, when set, is read on every request in place of Token,
+	// so that a regenerated token takes effect at once; it must be safe
+	// to call from any goroutine.
+	CurrentToken func() string
 	// NoAuth turns the token check off. It exists for the conformance suite,
 	// whose CLI cannot send headers; Host and Origin checks stay on.
 	NoAuth bool
@@ -52,7 +56,6 @@ func (b *Bridge) HTTPHandler(o HTTPOptions) http.Handler {
 }
 
 func (b *Bridge) guard(o HTTPOptions, next http.Handler) http.Handler {
-	want := []byte("Bearer " + o.Token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !o.RemotePeers && !loopbackPeer(r.RemoteAddr) {
 			http.Error(w, "Forbidden: only local clients may connect", http.StatusForbidden)
@@ -66,7 +69,7 @@ func (b *Bridge) guard(o HTTPOptions, next http.Handler) http.Handler {
 			http.Error(w, "Forbidden: Origin not allowed", http.StatusForbidden)
 			return
 		}
-		if !o.NoAuth && subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
+		if !o.NoAuth && !tokenMatches(r.Header.Get("Authorization"), o) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="asktray"`)
 			http.Error(w, "Unauthorized: send Authorization: Bearer <token> (asktray url prints it)", http.StatusUnauthorized)
 			return
@@ -89,6 +92,19 @@ func (b *Bridge) guard(o HTTPOptions, next http.Handler) http.Handler {
 		defer done()
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
+}
+
+// tokenMatches reports whether header is "Bearer <token>" for the current
+// token. An empty token matches nothing.
+func tokenMatches(header string, o HTTPOptions) bool {
+	tok := o.Token
+	if o.CurrentToken != nil {
+		tok = o.CurrentToken()
+	}
+	if tok == "" {
+		return false
+	}
+	return subtle.ConstantTimeCompare([]byte(header), []byte("Bearer "+tok)) == 1
 }
 
 // hostAllowed reports whether host (with an optional port) is a loopback

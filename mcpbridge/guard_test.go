@@ -91,3 +91,43 @@ func TestHostAndOrigin(t *testing.T) {
 		t.Error("extra host refused")
 	}
 }
+
+// TestGuardCurrentToken checks that a token swapped in while serving is the
+// only one accepted from the next request on, and that an empty token
+// accepts nobody.
+func TestGuardCurrentToken(t *testing.T) {
+	t.Parallel()
+	b := question.NewBroker(question.Config{})
+	defer b.Close()
+	tok := testToken
+	h := New(Config{Broker: b}).HTTPHandler(HTTPOptions{Token: "ignored", CurrentToken: func() string { return tok }})
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
+	status := func(bearer string) int {
+		r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:7931/mcp", strings.NewReader(init))
+		r.RemoteAddr = "127.0.0.1:40000"
+		r.Header.Set("Authorization", "Bearer "+bearer)
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("Accept", "application/json, text/event-stream")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w.Code
+	}
+	if got := status(testToken); got != 200 {
+		t.Fatalf("current token: %d", got)
+	}
+	if got := status("ignored"); got != 401 {
+		t.Fatalf("static Token accepted while CurrentToken is set: %d", got)
+	}
+	old := tok
+	tok = strings.Repeat("b", 64)
+	if got := status(old); got != 401 {
+		t.Fatalf("old token after the swap: %d", got)
+	}
+	if got := status(tok); got != 200 {
+		t.Fatalf("new token: %d", got)
+	}
+	tok = ""
+	if got := status(""); got != 401 {
+		t.Fatalf("empty token accepted: %d", got)
+	}
+}

@@ -5,15 +5,19 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/cli"
 )
 
 // connectWindow shows how to connect each MCP client: what 'asktray config
-// CLIENT' prints, with copy buttons. Its methods run on the Fyne goroutine.
+// CLIENT' prints, with copy buttons. It reads the MCP URL and token each
+// time it shows a setup, so a moved port or a new token shows at once. Its
+// methods run on the Fyne goroutine.
 type connectWindow struct {
-	app                 fyne.App
-	dataDir, url, token string
-	win                 fyne.Window
+	app      fyne.App
+	dataDir  string
+	endpoint func() (url, token string)
+	win      fyne.Window
 
 	client      *widget.Select
 	text        *widget.Label
@@ -22,8 +26,8 @@ type connectWindow struct {
 	setup       cli.Setup
 }
 
-func newConnectWindow(a fyne.App, dataDir, url, token string) *connectWindow {
-	c := &connectWindow{app: a, dataDir: dataDir, url: url, token: token}
+func newConnectWindow(a fyne.App, dataDir string, endpoint func() (url, token string)) *connectWindow {
+	c := &connectWindow{app: a, dataDir: dataDir, endpoint: endpoint}
 	c.text = widget.NewLabel("")
 	c.text.Wrapping = fyne.TextWrapWord
 	c.text.TextStyle = fyne.TextStyle{Monospace: true}
@@ -36,7 +40,8 @@ func newConnectWindow(a fyne.App, dataDir, url, token string) *connectWindow {
 
 // choose shows the setup of client.
 func (c *connectWindow) choose(client string) {
-	s, err := cli.ClientSetup(client, c.dataDir, c.url, c.token)
+	url, token := c.endpoint()
+	s, err := cli.ClientSetup(client, c.dataDir, url, token)
 	if err != nil {
 		c.text.SetText(err.Error())
 		return
@@ -67,6 +72,24 @@ func (c *connectWindow) Show() {
 			c.client.SetSelected(cli.Clients()[0])
 		}
 	}
+	c.refresh()
 	c.win.Show()
 	c.win.RequestFocus()
+}
+
+// refresh shows the chosen client's setup again, with the URL and token as
+// they are now.
+func (c *connectWindow) refresh() {
+	if c.client.Selected != "" {
+		c.choose(c.client.Selected)
+	}
+}
+
+// envEndpoint returns env.Endpoint, or a func giving env's URL and token
+// when the app gives none (tests).
+func envEndpoint(env app.Env) func() (url, token string) {
+	if env.Endpoint != nil {
+		return env.Endpoint
+	}
+	return func() (string, string) { return env.URL, env.Token }
 }

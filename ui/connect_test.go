@@ -10,7 +10,7 @@ import (
 func TestConnectWindow_ShowsSetupAndCopies(t *testing.T) {
 	a := test.NewTempApp(t)
 	tok := strings.Repeat("cd", 32)
-	c := newConnectWindow(a, "/data", "http://127.0.0.1:7931/mcp", tok)
+	c := newConnectWindow(a, "/data", func() (string, string) { return "http://127.0.0.1:7931/mcp", tok })
 	c.Show()
 	if c.client.Selected != "claude-code" || !strings.Contains(c.text.Text, "claude mcp add") {
 		t.Fatalf("first client %q: %q", c.client.Selected, c.text.Text)

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -20,6 +21,7 @@ import (
 type questionDialog struct {
 	q      question.Question
 	broker *question.Broker
+	policy *policy.Policy // where Always… adds rules; nil: no Always…
 	log    *slog.Logger
 	clock  clock
 	win    fyne.Window
@@ -50,13 +52,18 @@ type questionDialog struct {
 	snoozePopup   *widget.PopUpMenu // the last one shown
 	webButton     *dialogButton     // "Browser": open or copy the question's page link; nil without one
 	webPopup      *widget.PopUpMenu // its menu, the last one shown
+	always        *alwaysPanel      // the open "Always…" scope dialog, or nil
+	alwaysButton  *dialogButton     // Always…, or nil
+	alwaysMenu    *fyne.Menu        // the "Always…" choices
+	alwaysPopup   *widget.PopUpMenu // the menu of alwaysMenu while shown
 }
 
 // newQuestionDialog builds the window for q without showing it. It must be
 // called on the Fyne goroutine; armDelay is clamped by clampArmDelay; webURL
-// (may be nil) gives the link to the question's page in a browser.
-func newQuestionDialog(a fyne.App, b *question.Broker, q question.Question, log *slog.Logger, c clock, armDelay time.Duration, webURL func(string) string) (*questionDialog, error) {
-	d := &questionDialog{q: q, broker: b, log: log, clock: c, app: a, webURL: webURL}
+// (may be nil) gives the link to the question's page in a browser; pol
+// (may be nil) is where Always… adds rules.
+func newQuestionDialog(a fyne.App, b *question.Broker, pol *policy.Policy, q question.Question, log *slog.Logger, c clock, armDelay time.Duration, webURL func(string) string) (*questionDialog, error) {
+	d := &questionDialog{q: q, broker: b, policy: pol, log: log, clock: c, app: a, webURL: webURL}
 	r, err := newRenderer(&d.q, d)
 	if err != nil {
 		return nil, err
@@ -249,6 +256,9 @@ func (d *questionDialog) keyUp(ev *fyne.KeyEvent) { d.guard.keyUp(ev.Name) }
 // button, 1..9 pick an option (not while typing in an entry). Each acts
 // only on a fresh key press while armed.
 func (d *questionDialog) typedKey(ev *fyne.KeyEvent, from fyne.Focusable) bool {
+	if d.always != nil {
+		return d.always.typedKey(ev, from)
+	}
 	switch ev.Name {
 	case fyne.KeyEscape:
 		if d.guard.take(ev.Name) && !d.done {
@@ -299,6 +309,10 @@ func (d *questionDialog) press(b *dialogButton, key fyne.KeyName) {
 
 func (d *questionDialog) run(b *dialogButton, input string) {
 	if d.done || b.act == nil {
+		return
+	}
+	if b.act.do != nil {
+		b.act.do()
 		return
 	}
 	respond := b.act.respond

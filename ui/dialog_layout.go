@@ -43,8 +43,9 @@ func (d *questionDialog) layout() fyne.CanvasObject {
 	top := container.NewBorder(nil, nil, nil, d.times, d.client)
 
 	var head fyne.CanvasObject
-	if d.q.Header != "" {
-		d.header = widget.NewLabelWithStyle(d.q.Header, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	title, body := d.titleAndBody()
+	if title != "" {
+		d.header = widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		d.header.SizeName = theme.SizeNameSubHeadingText
 		d.header.Wrapping = fyne.TextWrapWord
 		head = d.header
@@ -66,15 +67,36 @@ func (d *questionDialog) layout() fyne.CanvasObject {
 	below.Add(d.errText)
 
 	// The message takes any height the person gives the window.
-	body := container.NewBorder(head, below, nil, nil, d.messageCard())
+	middle := container.NewBorder(head, below, nil, nil, d.messageCard(body))
 	m := margin()
 	return container.New(layout.NewCustomPaddedLayout(m/2, m/2, m, m),
-		container.NewBorder(container.NewVBox(top, widget.NewSeparator()), d.bar(), nil, nil, body))
+		container.NewBorder(container.NewVBox(top, widget.NewSeparator()), d.bar(), nil, nil, middle))
 }
 
-// messageCard puts the message on a card, scrolling when it is long.
-func (d *questionDialog) messageCard() fyne.CanvasObject {
-	view, parts := messageView(renderMarkdown(d.q.Message))
+// titleAndBody returns the dialog's bold title and its Markdown message.
+func (d *questionDialog) titleAndBody() (title, body string) { return titleAndBody(d.q) }
+
+// titleAndBody returns q's bold title and its Markdown message, as the
+// dialog and the history show them: the header and the message, or for an
+// approval its action and details.
+func titleAndBody(q question.Question) (title, body string) {
+	title, body = q.Header, q.Message
+	if q.Kind != question.KindApproval || q.Action == "" {
+		return title, body
+	}
+	title = q.Action
+	switch {
+	case strings.TrimSpace(q.Details) != "":
+		body = q.Details
+	case strings.TrimSpace(q.Message) == strings.TrimSpace(q.Action):
+		body = "*No details given.*"
+	}
+	return title, body
+}
+
+// messageCard puts the Markdown md on a card, scrolling when it is long.
+func (d *questionDialog) messageCard(md string) fyne.CanvasObject {
+	view, parts := messageView(renderMarkdown(md))
 	d.message = parts
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	bg.CornerRadius = theme.InputRadiusSize()
@@ -104,6 +126,9 @@ func (d *questionDialog) bar() fyne.CanvasObject {
 		b.Importance = a.importance
 		if a.isDefault {
 			d.defaultButton = b
+		}
+		if a.do != nil {
+			d.alwaysButton = b
 		}
 		d.buttons = append(d.buttons, b)
 		right.Add(container.New(minWidth(minButtonWidth), b))

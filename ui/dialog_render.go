@@ -47,6 +47,9 @@ type action struct {
 	isDefault  bool
 	// respond builds the response; nil means the renderer's Answer.
 	respond func() (question.Response, error)
+	// do, when set, runs in place of answering (a button that opens more
+	// choices, such as Always…); it still acts only through the guard.
+	do func()
 }
 
 // renderers maps each kind to its renderer's constructor.

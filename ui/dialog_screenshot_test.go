@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -72,10 +73,12 @@ func TestDialogScreenshots(t *testing.T) {
 				test.Type(d.r.(*textRenderer).entry, "feature/question-dialogs")
 				d.setStopped(true)
 			}, false},
-		{"approval", question.Question{Kind: question.KindApproval, Client: claude, Risk: question.RiskHigh,
-			Header: "Run a shell command",
-			Message: "I need to run this in `~/src/shop` to rewrite the remote branch:\n\n```\ngit push --force-with-lease origin main\n```\n\n" +
-				"Details: [CONTRIBUTING.md](https://github.com/example/shop/blob/main/CONTRIBUTING.md#force-push)"}, nil, false},
+		{"approval", forcePush(claude), nil, false},
+		{"approval-always", forcePush(claude), func(d *questionDialog) {
+			test.Tap(d.alwaysButton)
+			d.alwaysMenu.Items[0].Action()
+			d.guard.arm()
+		}, false},
 		{"notice", question.Question{Kind: question.KindNotice, Client: claude, Header: "Deploy finished",
 			Message: "**v1.4.2** is live on production.\n\n- 3 services restarted\n- error rate unchanged (0.02 %)\n- " +
 				"dashboard: <https://grafana.example.com/d/deploys>"}, nil, false},
@@ -91,6 +94,11 @@ func TestDialogScreenshots(t *testing.T) {
 	}
 	for _, s := range shots {
 		e := newDialogEnvWith(t, question.Config{Now: func() time.Time { return asked }})
+		pol, err := policy.Open(filepath.Join(t.TempDir(), policy.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.m.policy = pol
 		e.clock.now = asked.Add(19 * time.Second)
 		d := e.ask(s.q)
 		if s.unarmed {
@@ -103,8 +111,13 @@ func TestDialogScreenshots(t *testing.T) {
 		}
 		d.tick()
 		d.fit()
+		name := "dialog-" + s.name + ".png"
+		if d.always != nil {
+			d.growFor(d.always.pop.MinSize())
+			name = s.name + ".png"
+		}
 		d.win.Content().Refresh() // the GLFW canvas re-lays out changed min sizes by itself; the test one does not
-		f, err := os.Create(filepath.Join(dir, "dialog-"+s.name+".png"))
+		f, err := os.Create(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,4 +128,14 @@ func TestDialogScreenshots(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// forcePush is a high-risk request_approval as the bridge makes it.
+func forcePush(c question.Client) question.Question {
+	return question.Question{Kind: question.KindApproval, Tool: "request_approval", Client: c, Risk: question.RiskHigh,
+		Action: "Force-push main", Message: "Force-push main",
+		Details: "Run in `~/src/shop`:\n\n```\ngit push --force-with-lease origin main\n```\n\n" +
+			"This rewrites 2 commits on the remote (`a1b2c3d`, `e4f5a6b`). " +
+			"See [CONTRIBUTING.md](https://github.com/example/shop/blob/main/CONTRIBUTING.md#force-push).",
+		AgentReason: "The rebase onto the release branch dropped a commit with a leaked test key; the remote must not keep it."}
 }

@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -23,6 +24,7 @@ type dialogs struct {
 	log      *slog.Logger
 	armDelay time.Duration
 	clock    clock
+	policy   *policy.Policy         // where approval dialogs add rules; nil: none
 	webURL   func(id string) string // a question's page link, or ""; nil offers none
 
 	byID     map[string]*questionDialog
@@ -111,7 +113,7 @@ func (m *dialogs) show(q question.Question) {
 		d.show(false)
 		return
 	}
-	d, err := newQuestionDialog(m.app, m.broker, q, m.log, m.clock, m.armDelay, m.webURL)
+	d, err := newQuestionDialog(m.app, m.broker, m.policy, q, m.log, m.clock, m.armDelay, m.webURL)
 	if err != nil {
 		m.log.Error("cannot show question", "id", q.ID, "kind", string(q.Kind), "err", err)
 		return

@@ -7,28 +7,46 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app"
+	"github.com/asktray/asktray/app/policy"
+)
+
+// The away behaviours, as the settings window offers them.
+const (
+	awayHold   = "Hold new questions silently; the tray lists them"
+	awayReject = "Reject new questions at once (auto_rejected, reason away)"
 )
 
 // settingsWindow edits settings.json. Saving validates, writes the file and
-// applies the settings at once: the MCP server and history retention
-// through app.Env.ApplySettings, notification sound and arming delay
-// through applied. Its methods run on the Fyne goroutine.
+// applies the settings at once: the MCP server (its port too) and history
+// retention through app.Env.ApplySettings, notification sound and arming
+// delay through applied. It also regenerates the MCP token. Its methods
+// run on the Fyne goroutine.
 type settingsWindow struct {
 	app     fyne.App
 	env     app.Env
 	applied func(app.Settings)
-	current app.Settings
-	win     fyne.Window
+	// endpointChanged, if set, runs after the MCP URL or token changed.
+	endpointChanged func()
+	current         app.Settings
+	win             fyne.Window
 
-	timeout, window, windows, armDelay, retention *widget.Entry
-	sound                                         *widget.Check
-	ask                                           *widget.Select // ask_mode
-	startAtLogin                                  *widget.Check
-	status                                        *widget.Label
-	save                                          *widget.Button
+	timeout, window, windows, armDelay, retention, port *widget.Entry
+	sound, startAtLogin                                 *widget.Check
+	awayMode                                            *widget.RadioGroup
+	askIn                                               *widget.Select // ask_mode
+	tabs                                                *container.AppTabs
+	rules                                               rulesTab
+	status, info                                        *widget.Label
+	save, regenerate                                    *widget.Button
+
+	// The open confirmation, for a port move or a new token.
+	confirm                  dialog.Dialog
+	confirmText              *widget.Label
+	confirmOK, confirmCancel *widget.Button
 }
 
 func newSettingsWindow(a fyne.App, env app.Env, applied func(app.Settings)) *settingsWindow {
@@ -38,12 +56,18 @@ func newSettingsWindow(a fyne.App, env app.Env, applied func(app.Settings)) *set
 	s.windows.SetMinRowsVisible(3)
 	s.windows.SetPlaceHolder("client-name = seconds, one per line, e.g.\ncursor = 240")
 	s.sound = widget.NewCheck("Play the desktop's message sound", nil)
-	s.ask = widget.NewSelect([]string{"desktop", "client", "auto"}, nil)
+	s.awayMode = widget.NewRadioGroup([]string{awayHold, awayReject}, nil)
+	s.awayMode.Required = true
+	s.askIn = widget.NewSelect([]string{"desktop", "client", "auto"}, nil)
 	s.startAtLogin = widget.NewCheck("Start Asktray in the tray when I log in", nil)
 	s.status = widget.NewLabel("")
 	s.status.Wrapping = fyne.TextWrapWord
 	s.save = widget.NewButton("Save", s.submit)
 	s.save.Importance = widget.HighImportance
+	s.port = widget.NewEntry()
+	s.regenerate = widget.NewButton("Regenerate token…", s.askRegenerate)
+	s.info = widget.NewLabel("")
+	s.info.Wrapping = fyne.TextWrapWord
 	s.load(env.Settings)
 	return s
 }
@@ -60,15 +84,20 @@ func (s *settingsWindow) load(st app.Settings) {
 	s.window.SetText(num(st.DefaultWindowSeconds, 55))
 	s.armDelay.SetText(num(st.ArmDelayMS, 500))
 	s.retention.SetText(strconv.Itoa(st.HistoryRetentionDays))
+	s.port.SetText(num(st.MCPPort, app.DefaultPort))
 	var lines []string
 	for _, w := range st.BlockingWindows {
 		lines = append(lines, fmt.Sprintf("%s = %d", w.Match, w.Seconds))
 	}
 	s.windows.SetText(strings.Join(lines, "\n"))
 	s.sound.SetChecked(st.NotificationSound)
-	s.ask.SetSelected(st.AskMode)
+	s.awayMode.SetSelected(awayHold)
+	if st.AwayMode == policy.AwayReject {
+		s.awayMode.SetSelected(awayReject)
+	}
+	s.askIn.SetSelected(st.AskMode)
 	if st.AskMode == "" {
-		s.ask.SetSelected("desktop")
+		s.askIn.SetSelected("desktop")
 	}
 	s.startAtLogin.SetChecked(st.StartAtLogin)
 }
@@ -85,6 +114,7 @@ func (s *settingsWindow) parse() (app.Settings, error) {
 		{"Blocking window", s.window, &st.DefaultWindowSeconds},
 		{"Arming delay", s.armDelay, &st.ArmDelayMS},
 		{"Keep history", s.retention, &st.HistoryRetentionDays},
+		{"MCP port", s.port, &st.MCPPort},
 	}
 	for _, f := range ints {
 		n, err := strconv.Atoi(strings.TrimSpace(f.entry.Text))
@@ -106,8 +136,15 @@ func (s *settingsWindow) parse() (app.Settings, error) {
 		}
 		st.BlockingWindows = append(st.BlockingWindows, app.BlockingWindow{Match: strings.TrimSpace(match), Seconds: n})
 	}
+	if st.MCPPort == app.DefaultPort {
+		st.MCPPort = 0 // the default stays the default
+	}
 	st.NotificationSound = s.sound.Checked
-	st.AskMode = s.ask.Selected
+	st.AwayMode = ""
+	if s.awayMode.Selected == awayReject {
+		st.AwayMode = policy.AwayReject
+	}
+	st.AskMode = s.askIn.Selected
 	if st.AskMode == "desktop" {
 		st.AskMode = "" // the default; keeps settings.json minimal
 	}
@@ -115,25 +152,68 @@ func (s *settingsWindow) parse() (app.Settings, error) {
 	return st, st.Validate()
 }
 
-// submit saves and applies the settings, or says what is wrong.
+// submit saves and applies the settings, or says what is wrong. A new MCP
+// port is confirmed first: it moves the server and clients must follow.
 func (s *settingsWindow) submit() {
 	st, err := s.parse()
-	if err == nil && s.env.ApplySettings != nil {
+	if err != nil {
+		s.say("Not saved: "+err.Error(), widget.DangerImportance)
+		return
+	}
+	if port(st) != port(s.current) {
+		s.ask("Move the MCP server?", fmt.Sprintf("The MCP server moves to port %d now. Every client set up for port %d "+
+			"stops reaching Asktray until you set it up again: run 'asktray config CLIENT --write' for each one "+
+			"(clients using 'asktray stdio' only need restarting).", port(st), port(s.current)),
+			"Move it", func() { s.apply(st) })
+		return
+	}
+	s.apply(st)
+}
+
+// apply saves and applies st and says how it went.
+func (s *settingsWindow) apply(st app.Settings) {
+	var err error
+	if s.env.ApplySettings != nil {
 		err = s.env.ApplySettings(st)
 	}
 	if err != nil {
-		s.status.SetText("Not saved: " + err.Error())
-		s.status.Importance = widget.DangerImportance
-		s.status.Refresh()
+		s.say("Not saved: "+err.Error(), widget.DangerImportance)
 		return
 	}
+	moved := port(st) != port(s.current)
 	s.current = st
 	if s.applied != nil {
 		s.applied(st)
 	}
-	s.status.SetText("Saved and applied. New questions use these settings.")
-	s.status.Importance = widget.SuccessImportance
+	if moved {
+		s.endpointMoved()
+		url, _ := envEndpoint(s.env)()
+		s.say("Saved and applied. The MCP server now listens at "+url+"; set up your clients again.", widget.WarningImportance)
+		return
+	}
+	s.say("Saved and applied. New questions use these settings.", widget.SuccessImportance)
+}
+
+// say shows text in the status line.
+func (s *settingsWindow) say(text string, imp widget.Importance) {
+	s.status.SetText(text)
+	s.status.Importance = imp
 	s.status.Refresh()
+}
+
+// port returns the MCP port st asks for.
+func port(st app.Settings) int {
+	if st.MCPPort == 0 {
+		return app.DefaultPort
+	}
+	return st.MCPPort
+}
+
+// formItem is a form row with a hint under it.
+func formItem(label string, w fyne.CanvasObject, hint string) *widget.FormItem {
+	it := widget.NewFormItem(label, w)
+	it.HintText = hint
+	return it
 }
 
 // Show shows the window, making it on first use; closing it hides it.
@@ -141,32 +221,42 @@ func (s *settingsWindow) Show() {
 	if s.win == nil {
 		w := s.app.NewWindow("Asktray settings")
 		form := widget.NewForm(
-			widget.NewFormItem("Default deadline (s)", s.timeout),
-			widget.NewFormItem("Blocking window (s)", s.window),
-			widget.NewFormItem("Per-client windows", s.windows),
-			widget.NewFormItem("Arming delay (ms)", s.armDelay),
-			widget.NewFormItem("Notifications", s.sound),
-			widget.NewFormItem("Keep history (days)", s.retention),
-			widget.NewFormItem("Start at login", s.startAtLogin),
-			widget.NewFormItem("Ask in", s.ask),
+			formItem("Default deadline (s)", s.timeout, "How long a person has to answer when the agent gives no timeout (10–86400)."),
+			formItem("Blocking window (s)", s.window, "How long a call waits before returning pending, for clients not listed below."),
+			formItem("Per-client windows", s.windows, ""),
+			formItem("Arming delay (ms)", s.armDelay, "Answer buttons unlock after the dialog was visible and focused this long (300–5000)."),
+			formItem("Notifications", s.sound, ""),
+			formItem("When away", s.awayMode, "Switch away in the tray menu or with 'asktray away on|off'. Away never allows anything."),
+			formItem("Keep history (days)", s.retention, "0 keeps everything; older finished questions are deleted daily."),
+			formItem("Start at login", s.startAtLogin, "Adds an autostart entry (Linux); the README covers macOS and Windows."),
+			formItem("Ask in", s.askIn, "client: the agent's own form (MCP elicitation); auto: the desktop when shown, else the agent's form. --ask overrides it."),
+			formItem("MCP port", s.port, "Loopback port, 1024–65535. A change moves the server now; clients must be set up again."),
+			formItem("MCP token", container.NewHBox(s.regenerate), "A new token locks out every client until it is set up again."),
 		)
-		form.Items[0].HintText = "How long a person has to answer when the agent gives no timeout (10–86400)."
-		form.Items[1].HintText = "How long a call waits before returning pending, for clients not listed below."
-		form.Items[3].HintText = "Answer buttons unlock after the dialog was visible and focused this long (300–5000)."
-		form.Items[5].HintText = "0 keeps everything; older finished questions are deleted daily."
-		form.Items[6].HintText = "Adds this asktray to your desktop's autostart (Linux); see the README for macOS and Windows."
-		form.Items[7].HintText = "client: the agent's own form (MCP elicitation); auto: this desktop when shown, else the agent's form. --ask overrides it for a run."
-		info := widget.NewLabel(fmt.Sprintf("MCP URL %s · data dir %s", s.env.URL, s.env.DataDir))
-		info.Wrapping = fyne.TextWrapWord
-		bottom := container.NewVBox(widget.NewSeparator(), s.status, container.NewBorder(nil, nil, nil, s.save, info))
-		w.SetContent(container.NewBorder(nil, bottom, nil, nil, container.NewVScroll(form)))
+		bottom := container.NewVBox(widget.NewSeparator(), s.status, container.NewBorder(nil, nil, nil, s.save, s.info))
+		general := container.NewBorder(nil, bottom, nil, nil, container.NewVScroll(form))
+		s.tabs = container.NewAppTabs(
+			container.NewTabItem("General", general),
+			container.NewTabItem("Rules", s.rulesView()),
+		)
+		w.SetContent(s.tabs)
 		w.SetCloseIntercept(w.Hide)
-		w.Resize(fyne.NewSize(620, 560))
+		w.Resize(fyne.NewSize(680, 620))
 		w.CenterOnScreen()
 		s.win = w
 	}
 	s.load(s.current)
+	s.showInfo()
+	s.loadRules()
 	s.status.SetText("")
 	s.win.Show()
 	s.win.RequestFocus()
+}
+
+// policyChanged shows the rules as the policy has them now. Runs on the
+// Fyne goroutine.
+func (s *settingsWindow) policyChanged() {
+	if s.win != nil {
+		s.loadRules()
+	}
 }

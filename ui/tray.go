@@ -30,6 +30,7 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 	a.SetIcon(assets.Icon)
 	t := newTray(a, env)
 	dlg := newDialogs(a, env.Broker, env.Log, time.Duration(env.Settings.ArmDelayMS)*time.Millisecond)
+	dlg.policy = env.Policy
 	t.open = dlg.open
 	t.history.openDialog = dlg.open
 	t.install()
@@ -48,6 +49,7 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 	t.dialogs, t.note = dlg, note
 	stop := env.Broker.Subscribe(func(ev question.Event) { fyne.Do(func() { t.handle(ev) }) })
 	defer stop()
+	defer t.followPolicy()()
 	if !t.away {
 		dlg.start()
 		// Questions asked while the UI was starting (the MCP server is up
@@ -77,11 +79,12 @@ type tray struct {
 	connect  *connectWindow
 	settings *settingsWindow
 
-	away    bool      // do not disturb: hold new questions silently
+	away    bool      // do not disturb, as last read from env.Policy
 	dialogs *dialogs  // nil in tests that need no dialogs
 	note    *notifier // nil in tests
 
 	statusCount *widget.Label
+	statusURL   *widget.Entry       // in the status window, once made
 	pending     []question.Question // what the menu shows
 	shownIcon   fyne.Resource       // the tray icon and tooltip last set
 	shownTip    string
@@ -89,10 +92,14 @@ type tray struct {
 }
 
 func newTray(a fyne.App, env app.Env) *tray {
-	t := &tray{app: a, env: env, statusCount: widget.NewLabel(""), away: a.Preferences().Bool("away")}
+	t := &tray{app: a, env: env, statusCount: widget.NewLabel("")}
+	if env.Policy != nil {
+		t.away = env.Policy.Away()
+	}
 	t.history = newHistoryWindow(a, env.Store, env.Log)
-	t.connect = newConnectWindow(a, env.DataDir, env.URL, env.Token)
+	t.connect = newConnectWindow(a, env.DataDir, envEndpoint(env))
 	t.settings = newSettingsWindow(a, env, t.settingsApplied)
+	t.settings.endpointChanged = t.endpointChanged
 	t.menu = fyne.NewMenu("Asktray")
 	return t
 }
@@ -128,10 +135,7 @@ func (t *tray) refresh() {
 		if t.away {
 			icon = assets.TrayAway
 		}
-		tip := "Asktray: " + pendingLabel(n)
-		if t.away {
-			tip += " (away)"
-		}
+		tip := t.tooltip(n)
 		// Every broker event lands here (an agent starting or ending a wait
 		// is one); the icon and tooltip go over D-Bus, so only on change.
 		if icon != t.shownIcon || tip != t.shownTip {
@@ -173,7 +177,7 @@ func (t *tray) menuItems() []*fyne.MenuItem {
 		t.awayItem(),
 		fyne.NewMenuItem("History…", t.history.Show),
 		fyne.NewMenuItem("Status…", t.showStatus),
-		fyne.NewMenuItem("Copy MCP URL", func() { t.app.Clipboard().SetContent(t.env.URL) }),
+		fyne.NewMenuItem("Copy MCP URL", func() { t.app.Clipboard().SetContent(t.url()) }),
 		fyne.NewMenuItem("Connect a client…", t.connect.Show),
 		fyne.NewMenuItem("Settings…", t.settings.Show),
 		fyne.NewMenuItemSeparator(),
@@ -215,23 +219,19 @@ func (t *tray) settingsApplied(s app.Settings) {
 	}
 }
 
-// awayItem is the do-not-disturb toggle. While away, new questions open no
-// dialog and show no notification; the tray lists them. Coming back opens
-// their dialogs. The choice survives a restart.
-func (t *tray) awayItem() *fyne.MenuItem {
-	item := fyne.NewMenuItem("Away (do not disturb)", func() { t.setAway(!t.away) })
-	item.Checked = t.away
-	return item
+// url returns the MCP URL as it is now.
+func (t *tray) url() string {
+	u, _ := envEndpoint(t.env)()
+	return u
 }
 
-// setAway switches do-not-disturb on or off.
-func (t *tray) setAway(away bool) {
-	t.away = away
-	t.app.Preferences().SetBool("away", away)
-	if !away && t.dialogs != nil {
-		t.dialogs.start() // opens the dialogs held while away
+// endpointChanged shows a moved MCP URL or a new token wherever the UI
+// shows them. Runs on the Fyne goroutine.
+func (t *tray) endpointChanged() {
+	t.connect.refresh()
+	if t.statusURL != nil {
+		t.statusURL.SetText(t.url())
 	}
-	t.refresh()
 }
 
 // questionLabel is "<client>: <first words of the question>".
@@ -289,18 +289,17 @@ func (t *tray) confirmQuit() {
 func (t *tray) showStatus() {
 	if t.status == nil {
 		w := t.app.NewWindow("Asktray")
-		url := widget.NewEntry()
-		url.SetText(t.env.URL)
+		t.statusURL = widget.NewEntry()
 		w.SetContent(container.NewVBox(
 			widget.NewLabelWithStyle("Asktray is running", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 			t.statusCount,
 			widget.NewForm(
-				widget.NewFormItem("MCP URL", url),
+				widget.NewFormItem("MCP URL", t.statusURL),
 				widget.NewFormItem("Data dir", widget.NewLabel(t.env.DataDir)),
 			),
 			container.NewGridWithColumns(2,
 				widget.NewButton("History…", t.history.Show),
-				widget.NewButton("Copy MCP URL", func() { t.app.Clipboard().SetContent(t.env.URL) })),
+				widget.NewButton("Copy MCP URL", func() { t.app.Clipboard().SetContent(t.url()) })),
 			widget.NewButton("Connect a client…", t.connect.Show),
 		))
 		w.SetCloseIntercept(w.Hide)
@@ -308,6 +307,7 @@ func (t *tray) showStatus() {
 		w.CenterOnScreen()
 		t.status = w
 	}
+	t.statusURL.SetText(t.url())
 	t.status.Show()
 	t.status.RequestFocus()
 }

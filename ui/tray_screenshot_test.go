@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app"
+	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -59,29 +60,54 @@ func TestTrayMenuScreenshot(t *testing.T) {
 	}
 }
 
-// TestSettingsScreenshot renders the settings window into
-// docs/screenshots/settings.png when ASKTRAY_SCREENSHOTS=1, otherwise into a
-// temporary dir.
+// TestSettingsScreenshot renders the settings window's General and Rules
+// tabs into docs/screenshots/settings.png and settings-rules.png when
+// ASKTRAY_SCREENSHOTS=1, otherwise into a temporary dir.
 func TestSettingsScreenshot(t *testing.T) {
 	a := test.NewTempApp(t)
-	env := app.Env{URL: "http://127.0.0.1:7931/mcp", DataDir: "/home/ada/.local/share/asktray",
-		Settings: app.Settings{DefaultTimeoutSeconds: 600, BlockingWindows: []app.BlockingWindow{{Match: "cursor", Seconds: 240}, {Match: "claude-code", Seconds: 900}}, NotificationSound: true, HistoryRetentionDays: 90}}
+	pol, err := policy.Open(filepath.Join(t.TempDir(), policy.File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []policy.Rule{
+		{Client: "claude-code", Action: "request_approval:Run the test suite", Decision: policy.Allow, Scope: policy.ScopeAlways, Note: "go test is harmless"},
+		{Client: "*", Action: "permission_prompt:Bash", Decision: policy.Deny, Scope: policy.ScopeAlways, Note: "no shell from agents I did not start"},
+		{Client: "codex", Action: "request_approval:Deploy to staging", Decision: policy.Allow, Scope: policy.ScopeSession,
+			SessionID: "sess_8d1b77c2a9", Expires: time.Now().Add(24 * time.Hour)},
+		{Client: "claude-code", Action: "request_approval:Force-push main", Decision: policy.Allow, Scope: policy.ScopeAlways, HighRisk: true,
+			Expires: time.Now().Add(7 * 24 * time.Hour), Note: "release week only"},
+	} {
+		if _, err := pol.Add(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := app.Env{URL: "http://127.0.0.1:7931/mcp", DataDir: "/home/ada/.local/share/asktray", Policy: pol,
+		Settings: app.Settings{DefaultTimeoutSeconds: 600, BlockingWindows: []app.BlockingWindow{{Match: "cursor", Seconds: 240}, {Match: "claude-code", Seconds: 900}},
+			NotificationSound: true, HistoryRetentionDays: 90}}
 	s := newSettingsWindow(a, env, nil)
 	s.Show()
-	s.win.Resize(fyne.NewSize(620, 600))
+	s.win.Resize(fyne.NewSize(680, 820))
 	dir := t.TempDir()
 	if os.Getenv("ASKTRAY_SCREENSHOTS") == "1" {
 		dir = filepath.Join("..", "docs", "screenshots")
 	}
-	f, err := os.Create(filepath.Join(dir, "settings.png"))
-	if err != nil {
-		t.Fatal(err)
+	capture := func(name string) {
+		f, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if err := png.Encode(f, s.win.Canvas().Capture()); err != nil {
+			t.Fatal(err)
+		}
 	}
-	defer f.Close()
-	if err := png.Encode(f, s.win.Canvas().Capture()); err != nil {
-		t.Fatal(err)
-	}
+	capture("settings.png")
 	if s.windows.Text != "cursor = 240\nclaude-code = 900" {
 		t.Fatalf("windows field %q", s.windows.Text)
+	}
+	s.tabs.SelectIndex(1)
+	capture("settings-rules.png")
+	if len(s.rules.rows) != 4 {
+		t.Fatalf("%d rule rows", len(s.rules.rows))
 	}
 }

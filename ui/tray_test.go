@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/asktray/asktray/app"
+	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -104,11 +106,16 @@ func TestPendingLabel(t *testing.T) {
 
 func TestTray_AwayHoldsQuestionsSilently(t *testing.T) {
 	a := test.NewTempApp(t)
-	b := question.NewBroker(question.Config{})
+	pol, err := policy.Open(filepath.Join(t.TempDir(), policy.File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := question.NewBroker(question.Config{Gate: pol.Gate})
 	defer b.Close()
-	tr := newTray(a, app.Env{Broker: b})
+	tr := newTray(a, app.Env{Broker: b, Policy: pol})
 	tr.dialogs = newDialogs(a, b, nil, DefaultArmDelay)
 	tr.install()
+	defer tr.followPolicy()()
 	// Fyne's test driver runs fyne.Do on the calling goroutine, so events
 	// are handed to this goroutine instead (fyne.md §1).
 	events := make(chan question.Event, 16)
@@ -119,8 +126,8 @@ func TestTray_AwayHoldsQuestionsSilently(t *testing.T) {
 		t.Fatalf("away item %q checked=%v", away.Label, away.Checked)
 	}
 	away.Action()
-	if !tr.away || !item(tr, "Away (do not disturb)").Checked || !a.Preferences().Bool("away") {
-		t.Fatal("away did not switch on")
+	if !tr.away || !item(tr, "Away (do not disturb)").Checked || !pol.Away() {
+		t.Fatal("away did not switch on in the tray and the policy")
 	}
 	before := len(a.Driver().AllWindows())
 	q := ask(t, b, question.Question{Kind: question.KindConfirm, Client: question.Client{Name: "codex"}, Message: "Deploy?"})
@@ -134,10 +141,54 @@ func TestTray_AwayHoldsQuestionsSilently(t *testing.T) {
 	if item(tr, "codex: Deploy?") == nil {
 		t.Fatalf("the held question is not in the menu: %q", labels(tr))
 	}
-	// Back: the held question's dialog opens.
-	tr.setAway(false)
+	// Back from the CLI ('asktray away off' changes the policy): the tray
+	// follows and the held question's dialog opens.
+	if err := pol.SetAway(false); err != nil {
+		t.Fatal(err)
+	}
+	if tr.away || item(tr, "Away (do not disturb)").Checked {
+		t.Fatal("the tray did not follow away off from the policy")
+	}
 	if _, ok := tr.dialogs.byID[q.ID]; !ok {
 		t.Fatal("coming back did not open the held dialog")
+	}
+	// Away on from the CLI shows in the tray too.
+	if err := pol.SetAway(true); err != nil {
+		t.Fatal(err)
+	}
+	if !tr.away || !item(tr, "Away (do not disturb)").Checked {
+		t.Fatal("the tray did not follow away on from the policy")
+	}
+}
+
+// TestTray_AwayRejectModeShowsNothing checks that with away on and the
+// mode reject a new question ends at once as auto_rejected (reason away):
+// no event for the tray to hold, no dialog, nothing pending.
+func TestTray_AwayRejectModeShowsNothing(t *testing.T) {
+	a := test.NewTempApp(t)
+	pol, err := policy.Open(filepath.Join(t.TempDir(), policy.File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol.SetAwayMode(policy.AwayReject)
+	b := question.NewBroker(question.Config{Gate: pol.Gate})
+	defer b.Close()
+	tr := newTray(a, app.Env{Broker: b, Policy: pol})
+	tr.dialogs = newDialogs(a, b, nil, DefaultArmDelay)
+	tr.install()
+	defer tr.followPolicy()()
+	item(tr, "Away (do not disturb)").Action()
+	if tip := tr.tooltip(0); !tr.away || tip != "Asktray: No pending questions (away: new questions are rejected)" {
+		t.Fatalf("away %v tip %q", tr.away, tip)
+	}
+	q := ask(t, b, question.Question{Kind: question.KindConfirm, Client: question.Client{Name: "codex"}, Message: "Deploy?"})
+	res, err := b.Wait(context.Background(), q.ID)
+	if err != nil || res.Outcome != question.AutoRejected || res.Reason != question.ReasonAway {
+		t.Fatalf("result %+v %v", res, err)
+	}
+	tr.refresh()
+	if len(tr.pending) != 0 || len(tr.dialogs.byID) != 0 {
+		t.Fatalf("pending %d dialogs %d", len(tr.pending), len(tr.dialogs.byID))
 	}
 }
 

@@ -187,7 +187,7 @@ func absDir(d string) (string, error) {
 
 func runApp(ctx context.Context, args []string, stdio IO, gui GUI) error {
 	f := newFlags("asktray")
-	addr := f.String("addr", app.DefaultAddr, "MCP listen address")
+	addr := f.String("addr", "", "MCP listen address (default 127.0.0.1 and the port set in Settings, else "+app.DefaultAddr+")")
 	headless := f.Bool("headless", false, "run without window, tray or notifications")
 	ask := f.String("ask", "", "where questions go: desktop, client (the agent's own form) or auto; default: the ask_mode setting")
 	background := f.Bool(strings.TrimPrefix(app.BackgroundFlag, "--"), false, "start quietly in the tray; exit 0 when the app already runs")

@@ -106,8 +106,8 @@ func asktrayPath() (string, error) {
 }
 
 // lookupServer asks the app running on dir for its URL and reads its token.
-// With no app running it falls back to the default address and the token in
-// dir (made if missing), so that a client can be set up before the first start.
+// With no app running it falls back to the address of the mcp_port setting
+// (or the default) and the token in dir (made if missing), so that a client can be set up before the first start.
 func lookupServer(ctx context.Context, dir string) (serverInfo, error) {
 	c := control.NewClient(filepath.Join(dir, app.SocketFile))
 	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
@@ -130,7 +130,11 @@ func lookupServer(ctx context.Context, dir string) (serverInfo, error) {
 	if err != nil {
 		return serverInfo{}, err
 	}
-	return serverInfo{URL: "http://" + app.DefaultAddr + "/mcp", Token: tok}, nil
+	set, err := app.LoadSettings(dir)
+	if err != nil {
+		return serverInfo{}, err
+	}
+	return serverInfo{URL: "http://" + set.MCPAddr() + "/mcp", Token: tok}, nil
 }
 
 // configTarget is one client's setup: where it goes and what goes there.
@@ -192,7 +196,7 @@ func cmdConfig(ctx context.Context, args []string, stdio IO) error {
 			return err
 		}
 		if !srv.Running {
-			fmt.Fprintf(stdio.Err, "asktray: no app is running for %s, so this uses the default address %s and the token in %s;\n"+
+			fmt.Fprintf(stdio.Err, "asktray: no app is running for %s, so this uses %s (the mcp_port setting, or the default port) and the token in %s;\n"+
 				"start Asktray without --addr for it to match.\n", dir, srv.URL, filepath.Join(dir, app.TokenFile))
 		}
 	}

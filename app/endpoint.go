@@ -1,0 +1,144 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// DefaultPort is the MCP port unless the settings or --addr say otherwise.
+const DefaultPort = 7931
+
+// moveGrace is how long the old listener's calls in progress may run on
+// after the MCP server moved to another port, before their connections are
+// cut. It covers the default blocking window (55 s): an agent waiting in a
+// call then still gets its answer.
+var moveGrace = 60 * time.Second
+
+// mcpEndpoint is the MCP listener: its HTTP server, the address it listens
+// on and the token its guard accepts. It can move to another port and take
+// a new token while the app runs. Safe for concurrent use.
+type mcpEndpoint struct {
+	dir         string
+	host        string // the listen host; a move keeps it
+	nonLoopback bool
+	handler     http.Handler
+	log         *slog.Logger
+	token       atomic.Pointer[string]
+	onMove      func(url string) // called with the new URL after a move, under mu
+
+	mu       sync.Mutex
+	url      string
+	hs       *http.Server
+	retiring []*http.Server // servers left by moves, finishing their calls
+}
+
+// currentToken returns the token the guard accepts now. Any goroutine.
+func (e *mcpEndpoint) currentToken() string {
+	if t := e.token.Load(); t != nil {
+		return *t
+	}
+	return ""
+}
+
+// URL returns the endpoint's current URL. Any goroutine.
+func (e *mcpEndpoint) URL() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.url
+}
+
+// setOnMove sets what runs with the new URL after each move. Any goroutine.
+func (e *mcpEndpoint) setOnMove(fn func(url string)) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.onMove = fn
+}
+
+// serve starts serving on ln; the caller holds mu or owns e alone.
+func (e *mcpEndpoint) serve(ln net.Listener) {
+	e.url = "http://" + ln.Addr().String() + "/mcp"
+	// No WriteTimeout: a tool call may wait minutes for a person.
+	hs := &http.Server{Handler: e.handler, ReadHeaderTimeout: 10 * time.Second}
+	e.hs = hs
+	go func() {
+		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			e.log.Error("mcp listener stopped", "err", err)
+		}
+	}()
+}
+
+// move listens on port (0 means DefaultPort) on the same host and serves
+// there from now on. The old listener closes at once; its calls in
+// progress may finish for moveGrace. On error (the port is taken) nothing
+// changes. It blocks only to listen; any goroutine may call it.
+func (e *mcpEndpoint) move(port int) (string, error) {
+	if port == 0 {
+		port = DefaultPort
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if strings.HasSuffix(addrOf(e.url), ":"+strconv.Itoa(port)) {
+		return e.url, nil // already there
+	}
+	ln, err := listen(net.JoinHostPort(e.host, strconv.Itoa(port)), e.nonLoopback)
+	if err != nil {
+		return "", fmt.Errorf("mcp_port %d: %w", port, err)
+	}
+	old := e.hs
+	e.serve(ln)
+	e.retiring = append(e.retiring, old)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), moveGrace)
+		defer cancel()
+		if err := old.Shutdown(ctx); err != nil {
+			old.Close()
+		}
+	}()
+	e.log.Info("mcp listener moved", "url", e.url)
+	if e.onMove != nil {
+		e.onMove(e.url)
+	}
+	return e.url, nil
+}
+
+// regenerate writes a new token to the data dir and makes the guard accept
+// only it, from the next request on. It blocks for the file write; any
+// goroutine may call it.
+func (e *mcpEndpoint) regenerate() (string, error) {
+	tok, err := RegenerateToken(e.dir)
+	if err != nil {
+		return "", err
+	}
+	e.token.Store(&tok)
+	e.log.Info("mcp token regenerated; clients must be reconfigured")
+	return tok, nil
+}
+
+// stop shuts the server down, waiting up to 5 s for calls in progress, and
+// cuts the connections of servers left by moves.
+func (e *mcpEndpoint) stop() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := e.hs.Shutdown(ctx); err != nil {
+		e.log.Warn("mcp listener shutdown", "err", err)
+	}
+	for _, hs := range e.retiring {
+		hs.Close()
+	}
+}
+
+// addrOf returns the host:port of an MCP URL.
+func addrOf(url string) string {
+	return strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/mcp")
+}

@@ -1,0 +1,224 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/asktray/asktray/app/policy"
+)
+
+// expiresLayout is how the Rules tab writes and reads an expiry, local time.
+const expiresLayout = "2006-01-02 15:04"
+
+// rulesTab is the Settings window's list of rules: each with its client,
+// action, decision, scope, expiry and note, and Edit… and Remove. It
+// follows the policy (tray.policyChanged calls loadRules), so a rule made
+// in a dialog or removed with 'asktray rules rm' shows at once.
+type rulesTab struct {
+	list  *fyne.Container // one row per rule
+	empty *widget.Label
+	err   *widget.Label
+	rows  []*ruleRow
+
+	// The open edit dialog's widgets, for tests.
+	edit                  dialog.Dialog
+	editDecision          *widget.Select
+	editExpires, editNote *widget.Entry
+	editErr               *widget.Label
+	editSave, editCancel  *widget.Button
+}
+
+// ruleRow is one rule in the list.
+type ruleRow struct {
+	rule         policy.Rule
+	title, facts *widget.Label
+	edit, remove *widget.Button
+}
+
+// rulesView builds the Rules tab.
+func (s *settingsWindow) rulesView() fyne.CanvasObject {
+	t := &s.rules
+	t.list = container.NewVBox()
+	t.empty = widget.NewLabel("No rules yet. Choose Always… in an approval dialog to make one; " +
+		"'asktray rules' lists them from a terminal.")
+	t.empty.Wrapping = fyne.TextWrapWord
+	t.err = widget.NewLabel("")
+	t.err.Importance = widget.DangerImportance
+	t.err.Wrapping = fyne.TextWrapWord
+	t.err.Hide()
+	head := widget.NewLabel("Rules answer approvals and confirmations without asking you. " +
+		"Deny beats allow; a more specific rule beats a general one; expired rules do nothing.")
+	head.Wrapping = fyne.TextWrapWord
+	return container.NewBorder(container.NewVBox(head, t.err, widget.NewSeparator()), nil, nil, nil,
+		container.NewVScroll(container.NewVBox(t.empty, t.list)))
+}
+
+// loadRules shows the policy's rules. Runs on the Fyne goroutine.
+func (s *settingsWindow) loadRules() {
+	t := &s.rules
+	if t.list == nil {
+		return
+	}
+	t.list.RemoveAll()
+	t.rows = nil
+	var rules []policy.Rule
+	if s.env.Policy != nil {
+		rules = s.env.Policy.Rules()
+	}
+	if len(rules) == 0 {
+		t.empty.Show()
+	} else {
+		t.empty.Hide()
+	}
+	now := time.Now()
+	for _, r := range rules {
+		row := s.ruleRow(r, now)
+		t.rows = append(t.rows, row)
+		buttons := container.NewVBox(layout.NewSpacer(), container.NewHBox(row.edit, row.remove), layout.NewSpacer())
+		t.list.Add(container.NewBorder(nil, nil, nil, buttons, container.NewVBox(row.title, row.facts)))
+		t.list.Add(widget.NewSeparator())
+	}
+}
+
+func (s *settingsWindow) ruleRow(r policy.Rule, now time.Time) *ruleRow {
+	row := &ruleRow{rule: r}
+	verb := "Allow"
+	if r.Decision == policy.Deny {
+		verb = "Deny"
+	}
+	row.title = widget.NewLabelWithStyle(fmt.Sprintf("%s  ·  %s  ·  %s", verb, r.Client, r.Action),
+		fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	row.title.Truncation = fyne.TextTruncateEllipsis
+	if r.Decision == policy.Deny {
+		row.title.Importance = widget.DangerImportance
+	}
+	row.facts = smallLabel(ruleFacts(r, now))
+	row.facts.Wrapping = fyne.TextWrapWord
+	id := r.ID
+	row.edit = widget.NewButtonWithIcon("Edit…", theme.DocumentCreateIcon(), func() { s.editRule(id) })
+	row.remove = widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), func() { s.removeRule(id) })
+	return row
+}
+
+// ruleFacts is a rule's second line: scope, expiry, high risk, created, note.
+func ruleFacts(r policy.Rule, now time.Time) string {
+	parts := []string{"until revoked"}
+	if r.Scope == policy.ScopeSession {
+		parts[0] = "this session only (session " + shortSession(r.SessionID) + ")"
+	}
+	switch {
+	case r.Expires.IsZero():
+		parts = append(parts, "never expires")
+	case r.Expired(now):
+		parts = append(parts, "expired "+r.Expires.Local().Format(expiresLayout))
+	default:
+		parts = append(parts, "expires "+r.Expires.Local().Format(expiresLayout))
+	}
+	if r.HighRisk {
+		parts = append(parts, "high risk, confirmed")
+	}
+	parts = append(parts, "made "+r.Created.Local().Format(expiresLayout), "id "+r.ID)
+	if r.Note != "" {
+		parts = append(parts, "note: "+r.Note)
+	}
+	return strings.Join(parts, "  ·  ")
+}
+
+// removeRule removes rule id and shows the rest.
+func (s *settingsWindow) removeRule(id string) {
+	if s.env.Policy == nil {
+		return
+	}
+	if err := s.env.Policy.Remove(id); err != nil {
+		s.rulesError(err)
+		return
+	}
+	s.rulesError(nil)
+	s.loadRules()
+}
+
+func (s *settingsWindow) rulesError(err error) {
+	if err == nil {
+		s.rules.err.Hide()
+		return
+	}
+	s.rules.err.SetText(upperFirst(err.Error()))
+	s.rules.err.Show()
+}
+
+// editRule opens a dialog over the window to change rule id's decision,
+// expiry and note.
+func (s *settingsWindow) editRule(id string) {
+	t := &s.rules
+	r, ok := s.env.Policy.Rule(id)
+	if !ok {
+		s.rulesError(fmt.Errorf("rule %s is gone", id))
+		s.loadRules()
+		return
+	}
+	t.editDecision = widget.NewSelect([]string{string(policy.Allow), string(policy.Deny)}, nil)
+	t.editDecision.SetSelected(string(r.Decision))
+	t.editExpires = widget.NewEntry()
+	t.editExpires.SetPlaceHolder("never; or " + expiresLayout)
+	if !r.Expires.IsZero() {
+		t.editExpires.SetText(r.Expires.Local().Format(expiresLayout))
+	}
+	t.editNote = widget.NewEntry()
+	t.editNote.SetText(r.Note)
+	t.editErr = widget.NewLabel("")
+	t.editErr.Importance = widget.DangerImportance
+	t.editErr.Wrapping = fyne.TextWrapWord
+	t.editErr.Hide()
+	form := widget.NewForm(
+		widget.NewFormItem("Client", widget.NewLabel(r.Client)),
+		widget.NewFormItem("Action", widget.NewLabel(r.Action)),
+		widget.NewFormItem("Decision", t.editDecision),
+		formItem("Expires", t.editExpires, "Local time, "+expiresLayout+"; empty: never."),
+		widget.NewFormItem("Note", t.editNote),
+	)
+	var d dialog.Dialog
+	t.editCancel = widget.NewButton("Cancel", func() { d.Hide() })
+	t.editSave = widget.NewButton("Save", func() {
+		if err := s.saveRule(r); err != nil {
+			t.editErr.SetText(upperFirst(err.Error()))
+			t.editErr.Show()
+			return
+		}
+		d.Hide()
+	})
+	t.editSave.Importance = widget.HighImportance
+	content := container.NewVBox(form, t.editErr, container.NewHBox(layout.NewSpacer(), t.editCancel, t.editSave))
+	d = dialog.NewCustomWithoutButtons("Edit rule", content, s.win)
+	d.Resize(fyne.NewSize(520, 0))
+	t.edit = d
+	d.Show()
+}
+
+// saveRule writes the edit dialog's fields into r and updates the policy.
+func (s *settingsWindow) saveRule(r policy.Rule) error {
+	t := &s.rules
+	r.Decision = policy.Decision(t.editDecision.Selected)
+	r.Note = strings.TrimSpace(t.editNote.Text)
+	r.Expires = time.Time{}
+	if text := strings.TrimSpace(t.editExpires.Text); text != "" {
+		e, err := time.ParseInLocation(expiresLayout, text, time.Local)
+		if err != nil {
+			return fmt.Errorf("expires: write %s, or leave it empty for never", expiresLayout)
+		}
+		r.Expires = e
+	}
+	if err := s.env.Policy.Update(r); err != nil {
+		return err
+	}
+	s.rulesError(nil)
+	s.loadRules()
+	return nil
+}
