@@ -59,7 +59,9 @@ func decodeArgs(raw json.RawMessage, allowed []string, v any) error {
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
 		if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
-			return argErrorf("%s: must be %s, got %s", te.Field, jsonTypeName(te.Type.Kind().String()), te.Value)
+			// The embedded askCommon shows up in the path; the agent knows only the argument names.
+			field := strings.TrimPrefix(te.Field, "askCommon.")
+			return argErrorf("%s: must be %s, got %s", field, jsonTypeName(te.Type.Kind().String()), te.Value)
 		}
 		return argErrorf("arguments: %v", err)
 	}
