@@ -17,6 +17,7 @@ import (
 
 	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/mcpbridge"
 )
@@ -60,10 +61,13 @@ type Env struct {
 	Settings      Settings
 	Broker        *question.Broker
 	Store         history.Store
-	URL           string
-	Token         string
-	DataDir       string
-	Log           *slog.Logger
+	// Policy holds the rules and away mode; its Gate decides questions
+	// before the UI sees them (a decided question emits no EventAsked).
+	Policy  *policy.Policy
+	URL     string
+	Token   string
+	DataDir string
+	Log     *slog.Logger
 }
 
 // AlreadyRunningError reports that another app holds the data dir.
@@ -130,10 +134,15 @@ func Run(ctx context.Context, o Options) (err error) {
 	if err != nil {
 		return err
 	}
-	keeper := &settingsKeeper{dir: o.DataDir, store: store, log: log, ctx: ctx}
+	pol, err := policy.Open(filepath.Join(o.DataDir, policy.File))
+	if err != nil {
+		return err
+	}
+	pol.SetAwayMode(settings.AwayMode)
+	keeper := &settingsKeeper{dir: o.DataDir, store: store, log: log, ctx: ctx, policy: pol}
 	keeper.retain(settings.HistoryRetentionDays)
 	defer keeper.stop()
-	broker := question.NewBroker(question.Config{Journal: store})
+	broker := question.NewBroker(question.Config{Journal: store, Gate: pol.Gate})
 	defer func() {
 		if cerr := broker.Close(); cerr != nil {
 			log.Error("close broker", "err", cerr)
@@ -156,7 +165,7 @@ func Run(ctx context.Context, o Options) (err error) {
 		Started: time.Now().UTC().Format(time.RFC3339), GUI: gui,
 	}
 	var show atomic.Pointer[func()]
-	ctl := &control.Server{Broker: broker, Store: store, Log: log, Show: func() bool {
+	ctl := &control.Server{Broker: broker, Store: store, Policy: pol, Log: log, Show: func() bool {
 		if f := show.Load(); f != nil {
 			(*f)()
 			return true
@@ -178,7 +187,7 @@ func Run(ctx context.Context, o Options) (err error) {
 	}
 	defer os.Remove(filepath.Join(o.DataDir, InstanceFile))
 	log.Info("serving", "url", url, "socket", inst.Socket, "gui", gui)
-	env := Env{SetShow: func(fn func()) { show.Store(&fn) }, ApplySettings: keeper.apply, Settings: settings, Broker: broker, Store: store, URL: url, Token: token, DataDir: o.DataDir, Log: log}
+	env := Env{SetShow: func(fn func()) { show.Store(&fn) }, ApplySettings: keeper.apply, Settings: settings, Broker: broker, Store: store, Policy: pol, URL: url, Token: token, DataDir: o.DataDir, Log: log}
 	if o.Ready != nil {
 		o.Ready(inst, env)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -115,6 +116,32 @@ func TestRunInProcess(t *testing.T) {
 	}
 	if fi, _ := os.Stat(filepath.Join(dir, SettingsFile)); runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
 		t.Fatalf("settings mode %v", fi.Mode().Perm())
+	}
+	// away_mode is validated and applied live to the policy the broker consults.
+	if err := env.ApplySettings(Settings{AwayMode: "approve"}); err == nil || !strings.Contains(err.Error(), "away_mode: must be hold or reject") {
+		t.Fatalf("bad away_mode accepted: %v", err)
+	}
+	if env.Policy == nil || env.Policy.AwayMode() != policy.AwayHold {
+		t.Fatalf("Env.Policy %v", env.Policy)
+	}
+	if err := env.ApplySettings(Settings{AwayMode: policy.AwayReject}); err != nil || env.Policy.AwayMode() != policy.AwayReject {
+		t.Fatalf("away_mode reject: %v, mode %s", err, env.Policy.AwayMode())
+	}
+	if err := env.Policy.SetAway(true); err != nil {
+		t.Fatal(err)
+	}
+	away, err := env.Broker.Ask(ctx, question.Question{Kind: question.KindText, Message: "Name?", FreeText: true})
+	if err != nil || away.State != question.State(question.AutoRejected) {
+		t.Fatalf("ask while away: %+v %v", away, err)
+	}
+	if rec, err := env.Store.Get(ctx, away.ID); err != nil || rec.Result == nil || rec.Result.Reason != question.ReasonAway {
+		t.Fatalf("history of the away question: %+v %v", rec, err)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, policy.File)); err != nil || (runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600) {
+		t.Fatalf("policy file: %v %v", fi, err)
+	}
+	if err := env.Policy.SetAway(false); err != nil {
+		t.Fatal(err)
 	}
 	q, err := env.Broker.Ask(ctx, question.Question{Kind: question.KindConfirm, Message: "ok?"})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 func TestDependenciesPointInward(t *testing.T) {
 	t.Parallel()
 	banned := map[string][]string{
+		"./policy":   {"fyne.io/", "github.com/mark3labs/", "github.com/gen2brain/", "modernc.org/"},
 		"./question": {"fyne.io/", "github.com/mark3labs/", "github.com/gen2brain/", "modernc.org/"},
 		"./history":  {"fyne.io/", "github.com/mark3labs/", "github.com/gen2brain/"},
 		"./control":  {"fyne.io/", "github.com/mark3labs/", "github.com/gen2brain/"},
@@ -28,6 +29,21 @@ func TestDependenciesPointInward(t *testing.T) {
 					t.Errorf("%s depends on %s", pkg, dep)
 				}
 			}
+		}
+	}
+}
+
+// TestPolicyImportsOnlyCore keeps app/policy to the standard library and
+// app/question, like the question model it decides about.
+func TestPolicyImportsOnlyCore(t *testing.T) {
+	t.Parallel()
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", "./policy").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for p := range strings.FieldsSeq(string(out)) {
+		if p != "github.com/asktray/asktray/app/policy" && p != "github.com/asktray/asktray/app/question" {
+			t.Errorf("app/policy depends on %s; it may import only the standard library and app/question", p)
 		}
 	}
 }

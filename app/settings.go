@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/mcpbridge"
 )
@@ -46,6 +47,9 @@ type Settings struct {
 	// ArmDelayMS is how long a dialog must be visible and focused before
 	// its answer controls work (300..5000; default 500).
 	ArmDelayMS int `json:"arm_delay_ms,omitempty"`
+	// AwayMode says what happens to new questions while away: "hold" (the
+	// default: they wait silently) or "reject" (auto_rejected, reason away).
+	AwayMode policy.AwayMode `json:"away_mode,omitempty"`
 }
 
 // LoadSettings reads the settings of dir. A missing file gives the zero
@@ -84,6 +88,9 @@ func (s Settings) Validate() error {
 	}
 	if s.ArmDelayMS != 0 && (s.ArmDelayMS < 300 || s.ArmDelayMS > 5000) {
 		return fmt.Errorf("arm_delay_ms: must be between 300 and 5000, got %d", s.ArmDelayMS)
+	}
+	if s.AwayMode != "" && !s.AwayMode.Valid() {
+		return fmt.Errorf("away_mode: must be hold or reject, got %q", s.AwayMode)
 	}
 	for i, w := range s.BlockingWindows {
 		if w.Match == "" || w.Seconds < 1 || w.Seconds > 86400 {
@@ -127,13 +134,14 @@ type settingsKeeper struct {
 	log    *slog.Logger
 	ctx    context.Context
 	bridge *mcpbridge.Bridge
+	policy *policy.Policy
 
 	mu         sync.Mutex
 	stopRetain context.CancelFunc
 }
 
 // apply validates s, saves it and applies it to the MCP bridge and the
-// retention job. Safe for concurrent use.
+// retention job, and the away mode to the policy. Safe for concurrent use.
 func (k *settingsKeeper) apply(s Settings) error {
 	if err := s.Validate(); err != nil {
 		return err
@@ -144,6 +152,9 @@ func (k *settingsKeeper) apply(s Settings) error {
 	if k.bridge != nil {
 		c := s.bridgeConfig(mcpbridge.Config{})
 		k.bridge.Reconfigure(c.Windows, c.DefaultWindow, c.DefaultTimeout)
+	}
+	if k.policy != nil {
+		k.policy.SetAwayMode(s.AwayMode)
 	}
 	k.retain(s.HistoryRetentionDays)
 	k.log.Info("settings applied", "default_timeout_seconds", s.DefaultTimeoutSeconds, "retention_days", s.HistoryRetentionDays)

@@ -46,6 +46,9 @@ Usage:
   asktray answer ID (--accept VALUE | --decline | --cancel) [--note TEXT]
   asktray snooze ID DURATION                                 e.g. 5m, 1h, tomorrow
   asktray history [--outcome O] [--client C] [--kind K] [--search Q] [--limit N] [--json | --export json|csv]
+  asktray away on|off|status                                 do not disturb: hold (or reject) new questions
+  asktray rules [--json]                                     the standing allow/deny rules
+  asktray rules rm ID                                        remove a rule
   asktray url [--json]                                       the MCP URL and token
   asktray config CLIENT [--write] [--stdio]                  set up claude-code, claude-desktop, cursor, vscode, codex or windsurf
   asktray stdio                                              MCP over stdin/stdout, bridged to the running app
@@ -81,6 +84,10 @@ func Main(ctx context.Context, args []string, stdio IO, gui GUI) int {
 		err = cmdSnooze(ctx, args, stdio)
 	case "history":
 		err = cmdHistory(ctx, args, stdio)
+	case "away":
+		err = cmdAway(ctx, args, stdio)
+	case "rules":
+		err = cmdRules(ctx, args, stdio)
 	case "url":
 		err = cmdURL(ctx, args, stdio)
 	case "config":

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -66,7 +67,9 @@ type Server struct {
 	// Show, if set, brings the app's window to the front and reports
 	// whether there was one to show.
 	Show func() bool
-	Log  *slog.Logger
+	// Policy, if set, serves away and the rules (/v1/away, /v1/rules).
+	Policy *policy.Policy
+	Log    *slog.Logger
 
 	srv *http.Server
 	ln  net.Listener
@@ -126,6 +129,10 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /v1/questions/{id}/snooze", s.snooze)
 	mux.HandleFunc("GET /v1/history", s.history)
 	mux.HandleFunc("POST /v1/show", s.show)
+	mux.HandleFunc("GET /v1/away", s.getAway)
+	mux.HandleFunc("POST /v1/away", s.setAway)
+	mux.HandleFunc("GET /v1/rules", s.rules)
+	mux.HandleFunc("DELETE /v1/rules/{id}", s.removeRule)
 	return mux
 }
 
@@ -296,7 +303,7 @@ func writeError(w http.ResponseWriter, err error) {
 		if fe, ok := errors.AsType[*question.FieldError](err); ok {
 			body.Field = fe.Field
 		}
-	case errors.Is(err, question.ErrNotFound):
+	case errors.Is(err, question.ErrNotFound), errors.Is(err, policy.ErrNotFound):
 		status, body.Code = http.StatusNotFound, "not_found"
 	case errors.Is(err, question.ErrNotPending):
 		status, body.Code = http.StatusConflict, "not_pending"

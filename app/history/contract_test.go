@@ -74,6 +74,8 @@ func contractRoundTripAllFields(t *testing.T, s Store) {
 		FreeText: true, Multiline: true, Placeholder: "type here",
 		MinLength: 1, MaxLength: 500, MinSelect: 1, MaxSelect: 2,
 		Destructive: true, YesLabel: "Go", NoLabel: "Stop", Risk: question.RiskHigh,
+		Tool: "request_approval", Action: "Deploy to <production>",
+		Details: "```sh\nkubectl apply -f prod.yaml\n```\n| a | b |", AgentReason: "the release was tagged & signed",
 		Created: base.In(zone), Deadline: base.Add(5 * time.Minute),
 		SnoozeUntil: base.Add(time.Minute + 7), State: question.StatePending,
 	}
@@ -228,20 +230,23 @@ func contractFilters(t *testing.T, s Store) {
 	re.Note = "ask ops first"
 	add(t, s, e, re)
 	add(t, s, mk("f", 6, "cursor", question.KindText, "Name the branch"), nil)
+	g := mk("g", 7, "claude-code", question.KindApproval, "Bash")
+	g.Tool, g.Action, g.Details, g.AgentReason = "permission_prompt", "Bash", "```sh\nterraform destroy\n```", "clean up the sandbox"
+	add(t, s, g, ended(question.AutoApproved, h(7)))
 
 	tests := []struct {
 		name string
 		f    Filter
 		want []string
 	}{
-		{"none", Filter{}, []string{"f", "e", "d", "c", "b", "a"}},
+		{"none", Filter{}, []string{"g", "f", "e", "d", "c", "b", "a"}},
 		{"outcome", Filter{Outcomes: []question.State{question.State(question.Answered)}}, []string{"e", "a"}},
 		{"pending", Filter{Outcomes: []question.State{question.StatePending}}, []string{"f", "c"}},
 		{"pending_or_declined", Filter{Outcomes: []question.State{question.StatePending, question.State(question.Declined)}}, []string{"f", "c", "b"}},
 		{"client", Filter{Client: "claude"}, []string{"e", "c", "a"}},
 		{"client_exact", Filter{Client: "claud"}, nil},
 		{"kind", Filter{Kind: question.KindText}, []string{"f", "e", "a"}},
-		{"since", Filter{Since: h(3)}, []string{"f", "e", "d", "c"}},
+		{"since", Filter{Since: h(3)}, []string{"g", "f", "e", "d", "c"}},
 		{"until", Filter{Until: h(3)}, []string{"b", "a"}},
 		{"since_until", Filter{Since: h(2), Until: h(5)}, []string{"d", "c", "b"}},
 		{"search_message", Filter{Search: "billing"}, []string{"a"}},
@@ -253,6 +258,9 @@ func contractFilters(t *testing.T, s Store) {
 		{"search_answer_value", Filter{Search: "staging cluster"}, []string{"e"}},
 		{"search_note", Filter{Search: "ops"}, []string{"e"}},
 		{"search_client", Filter{Search: "cursor"}, []string{"f", "b"}},
+		{"search_tool", Filter{Search: "permission_prompt"}, []string{"g"}},
+		{"search_details", Filter{Search: "terraform"}, []string{"g"}},
+		{"search_agent_reason", Filter{Search: "sandbox"}, []string{"g"}},
 		{"search_punctuation", Filter{Search: "-billing,"}, []string{"a"}},
 		{"combined", Filter{Client: "claude", Kind: question.KindText, Outcomes: []question.State{question.State(question.Answered)}, Since: h(2)}, []string{"e"}},
 		{"combined_search", Filter{Client: "cursor", Search: "temp", Until: h(6)}, []string{"b"}},

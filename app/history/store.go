@@ -200,7 +200,7 @@ func ftsQuery(terms []string) string {
 
 // searchText returns the text of q and r that Filter.Search looks at.
 func searchText(q question.Question, r *question.Result) string {
-	parts := []string{q.Client.Name, q.Header, q.Message}
+	parts := []string{q.Client.Name, q.Header, q.Message, q.Tool, q.Action, q.Details, q.AgentReason}
 	for _, o := range q.Options {
 		parts = append(parts, o.Label, o.Description)
 	}

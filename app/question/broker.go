@@ -52,6 +52,14 @@ type Config struct {
 	Now          func() time.Time // the clock; nil means time.Now
 	KeepFinished int              // how many ended questions to keep in memory for Wait and Get; 0 means 4096
 	RetryDelay   time.Duration    // how long to wait before retrying a failed automatic outcome; 0 means 1 s
+
+	// Gate, if set, may decide a question before anyone is told of it: Ask
+	// calls it after validation and id assignment, on Ask's goroutine and
+	// never under the Broker's lock. When it returns true the question ends
+	// at once with its Result, which must be AutoApproved or AutoRejected and
+	// not decided by ByHuman (any other result is ignored and the question
+	// goes to the person). A rule engine (app/policy) sets it.
+	Gate func(q Question) (Result, bool)
 }
 
 // Broker owns the pending questions. It is safe for concurrent use by any
@@ -108,8 +116,11 @@ func NewBroker(cfg Config) *Broker {
 // Ask validates q, gives it a fresh id, its created time and a deadline (q.Deadline
 // if set, else now plus DefaultTimeout, held within MinTimeout..MaxTimeout of
 // now), records it in the Journal and makes it pending. It returns the stored
-// question at once, without waiting for an answer; use Wait for that. Errors
-// from validation wrap ErrInvalid.
+// question at once, without waiting for an answer; use Wait for that. When
+// Config.Gate decides the question, it is recorded as ended at once, no
+// EventAsked is emitted, and the returned question's State is the outcome.
+// It blocks until the Journal has made the record durable. Errors from
+// validation wrap ErrInvalid.
 func (b *Broker) Ask(ctx context.Context, q Question) (Question, error) {
 	if err := q.Validate(); err != nil {
 		return Question{}, err
@@ -135,8 +146,14 @@ func (b *Broker) Ask(ctx context.Context, q Question) (Question, error) {
 	if closed {
 		return Question{}, ErrClosed
 	}
+	res, gated := b.gate(q)
 	if err := b.cfg.Journal.Begin(ctx, q); err != nil {
 		return Question{}, fmt.Errorf("record question: %w", err)
+	}
+	if gated {
+		if ended, ok := b.endGated(q, res); ok {
+			return ended, nil
+		}
 	}
 
 	e := &entry{q: q, done: make(chan struct{})}
@@ -152,6 +169,37 @@ func (b *Broker) Ask(ctx context.Context, q Question) (Question, error) {
 	b.mu.Unlock()
 	b.events.push(Event{Type: EventAsked, Question: q})
 	return q, nil
+}
+
+// gate asks Config.Gate about q and reports whether it decided q with an
+// automatic result.
+func (b *Broker) gate(q Question) (Result, bool) {
+	if b.cfg.Gate == nil {
+		return Result{}, false
+	}
+	res, ok := b.cfg.Gate(q)
+	if !ok || (res.Outcome != AutoApproved && res.Outcome != AutoRejected) || res.DecidedBy == ByHuman || res.DecidedBy == "" {
+		return Result{}, false
+	}
+	return res, true
+}
+
+// endGated records q's gate result res and finishes it: End, then EventEnded
+// and no EventAsked, so nobody is ever shown q. Wait and Get find it among the
+// finished questions. It reports false, changing nothing, when the Journal
+// fails; the question then goes to the person as usual.
+func (b *Broker) endGated(q Question, res Result) (Question, bool) {
+	res.DecidedAt = b.cfg.Now()
+	if err := b.cfg.Journal.End(context.Background(), q, res); err != nil {
+		return q, false
+	}
+	e := &entry{q: q, done: make(chan struct{})}
+	b.mu.Lock()
+	b.finish(e, res)
+	q = e.q
+	b.mu.Unlock()
+	b.events.push(Event{Type: EventEnded, Question: q, Result: &res})
+	return q, true
 }
 
 // armExpiry starts the deadline timer of e. The caller holds b.mu.

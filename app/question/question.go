@@ -98,6 +98,10 @@ type Question struct {
 	YesLabel    string          `json:"yes_label,omitempty"`
 	NoLabel     string          `json:"no_label,omitempty"`
 	Risk        Risk            `json:"risk,omitempty"`
+	Tool        string          `json:"tool,omitempty"`         // the MCP tool that asked, set by the bridge
+	Action      string          `json:"action,omitempty"`       // an approval's short title, e.g. "Deploy to production" or "Bash"
+	Details     string          `json:"details,omitempty"`      // an approval's Markdown body: the command, the paths, a diff
+	AgentReason string          `json:"agent_reason,omitempty"` // why the agent wants an approval
 	Created     time.Time       `json:"created"`
 	Deadline    time.Time       `json:"deadline"`
 	SnoozeUntil time.Time       `json:"snooze_until,omitzero"`

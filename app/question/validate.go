@@ -20,6 +20,10 @@ const (
 	MinChoices      = 2
 	MaxChoices      = 20
 	MaxClientField  = 200
+	MaxTool         = 64
+	MaxAction       = 200
+	MaxDetails      = 65536
+	MaxAgentReason  = 2048
 	maxButtonLabels = 40
 )
 
@@ -101,6 +105,10 @@ func (q *Question) Validate() error {
 		checkLen("placeholder", q.Placeholder, 0, MaxPlaceholder),
 		checkLen("yes_label", q.YesLabel, 0, maxButtonLabels),
 		checkLen("no_label", q.NoLabel, 0, maxButtonLabels),
+		checkLen("tool", q.Tool, 0, MaxTool),
+		checkLen("action", q.Action, 0, MaxAction),
+		checkLen("details", q.Details, 0, MaxDetails),
+		checkLen("agent_reason", q.AgentReason, 0, MaxAgentReason),
 	}
 	errs = append(errs, q.validateOptions()...)
 	errs = append(errs, q.validateKind()...)
@@ -145,6 +153,9 @@ var kindOnly = []struct {
 	{"yes_label", func(q *Question) bool { return q.YesLabel != "" }, []Kind{KindConfirm}},
 	{"no_label", func(q *Question) bool { return q.NoLabel != "" }, []Kind{KindConfirm}},
 	{"risk", func(q *Question) bool { return q.Risk != "" }, []Kind{KindApproval}},
+	{"action", func(q *Question) bool { return q.Action != "" }, []Kind{KindApproval}},
+	{"details", func(q *Question) bool { return q.Details != "" }, []Kind{KindApproval}},
+	{"agent_reason", func(q *Question) bool { return q.AgentReason != "" }, []Kind{KindApproval}},
 	{"free_text", func(q *Question) bool { return q.FreeText }, []Kind{KindText, KindChoice, KindMultiChoice}},
 	{"options", func(q *Question) bool { return len(q.Options) > 0 }, []Kind{KindText, KindChoice, KindMultiChoice}},
 }

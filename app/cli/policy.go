@@ -1,0 +1,116 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/policy"
+)
+
+// cmdAway runs 'asktray away on|off|status'.
+func cmdAway(ctx context.Context, args []string, stdio IO) error {
+	f := newFlags("away")
+	pos, err := f.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("away takes one of on, off, status")
+	}
+	c, _, err := connect(f)
+	if err != nil {
+		return err
+	}
+	var st control.AwayStatus
+	switch pos[0] {
+	case "on", "off":
+		st, err = c.SetAway(ctx, pos[0] == "on")
+	case "status":
+		st, err = c.Away(ctx)
+	default:
+		return usagef("away: %q is not one of on, off, status", pos[0])
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdio.Out, describeAway(st))
+	return nil
+}
+
+func describeAway(st control.AwayStatus) string {
+	switch {
+	case !st.Away:
+		return "Away: off. New questions open their dialogs."
+	case st.Mode == policy.AwayReject:
+		return "Away: on. New questions are rejected automatically (auto_rejected, reason away); rules still apply."
+	default:
+		return "Away: on. New questions wait silently, with no dialog or notification; their deadlines still apply."
+	}
+}
+
+// cmdRules runs 'asktray rules [--json]' and 'asktray rules rm ID'.
+func cmdRules(ctx context.Context, args []string, stdio IO) error {
+	f := newFlags("rules")
+	asJSON := f.Bool("json", false, "JSON output")
+	pos, err := f.parse(args)
+	if err != nil {
+		return err
+	}
+	c, _, err := connect(f)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) == 0:
+	case pos[0] == "rm" && len(pos) == 2:
+		r, err := c.RemoveRule(ctx, pos[1])
+		if ae, ok := errors.AsType[*control.APIError](err); ok && ae.Code == "not_found" {
+			ae.Message = fmt.Sprintf("no rule with id %q; 'asktray rules' lists them", pos[1])
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdio.Out, "Removed rule %s (%s %s for %s).\n", r.ID, r.Decision, r.Action, r.Client)
+		return nil
+	case pos[0] == "rm":
+		return usagef("rules rm takes one rule ID")
+	default:
+		return usagef("unexpected argument %q; use 'rules' or 'rules rm ID'", pos[0])
+	}
+	rs, err := c.Rules(ctx)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		if rs == nil {
+			rs = []policy.Rule{}
+		}
+		return writeJSON(stdio, rs)
+	}
+	if len(rs) == 0 {
+		fmt.Fprintln(stdio.Out, "No rules.")
+		return nil
+	}
+	tw := tabwriter.NewWriter(stdio.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tDECISION\tCLIENT\tACTION\tSCOPE\tEXPIRES\tNOTE")
+	now := time.Now()
+	for _, r := range rs {
+		exp := "never"
+		switch {
+		case r.Expired(now):
+			exp = "expired"
+		case !r.Expires.IsZero():
+			exp = r.Expires.Local().Format("2006-01-02 15:04")
+		}
+		dec := string(r.Decision)
+		if r.HighRisk {
+			dec += " (high risk)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, dec, r.Client, oneLine(r.Action, 60), r.Scope, exp, oneLine(r.Note, 40))
+	}
+	return tw.Flush()
+}

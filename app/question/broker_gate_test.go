@@ -1,0 +1,160 @@
+package question
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+)
+
+// eventLog records every event a Broker emits.
+type eventLog struct {
+	mu     sync.Mutex
+	events []Event
+}
+
+func (l *eventLog) add(ev Event) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.events = append(l.events, ev)
+}
+
+func (l *eventLog) types(id string) []EventType {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []EventType
+	for _, ev := range l.events {
+		if ev.Question.ID == id {
+			out = append(out, ev.Type)
+		}
+	}
+	return out
+}
+
+// waitTypes waits until id has n events and returns their types.
+func (l *eventLog) waitTypes(t *testing.T, id string, n int) []EventType {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		got := l.types(id)
+		if len(got) >= n || time.Now().After(deadline) {
+			return got
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func newGatedBroker(t *testing.T, gate func(Question) (Result, bool)) (*Broker, *memJournal, *eventLog) {
+	t.Helper()
+	j := newMemJournal()
+	b := NewBroker(Config{Journal: j, Gate: gate, RetryDelay: 10 * time.Millisecond})
+	t.Cleanup(func() { _ = b.Close() })
+	l := &eventLog{}
+	b.Subscribe(l.add)
+	return b, j, l
+}
+
+func TestGateDecidesAtOnce(t *testing.T) {
+	t.Parallel()
+	var seen Question
+	gate := func(q Question) (Result, bool) {
+		seen = q
+		return Result{Outcome: AutoApproved, DecidedBy: ByRule, Reason: ReasonRule, Via: ViaRule, RuleID: "r1"}, true
+	}
+	b, j, l := newGatedBroker(t, gate)
+	q, err := b.Ask(t.Context(), Question{Kind: KindApproval, Message: "Deploy", Action: "Deploy", Tool: "request_approval"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seen.ID == "" || seen.ID != q.ID || seen.Deadline.IsZero() {
+		t.Fatalf("gate saw %+v; want the question with its id and deadline", seen)
+	}
+	if q.State != State(AutoApproved) {
+		t.Fatalf("Ask returned state %q, want auto_approved", q.State)
+	}
+	// Wait returns at once: the context is already done, yet the result comes back.
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	res, err := b.Wait(ctx, q.ID)
+	if err != nil || res.Outcome != AutoApproved || res.RuleID != "r1" || res.DecidedAt.IsZero() {
+		t.Fatalf("Wait = %+v, %v", res, err)
+	}
+	j.mu.Lock()
+	order := append([]string(nil), j.order...)
+	j.mu.Unlock()
+	if len(order) != 2 || order[0] != "begin:"+q.ID || order[1] != "end:"+q.ID {
+		t.Fatalf("journal order %v, want begin then end of %s", order, q.ID)
+	}
+	if got, _ := j.result(q.ID); got.Outcome != AutoApproved || got.Reason != ReasonRule {
+		t.Fatalf("journaled %+v", got)
+	}
+	if got := l.waitTypes(t, q.ID, 1); len(got) != 1 || got[0] != EventEnded {
+		t.Fatalf("events %v, want only ended", got)
+	}
+	if len(b.Pending()) != 0 {
+		t.Fatalf("a gated question is pending")
+	}
+	gq, gr, err := b.Get(q.ID)
+	if err != nil || gr == nil || gq.State != State(AutoApproved) {
+		t.Fatalf("Get = %+v, %+v, %v", gq, gr, err)
+	}
+}
+
+func TestGateDeclinesToDecide(t *testing.T) {
+	t.Parallel()
+	results := map[string]Result{
+		"false":        {},
+		"human":        {Outcome: AutoApproved, DecidedBy: ByHuman},
+		"no_decider":   {Outcome: AutoRejected},
+		"not_auto":     {Outcome: Answered, DecidedBy: ByRule},
+		"interrupted":  {Outcome: Interrupted, DecidedBy: ByApp},
+		"withdrawn_by": {Outcome: Withdrawn, DecidedBy: ByAgent},
+	}
+	for name, r := range results {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			b, _, l := newGatedBroker(t, func(Question) (Result, bool) { return r, name != "false" })
+			q, err := b.Ask(t.Context(), confirmQ())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if q.State != StatePending {
+				t.Fatalf("state %q, want pending", q.State)
+			}
+			if got := l.waitTypes(t, q.ID, 1); len(got) != 1 || got[0] != EventAsked {
+				t.Fatalf("events %v, want asked", got)
+			}
+		})
+	}
+}
+
+// A gate decision the journal cannot record leaves the question to the person.
+func TestGateJournalFailureFallsBackToPerson(t *testing.T) {
+	t.Parallel()
+	b, j, l := newGatedBroker(t, func(Question) (Result, bool) {
+		return Result{Outcome: AutoRejected, DecidedBy: ByApp, Reason: ReasonAway}, true
+	})
+	j.failEnd.Store(true)
+	q, err := b.Ask(t.Context(), confirmQ())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.State != StatePending || len(b.Pending()) != 1 {
+		t.Fatalf("state %q, pending %d; want the question pending", q.State, len(b.Pending()))
+	}
+	if got := l.waitTypes(t, q.ID, 1); len(got) != 1 || got[0] != EventAsked {
+		t.Fatalf("events %v, want asked", got)
+	}
+}
+
+func TestGateNotCalledForInvalidQuestion(t *testing.T) {
+	t.Parallel()
+	called := false
+	b, _, _ := newGatedBroker(t, func(Question) (Result, bool) { called = true; return Result{}, false })
+	if _, err := b.Ask(t.Context(), Question{Kind: KindConfirm}); err == nil {
+		t.Fatal("an empty message was accepted")
+	}
+	if called {
+		t.Fatal("gate saw a question that failed validation")
+	}
+}
