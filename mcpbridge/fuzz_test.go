@@ -245,7 +245,7 @@ type fuzzResult struct {
 // toolResults extracts the tools/call results from a JSON or SSE response body.
 func toolResults(body []byte) []fuzzResult {
 	var out []fuzzResult
-	for _, line := range bytes.Split(body, []byte("\n")) {
+	for line := range bytes.SplitSeq(body, []byte("\n")) {
 		line = bytes.TrimPrefix(bytes.TrimSpace(line), []byte("data: "))
 		var msg struct {
 			Result *struct {

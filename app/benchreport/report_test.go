@@ -47,7 +47,12 @@ func startApp(b *testing.B) app.Env {
 		done <- app.Run(ctx, app.Options{DataDir: dir, Addr: "127.0.0.1:0", Headless: true, Version: "bench",
 			Ready: func(_ app.Instance, env app.Env) { ready <- env }})
 	}()
-	b.Cleanup(func() { stop(); <-done })
+	b.Cleanup(func() {
+		stop()
+		if err := <-done; err != nil {
+			b.Errorf("app.Run: %v", err)
+		}
+	})
 	select {
 	case env := <-ready:
 		return env
