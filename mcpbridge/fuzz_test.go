@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -29,6 +30,9 @@ type fuzzEnv struct {
 	known  string // the id of a real question, substituted for $ID in inputs
 	calls  atomic.Int64
 	begins atomic.Int64
+
+	mu      sync.Mutex
+	respond func(question.Question) question.Response // the person; nil declines
 }
 
 type countingJournal struct{ n *atomic.Int64 }
@@ -43,8 +47,18 @@ func newFuzzEnv(tb testing.TB) *fuzzEnv {
 	e := &fuzzEnv{}
 	e.broker = question.NewBroker(question.Config{Journal: countingJournal{&e.begins}})
 	stop := e.broker.Subscribe(func(ev question.Event) {
-		if ev.Type == question.EventAsked {
-			_ = e.broker.Answer(ev.Question.ID, question.Response{Action: question.Decline, Via: question.ViaDialog})
+		if ev.Type != question.EventAsked {
+			return
+		}
+		r := question.Response{Action: question.Decline, Via: question.ViaDialog}
+		e.mu.Lock()
+		if e.respond != nil {
+			r = e.respond(ev.Question)
+		}
+		e.mu.Unlock()
+		if err := e.broker.Answer(ev.Question.ID, r); err != nil && r.Action == question.Accept {
+			tb.Errorf("the broker refused an answer its check accepted: %v", err)
+			_ = e.broker.Answer(ev.Question.ID, question.Response{Action: question.Decline})
 		}
 	})
 	tb.Cleanup(func() { stop(); _ = e.broker.Close() })
@@ -331,4 +345,70 @@ func jsonEqual(a, b []byte) bool {
 	ja, _ := json.Marshal(x)
 	jb, _ := json.Marshal(y)
 	return bytes.Equal(ja, jb)
+}
+
+// roundTripTools are the ask tools FuzzAnswerRoundTrip asks with.
+var roundTripTools = []struct{ tool, args, field string }{
+	{ToolAskText, `{"question":"Name?","max_length":20}`, "answer"},
+	{ToolAskUser, `{"question":"Which?","options":[{"label":"a"},{"label":"b"}]}`, "answer"},
+	{ToolAskConfirm, `{"question":"Proceed?"}`, "answer"},
+	{ToolAskChoice, `{"question":"Pick","options":[{"label":"a"},{"label":"b"}],"free_text":true}`, "selected"},
+	{ToolAskMultiSelect, `{"question":"Pick some","options":[{"label":"a"},{"label":"b"},{"label":"c"}],"max_selections":2}`, "selected"},
+	{ToolAskForm, `{"message":"Details","requestedSchema":{"type":"object","properties":{"name":{"type":"string","maxLength":10},"age":{"type":"integer","minimum":0},"ok":{"type":"boolean"},"size":{"type":"string","enum":["S","M"]}},"required":["name"]}}`, "content"},
+}
+
+// FuzzAnswerRoundTrip asks through the whole HTTP chain and has the person
+// answer with the fuzzed value. A value the answer check accepts reaches
+// the agent as exactly its canonical form; one it refuses never reaches the
+// agent (the person then declines, and the agent sees declined).
+func FuzzAnswerRoundTrip(f *testing.F) {
+	for _, v := range []string{`"hi"`, `"yes"`, `"no"`, `false`, `true`, `"a"`, `["a","b"]`, `["b"]`, `{"selected":"b","free_text":"n"}`,
+		`{"name":"Ada","age":7}`, `{"name":"Ada","name":"Bob"}`, `{"name":"Ada","Name":"Bob"}`, `{"selected":"a","selected":"b"}`,
+		`{"name":"\u0041da","ok":true,"size":"M"}`, `1`, `null`, `""`, `"` + strings.Repeat("x", 21) + `"`, `["a","a"]`, `{}`} {
+		for i := range roundTripTools {
+			f.Add(uint8(i), []byte(v))
+		}
+	}
+	e := newFuzzEnv(f)
+	f.Fuzz(func(t *testing.T, i uint8, value []byte) {
+		tc := roundTripTools[int(i)%len(roundTripTools)]
+		var want question.Response
+		var wantErr error
+		e.mu.Lock()
+		e.respond = func(q question.Question) question.Response {
+			want, wantErr = q.CheckResponse(question.Response{Action: question.Accept, Value: value})
+			if wantErr != nil {
+				return question.Response{Action: question.Decline, Via: question.ViaDialog}
+			}
+			return question.Response{Action: question.Accept, Value: value, Via: question.ViaDialog}
+		}
+		e.mu.Unlock()
+		defer func() { e.mu.Lock(); e.respond = nil; e.mu.Unlock() }()
+		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + tc.tool + `","arguments":` + tc.args + `}}`
+		w := e.post(body, nil)
+		res := toolResults(w.Body.Bytes())
+		if w.Code != http.StatusOK || len(res) != 1 || res[0].IsError {
+			t.Fatalf("ask: %d %s", w.Code, w.Body)
+		}
+		var out map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(res[0].Text), &out); err != nil {
+			t.Fatal(err)
+		}
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		status := string(out["status"])
+		if wantErr != nil {
+			if status != `"declined"` || out[tc.field] != nil && tc.field != "selected" {
+				t.Fatalf("refused value %q: agent got %s", value, res[0].Text)
+			}
+			return
+		}
+		got := out[tc.field]
+		if got == nil && tc.field == "selected" {
+			got = json.RawMessage(`[]`)
+		}
+		if status != `"answered"` || !jsonEqual(got, want.Value) {
+			t.Fatalf("value %q, canonical %s: agent got %s %s", value, want.Value, status, got)
+		}
+	})
 }
