@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -200,7 +201,8 @@ func FuzzToolCall(f *testing.F) {
 		`{"message":"m","message":"n"}`, `{"question_id":"$ID"}`, `{"question_id":"$ID","wait_seconds":0}`,
 		`{"question_id":"$ID","question_id":"x"}`, `{"question_id":"x","wait_seconds":1e99}`, `{"Question_Id":"$ID"}`,
 		`[]`, `null`, `"q"`, `{"question":"\u017fq"}`, `{"question":"q","multiline":true,"min_length":3,"max_length":2}`,
-		`{"question":"q","destructive":"yes"}`, `{"question":"q","wait":"yes"}`, `{"question":"q","timeout_seconds":1e99}`}
+		`{"question":"q","destructive":"yes"}`, `{"question":"q","wait":"yes"}`, `{"question":"q","timeout_seconds":1e99}`,
+		`{"":1}`, `{": ":""}`, `{"a\"b":1,"a\"b":2}`}
 	for _, s := range seeds {
 		for _, tool := range ToolNames {
 			f.Add(tool, []byte(s))
@@ -287,6 +289,11 @@ func checkNamesField(t *testing.T, msg string, raw []byte) {
 		t.Fatalf("fuzz input caused a real fault: %s", msg)
 	}
 	field, _, ok := strings.Cut(msg, ": ")
+	if q, err := strconv.QuotedPrefix(msg); err == nil {
+		// A key that is not a plain name is quoted.
+		field, _ = strconv.Unquote(q)
+		ok = strings.HasPrefix(msg[len(q):], ": ")
+	}
 	if !ok {
 		t.Fatalf("isError %q names no field", msg)
 	}
