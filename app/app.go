@@ -151,7 +151,7 @@ func Run(ctx context.Context, o Options) (err error) {
 	unsub := broker.Subscribe(logEvents(log))
 	defer unsub()
 
-	url, bridge, stopMCP, err := startMCP(o, settings.bridgeConfig(mcpbridge.Config{Broker: broker, Version: o.Version, Log: log}), token)
+	url, bridge, stopMCP, err := startMCP(o, settings.bridgeConfig(mcpbridge.Config{Broker: broker, Version: o.Version, Log: log, Policy: pol}), token)
 	if err != nil {
 		return err
 	}

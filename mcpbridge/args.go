@@ -235,6 +235,23 @@ func parseAsk(name string, raw json.RawMessage) (ask, error) {
 		}
 		*q = question.Question{Kind: question.KindForm, Message: in.Message, Header: in.Header, Schema: in.RequestedSchema}
 		a.common = in.askCommon
+	case ToolApproval:
+		var in struct {
+			askCommon
+			Action  string        `json:"action"`
+			Details string        `json:"details"`
+			Risk    question.Risk `json:"risk"`
+			Reason  string        `json:"reason"`
+		}
+		if err := decodeArgs(raw, append([]string{"action", "details", "risk", "reason"}, commonNames...), &in); err != nil {
+			return a, err
+		}
+		if in.Risk == "" {
+			in.Risk = question.RiskMedium
+		}
+		*q = question.Question{Kind: question.KindApproval, Message: in.Action, Action: in.Action, Details: in.Details,
+			Risk: in.Risk, AgentReason: in.Reason}
+		a.common = in.askCommon
 	case ToolNotify:
 		var in struct {
 			Message        string `json:"message"`
@@ -260,7 +277,11 @@ func parseAsk(name string, raw json.RawMessage) (ask, error) {
 var fieldNames = map[string]map[string]string{
 	"*":         {"message": "question", "options": "options", "min_select": "min_selections", "max_select": "max_selections", "schema": "requestedSchema"},
 	ToolAskForm: {"message": "message"},
-	ToolNotify:  {"message": "message"},
+	// An approval's message is its action; an empty action fails as "message".
+	ToolApproval: {"message": "action", "agent_reason": "reason"},
+	// A permission prompt's message and action are Claude Code's tool name.
+	ToolPermission: {"message": "tool_name", "action": "tool_name"},
+	ToolNotify:     {"message": "message"},
 }
 
 // selectWords finds the model's names for selection bounds inside a message.

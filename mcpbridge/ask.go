@@ -20,7 +20,13 @@ func (b *Bridge) ask(ctx context.Context, c caller, tool string, raw json.RawMes
 	if err != nil {
 		return nil, err
 	}
+	return b.askParsed(ctx, c, tool, a)
+}
+
+// askParsed asks a.q for tool: validate, re-attach or ask, then wait.
+func (b *Bridge) askParsed(ctx context.Context, c caller, tool string, a ask) (*toolResult, error) {
 	a.q.Client = c.client
+	a.q.Tool = tool
 	now := time.Now()
 	a.q.Deadline = a.common.deadline(now, b.defaultTimeout())
 	if err := a.q.Validate(); err != nil {

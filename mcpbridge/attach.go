@@ -20,14 +20,18 @@ type attachKey struct {
 // fingerprint hashes what makes two questions the same question.
 func fingerprint(q question.Question) string {
 	b, _ := json.Marshal(struct {
-		Kind     question.Kind
-		Header   string
-		Message  string
-		Options  []question.Option
-		Schema   json.RawMessage
-		FreeText bool
-		Min, Max int
-	}{q.Kind, q.Header, q.Message, q.Options, q.Schema, q.FreeText, q.MinSelect + q.MinLength, q.MaxSelect + q.MaxLength})
+		Kind                               question.Kind
+		Header                             string
+		Message                            string
+		Options                            []question.Option
+		Schema                             json.RawMessage
+		FreeText                           bool
+		Min, Max                           int
+		Tool, Action, Details, AgentReason string
+		Risk                               question.Risk
+		Destructive                        bool
+	}{q.Kind, q.Header, q.Message, q.Options, q.Schema, q.FreeText, q.MinSelect + q.MinLength, q.MaxSelect + q.MaxLength,
+		q.Tool, q.Action, q.Details, q.AgentReason, q.Risk, q.Destructive})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }

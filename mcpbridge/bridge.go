@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
+	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -53,6 +54,9 @@ type Config struct {
 	DefaultTimeout time.Duration // the person's deadline when a call gives none; 0 means 300 s
 	ProgressEvery  time.Duration // keep-alive interval; 0 means 15 s
 	Log            *slog.Logger
+	// Policy, if set, tells approval results the scope of the rule that
+	// decided them. The broker's Gate applies the rules; the bridge only reads.
+	Policy *policy.Policy
 }
 
 // Bridge owns the MCP server and what it remembers between calls.
@@ -111,6 +115,9 @@ func (b *Bridge) handler(name string) mcpserver.ToolHandlerFunc {
 			res, err = b.getAnswer(ctx, c, raw)
 		case ToolCancelQuestion:
 			res, err = b.cancelQuestion(c, raw)
+		case ToolPermission:
+			pr := b.permissionPrompt(ctx, c, raw)
+			return mcp.NewToolResultStructured(pr, pr.text()), nil
 		default:
 			res, err = b.ask(ctx, c, name, raw)
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -25,7 +26,10 @@ type toolResult struct {
 	FreeText            string          `json:"free_text,omitempty"`
 	Action              string          `json:"action,omitempty"`
 	Content             json.RawMessage `json:"content,omitempty"`
+	Decision            string          `json:"decision,omitempty"`
+	Scope               string          `json:"scope,omitempty"`
 	Message             string          `json:"message,omitempty"`
+	RuleID              string          `json:"rule_id,omitempty"`
 	ElapsedMS           int64           `json:"elapsed_ms"`
 	NextStep            string          `json:"next_step"`
 	ClientElicitation   bool            `json:"client_elicitation"`
@@ -50,12 +54,19 @@ func (b *Bridge) finished(c caller, q question.Question, r *question.Result) *to
 	b.attach.delivered(q.ID)
 	out := &toolResult{
 		QuestionID: q.ID, Status: string(r.Outcome), AnsweredBy: string(r.DecidedBy),
-		Reason: string(r.Reason), Via: string(r.Via), Message: r.Note,
+		Reason: string(r.Reason), Via: string(r.Via), Message: r.Note, RuleID: r.RuleID,
 		ElapsedMS: r.DecidedAt.Sub(q.Created).Milliseconds(), ClientElicitation: c.elicitation,
 	}
 	accepted := r.Outcome == question.Answered || r.Outcome == question.AutoApproved
 	if accepted {
 		fillAnswer(out, q, r)
+	}
+	if q.Kind == question.KindApproval {
+		out.Decision = "deny"
+		if accepted {
+			out.Decision = "allow"
+		}
+		out.Scope = b.scope(r)
 	}
 	if q.Kind == question.KindForm {
 		switch r.Outcome {
@@ -102,10 +113,25 @@ func fillAnswer(out *toolResult, q question.Question, r *question.Result) {
 		out.Message = ""
 	case question.KindForm:
 		out.Content = r.Value
-	case question.KindApproval:
-		s := "allow"
-		out.Answer = &s
 	}
+}
+
+// scope says how far an approval's decision reaches: "once" for the
+// person's own decision, the rule's scope when a rule decided it or was made
+// with it, "" for automatic outcomes without a rule (timeout, away, ...).
+func (b *Bridge) scope(r *question.Result) string {
+	if r.RuleID != "" {
+		if b.cfg.Policy != nil {
+			if rule, ok := b.cfg.Policy.Rule(r.RuleID); ok {
+				return string(rule.Scope)
+			}
+		}
+		return string(policy.ScopeAlways) // a rule removed since; it was standing when it decided
+	}
+	if r.DecidedBy == question.ByHuman && (r.Outcome == question.Answered || r.Outcome == question.Declined) {
+		return "once"
+	}
+	return ""
 }
 
 func nextStep(q question.Question, r *question.Result, out *toolResult) string {
@@ -115,6 +141,12 @@ func nextStep(q question.Question, r *question.Result, out *toolResult) string {
 	}
 	switch r.Outcome {
 	case question.Answered:
+		if q.Kind == question.KindApproval {
+			if r.RuleID != "" {
+				return fmt.Sprintf("The user allowed this and made a rule (%s) for actions like it. Proceed with exactly the action you described.", r.RuleID) + note
+			}
+			return "The user allowed this action once. Proceed with exactly the action you described; ask again for anything else." + note
+		}
 		if q.Kind == question.KindConfirm && out.Confirmed != nil && !*out.Confirmed {
 			return "The user answered no. Do not proceed with the action; continue without it or ask what they want instead." + note
 		}
@@ -125,6 +157,9 @@ func nextStep(q question.Question, r *question.Result, out *toolResult) string {
 	case question.AutoApproved:
 		return fmt.Sprintf("A rule the user made approved this (rule %s). Proceed.", r.RuleID)
 	case question.Declined:
+		if q.Kind == question.KindApproval {
+			return "The user denied this action. Do not do it, and do not try to reach the same result another way; ask the user or continue without it." + note
+		}
 		return "The user declined. Do not proceed with this action and do not ask the same question again right away." + note
 	case question.Cancelled:
 		return "The user dismissed the question without answering. Do not proceed; ask again only if it is still needed, perhaps worded differently."
@@ -135,7 +170,7 @@ func nextStep(q question.Question, r *question.Result, out *toolResult) string {
 		case question.ReasonAway:
 			return "The user is away and questions are rejected automatically. Do not proceed; ask again later."
 		}
-		return "A rule the user made rejected this. Do not proceed."
+		return fmt.Sprintf("A rule the user made (%s) denies this. Do not proceed, and do not try to reach the same result another way.", r.RuleID) + note
 	case question.Withdrawn:
 		return "The question was withdrawn; no answer will come."
 	case question.Interrupted:

@@ -65,6 +65,7 @@ var commonOutput = obj{
 	"reason":                obj{"type": "string", "enum": []string{"timeout", "rule", "away", "app_stopped"}, "description": "Why an automatic outcome happened."},
 	"via":                   obj{"type": "string", "enum": []string{"dialog", "notification", "cli", "web", "elicitation", "rule"}, "description": "Channel the decision came through."},
 	"message":               str("A note the user added, for example why they declined."),
+	"rule_id":               str("The rule the user made that decided this (or was made with the answer)."),
 	"elapsed_ms":            obj{"type": "integer", "description": "Time from asking to the outcome (or to now while pending), in milliseconds."},
 	"next_step":             str("What to do next. Follow it."),
 	"client_elicitation":    boolean("Whether your client declared MCP form elicitation support."),

@@ -12,13 +12,15 @@ const (
 	ToolAskMultiSelect = "ask_multi_select"
 	ToolAskText        = "ask_text"
 	ToolAskForm        = "ask_form"
+	ToolApproval       = "request_approval"
+	ToolPermission     = "permission_prompt"
 	ToolNotify         = "notify"
 	ToolGetAnswer      = "get_answer"
 	ToolCancelQuestion = "cancel_question"
 )
 
 // ToolNames lists every tool in the order tools/list shows them.
-var ToolNames = []string{ToolAskUser, ToolAskConfirm, ToolAskChoice, ToolAskMultiSelect, ToolAskText, ToolAskForm, ToolNotify, ToolGetAnswer, ToolCancelQuestion}
+var ToolNames = []string{ToolAskUser, ToolAskConfirm, ToolAskChoice, ToolAskMultiSelect, ToolAskText, ToolAskForm, ToolApproval, ToolPermission, ToolNotify, ToolGetAnswer, ToolCancelQuestion}
 
 const waitNote = " If the result has status pending, the user has not answered yet: call get_answer with its question_id (do not ask again, and do not proceed without the answer). Always follow next_step."
 
@@ -31,8 +33,10 @@ const Instructions = `Asktray asks the person at the desk and returns their answ
 - ask_user: an open question with up to 3 suggested answers.
 - ask_text: free text with length limits (a name, a message, a commit text).
 - ask_form: several typed fields at once (an MCP elicitation requestedSchema).
+- request_approval: permission for one concrete action you are about to take (a command, a deploy, a file change): a short action title, the exact details in Markdown, a risk grade and your reason. Returns decision allow or deny; only allow means go ahead, and only with exactly what you described. The user's rules may answer it at once (rule_id).
+- permission_prompt: not for you to call; Claude Code calls it through --permission-prompt-tool.
 - notify: tell the person something; no answer comes back.
-Every result has a status and a next_step: follow next_step. Only status answered carries an answer. declined, cancelled, auto_rejected (timeout, away, rule), withdrawn and interrupted all mean: you do not have permission; do not proceed as if the user agreed, and never guess an answer.
+Every result has a status and a next_step: follow next_step. Only status answered (or auto_approved, when a rule the user made decided) carries an answer. declined, cancelled, auto_rejected (timeout, away, rule), withdrawn and interrupted all mean: you do not have permission; do not proceed as if the user agreed, and never guess an answer.
 If status is pending, the person has not answered yet: call get_answer with the question_id, as often as needed. Asking the same question again re-attaches to the open one; it does not open a second dialog.`
 
 func annotations(title string, readOnly, destructive, idempotent bool) mcp.ToolOption {
@@ -127,6 +131,24 @@ func Tools() []mcp.Tool {
 			}, []string{"message", "requestedSchema"}, true),
 			output(obj{"action": obj{"type": "string", "enum": []string{"accept", "decline", "cancel"}}, "content": obj{"type": "object", "description": "The values, on accept."}}),
 			true, false, false),
+		newTool(ToolApproval, "Request approval for an action",
+			"Ask the user to approve one concrete action before you take it: running a command, deploying, changing or deleting files, spending money, contacting someone. Give a short action title (it is what the user's \"always allow\" rules match, so keep it stable for the same kind of action, e.g. \"Deploy to staging\"), the exact details in Markdown (the full command, the paths, a diff), a risk grade and your reason. Returns decision: allow (go ahead with exactly this action, once, unless scope says a rule covers it) or deny (do not do it; message may say why or what to do instead). A rule the user made may decide at once (status auto_approved or auto_rejected, with rule_id). High-risk actions are never allowed by a general rule."+waitNote,
+			input(obj{
+				"action":  obj{"type": "string", "minLength": 1, "maxLength": 200, "description": "Short title of the action, e.g. \"Deploy to production\" or \"Delete 3 branches\". Up to 200 characters."},
+				"details": obj{"type": "string", "maxLength": 65536, "description": "Exactly what will happen, in Markdown: the full command in a code block, the files or resources affected, a diff. Up to 65536 characters."},
+				"risk":    obj{"type": "string", "enum": []string{"low", "medium", "high"}, "description": "How bad it is if this goes wrong (default medium). Use high for anything irreversible, destructive or touching production."},
+				"reason":  obj{"type": "string", "maxLength": 2048, "description": "Why you need to do this now. Up to 2048 characters."},
+			}, []string{"action"}, true),
+			output(obj{
+				"decision": obj{"type": "string", "enum": []string{"allow", "deny"}, "description": "allow only when the user (or their rule) approved; absent while pending."},
+				"scope":    obj{"type": "string", "enum": []string{"once", "session", "always"}, "description": "once: this call only; session or always: a rule the user made covers it."},
+			}),
+			true, false, false),
+		newTool(ToolPermission, "Claude Code permission prompt",
+			"Permission prompt for Claude Code's --permission-prompt-tool: Claude Code calls it with tool_name, input and tool_use_id before running a tool, and gets back as text {\"behavior\":\"allow\",\"updatedInput\":{...}} or {\"behavior\":\"deny\",\"message\":\"...\"}. The request shows in Asktray like request_approval. Models should call request_approval instead.",
+			permissionInput(),
+			permissionOutput(),
+			true, false, false),
 		newTool(ToolNotify, "Notify the user",
 			"Tell the user something without asking: a long task finished, a deploy started, you are blocked and waiting. Shows a notification and keeps a history row; returns at once. Do not use it for questions: nothing comes back.",
 			input(obj{
@@ -146,7 +168,8 @@ func Tools() []mcp.Tool {
 				"answer": str("ask_user, ask_text, ask_confirm: the answer."), "source": str("ask_user: choice or free_text."),
 				"confirmed": boolean("ask_confirm: true only on yes."), "selected": obj{"type": "array", "items": obj{"type": "string"}},
 				"free_text": str("ask_choice, ask_multi_select: the note."), "action": obj{"type": "string", "enum": []string{"accept", "decline", "cancel"}},
-				"content": obj{"type": "object"},
+				"content":  obj{"type": "object"},
+				"decision": obj{"type": "string", "enum": []string{"allow", "deny"}}, "scope": obj{"type": "string", "enum": []string{"once", "session", "always"}},
 			}),
 			true, false, true),
 		newTool(ToolCancelQuestion, "Withdraw a question",

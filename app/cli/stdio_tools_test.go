@@ -44,6 +44,9 @@ func TestStdio_EveryTool(t *testing.T) {
 		{"ask_text", map[string]any{"question": "q5", "multiline": true}, question.Accept, `"two\nlines"`, "answer", `"two\nlines"`},
 		{"ask_form", map[string]any{"message": "q6", "requestedSchema": schema}, question.Accept, `{"n":3,"ok":false}`, "content", `{"n":3,"ok":false}`},
 		{"ask_form", map[string]any{"message": "q7", "requestedSchema": schema}, question.Decline, ``, "action", `"decline"`},
+		{"request_approval", map[string]any{"action": "q8", "details": "`make deploy`", "risk": "low"}, question.Accept, `"allow"`, "decision", `"allow"`},
+		{"request_approval", map[string]any{"action": "q9"}, question.Decline, ``, "decision", `"deny"`},
+		{"permission_prompt", map[string]any{"tool_name": "Bash", "input": map[string]any{"command": "ls"}, "tool_use_id": "toolu_1"}, question.Accept, `"allow"`, "updatedInput", `{"command":"ls"}`},
 	}
 	for _, tc := range cases {
 		done := make(chan map[string]any, 1)

@@ -127,8 +127,7 @@ func TestAddValidation(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.Is(err, question.ErrInvalid) {
 			t.Errorf("%s: %v, want %q wrapping ErrInvalid", c.name, err, c.want)
 		}
-		var fe *question.FieldError
-		if !errors.As(err, &fe) {
+		if _, ok := errors.AsType[*question.FieldError](err); !ok {
 			t.Errorf("%s: no FieldError in %v", c.name, err)
 		}
 	}

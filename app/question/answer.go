@@ -10,6 +10,9 @@ import (
 // MaxNote limits the free-text note that may come with an answer or a decline.
 const MaxNote = 4096
 
+// MaxRuleID limits the id of a rule named by a response.
+const MaxRuleID = 64
+
 // CheckResponse validates r against q and returns it with its value in the
 // canonical form for q's kind:
 //   - text: a JSON string;
@@ -22,8 +25,8 @@ const MaxNote = 4096
 //
 // Decline and cancel carry no value. Errors wrap ErrInvalid and name the field.
 func (q *Question) CheckResponse(r Response) (Response, error) {
-	if err := checkLen("note", r.Note, 0, MaxNote); err != nil {
-		return r, invalid(err)
+	if err := invalid(checkLen("note", r.Note, 0, MaxNote), checkLen("rule_id", r.RuleID, 0, MaxRuleID)); err != nil {
+		return r, err
 	}
 	switch r.Action {
 	case Decline, Cancel:

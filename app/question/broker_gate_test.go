@@ -2,6 +2,7 @@ package question
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -156,5 +157,26 @@ func TestGateNotCalledForInvalidQuestion(t *testing.T) {
 	}
 	if called {
 		t.Fatal("gate saw a question that failed validation")
+	}
+}
+
+// An answer made together with a rule ("Always allow…") is the person's,
+// and names the rule.
+func TestAnswerCarriesRuleID(t *testing.T) {
+	t.Parallel()
+	b, _ := newTestBroker(t)
+	q, err := b.Ask(t.Context(), Question{Kind: KindApproval, Message: "Deploy", Action: "Deploy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Answer(q.ID, Response{Action: Accept, Value: []byte(`"allow"`), RuleID: strings.Repeat("r", MaxRuleID+1)}); err == nil || !strings.Contains(err.Error(), "rule_id: at most 64 characters") {
+		t.Fatalf("long rule id: %v", err)
+	}
+	if err := b.Answer(q.ID, Response{Action: Accept, Value: []byte(`"allow"`), Via: ViaDialog, RuleID: "r7"}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := b.Wait(t.Context(), q.ID)
+	if err != nil || res.Outcome != Answered || res.DecidedBy != ByHuman || res.RuleID != "r7" {
+		t.Fatalf("result %+v %v", res, err)
 	}
 }

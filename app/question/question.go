@@ -201,6 +201,9 @@ type Response struct {
 	Value  json.RawMessage `json:"value,omitempty"`
 	Note   string          `json:"note,omitempty"`
 	Via    Via             `json:"via,omitempty"`
+	// RuleID names the rule the person made together with this answer
+	// ("Always allow…", "Always deny…"); the result carries it.
+	RuleID string `json:"rule_id,omitempty"`
 }
 
 // NewID returns a fresh unguessable id: 128 random bits, base64url without

@@ -1,0 +1,372 @@
+package mcpbridge
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/asktray/asktray/app/question"
+)
+
+// Claude Code's --permission-prompt-tool contract: before running a tool it
+// calls the named MCP tool with {"tool_name", "input", "tool_use_id"} and
+// parses the first text content as JSON: {"behavior":"allow","updatedInput":
+// {...}} runs the tool with updatedInput, {"behavior":"deny","message":"..."}
+// refuses it and tells the model the message.
+//
+// permission_prompt cannot ask Claude Code to poll, so when the person has
+// not answered within the blocking window (15 min for Claude Code, which
+// resets its own timeout on progress) it denies, with a message that names
+// the question, says it stays open, and that retrying the same action
+// re-attaches to it and collects the answer.
+
+// permissionArgs is what Claude Code sends.
+type permissionArgs struct {
+	ToolName  string
+	Input     json.RawMessage
+	ToolUseID string
+}
+
+// permissionResult is exactly what Claude Code parses from the text content.
+type permissionResult struct {
+	Behavior     string          `json:"behavior"`
+	UpdatedInput json.RawMessage `json:"updatedInput,omitempty"`
+	Message      string          `json:"message,omitempty"`
+}
+
+// text is pr as the JSON text Claude Code parses: compact, with &, < and >
+// left as they are so that updatedInput reads exactly like the input.
+func (pr permissionResult) text() string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(pr); err != nil {
+		return `{"behavior":"deny","message":"asktray could not encode its answer"}`
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func permissionInput() json.RawMessage {
+	return mustJSON(obj{
+		"type": "object",
+		"properties": obj{
+			"tool_name":   str("The Claude Code tool asking to run, e.g. Bash, Edit, Write, or an MCP tool's full name."),
+			"input":       obj{"type": "object", "description": "The tool's input, exactly as Claude Code would run it."},
+			"tool_use_id": str("Claude Code's id of this tool use."),
+		},
+		"required": []string{"tool_name", "input"},
+	})
+}
+
+func permissionOutput() json.RawMessage {
+	return mustJSON(obj{
+		"type": "object",
+		"properties": obj{
+			"behavior":     obj{"type": "string", "enum": []string{"allow", "deny"}},
+			"updatedInput": obj{"type": "object", "description": "On allow: the input to run, unchanged."},
+			"message":      str("On deny: why, for the model."),
+		},
+		"required": []string{"behavior"},
+	})
+}
+
+// parsePermission decodes Claude Code's arguments. It ignores keys it does
+// not know (Claude Code may add some) but refuses a key given twice, and
+// matches names exactly.
+func parsePermission(raw json.RawMessage) (permissionArgs, error) {
+	var p permissionArgs
+	raw = bytes.TrimSpace(raw)
+	if err := checkNoDuplicateKeys(raw); err != nil {
+		return p, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return p, argErrorf("arguments: must be a JSON object")
+	}
+	if err := json.Unmarshal(m["tool_name"], &p.ToolName); err != nil || p.ToolName == "" {
+		return p, argErrorf("tool_name: required, a string")
+	}
+	if v, ok := m["tool_use_id"]; ok && json.Unmarshal(v, &p.ToolUseID) != nil {
+		return p, argErrorf("tool_use_id: must be a string")
+	}
+	in := bytes.TrimSpace(m["input"])
+	switch {
+	case len(in) == 0 || bytes.Equal(in, []byte("null")):
+		in = json.RawMessage("{}")
+	case in[0] != '{':
+		return p, argErrorf("input: must be a JSON object")
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, in); err != nil {
+		return p, argErrorf("input: not valid JSON: %v", err)
+	}
+	p.Input = buf.Bytes()
+	return p, nil
+}
+
+// checkNoDuplicateKeys refuses a top-level key given twice.
+func checkNoDuplicateKeys(raw json.RawMessage) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return argErrorf("arguments: must be a JSON object")
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return argErrorf("arguments: not valid JSON: %v", err)
+		}
+		k, _ := kt.(string)
+		if seen[k] {
+			return argErrorf("%s: given twice", k)
+		}
+		seen[k] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return argErrorf("%s: not valid JSON: %v", k, err)
+		}
+	}
+	return nil
+}
+
+// permissionQuestion turns Claude Code's request into an approval.
+func permissionQuestion(p permissionArgs) question.Question {
+	details, reason := permissionDetails(p.ToolName, p.Input)
+	return question.Question{
+		Kind: question.KindApproval, Message: p.ToolName, Action: p.ToolName,
+		Details: details, AgentReason: reason, Risk: permissionRisk(p.ToolName),
+	}
+}
+
+// readOnlyTools are Claude Code tools that only look.
+var readOnlyTools = map[string]bool{"Read": true, "Glob": true, "Grep": true, "LS": true, "NotebookRead": true, "WebSearch": true, "TodoWrite": true}
+
+// permissionRisk grades a Claude Code tool: low for tools that only look,
+// medium for everything else. Nothing is graded high automatically, so the
+// person's rules for a tool apply to all its uses.
+func permissionRisk(tool string) question.Risk {
+	if readOnlyTools[tool] {
+		return question.RiskLow
+	}
+	return question.RiskMedium
+}
+
+// permissionPrompt runs permission_prompt. It never fails: whatever goes
+// wrong becomes a deny whose message says why.
+func (b *Bridge) permissionPrompt(ctx context.Context, c caller, raw json.RawMessage) permissionResult {
+	p, err := parsePermission(raw)
+	if err != nil {
+		return permissionResult{Behavior: "deny", Message: "Asktray could not read this permission request, so it is denied: " + err.Error()}
+	}
+	res, err := b.askParsed(ctx, c, ToolPermission, ask{q: permissionQuestion(p)})
+	if err != nil {
+		if ae, ok := errors.AsType[*argError](err); ok {
+			return permissionResult{Behavior: "deny", Message: "Asktray could not show this permission request, so it is denied: " + ae.msg}
+		}
+		b.cfg.Log.Error("permission prompt failed", "tool", p.ToolName, "err", err)
+		return permissionResult{Behavior: "deny", Message: "Asktray could not ask the user, so this is denied: " + err.Error()}
+	}
+	if res.Decision == "allow" {
+		return permissionResult{Behavior: "allow", UpdatedInput: p.Input}
+	}
+	return permissionResult{Behavior: "deny", Message: denyMessage(res)}
+}
+
+// denyMessage tells the model why a permission prompt was not allowed.
+func denyMessage(r *toolResult) string {
+	id := r.QuestionID
+	note := ""
+	if r.Message != "" {
+		note = fmt.Sprintf(" Their message: %q.", r.Message)
+	}
+	switch question.Outcome(r.Status) {
+	case question.Declined:
+		return fmt.Sprintf("The user denied this in Asktray (question %s).%s Do not try to reach the same result another way.", id, note)
+	case question.Cancelled:
+		return fmt.Sprintf("The user dismissed this request in Asktray without allowing it (question %s). It is not allowed.", id)
+	case question.AutoRejected:
+		switch question.Reason(r.Reason) {
+		case question.ReasonTimeout:
+			return fmt.Sprintf("Nobody answered in Asktray before the deadline (question %s), so this is not allowed. Ask again later if it is still needed.", id)
+		case question.ReasonAway:
+			return fmt.Sprintf("The user is away and Asktray rejects requests automatically (question %s). It is not allowed; try again later.", id)
+		}
+		return fmt.Sprintf("A rule the user made in Asktray (rule %s) denies this (question %s).%s Do not try to reach the same result another way.", r.RuleID, id, note)
+	case question.Withdrawn:
+		return fmt.Sprintf("This request was withdrawn (question %s); it is not allowed.", id)
+	case question.Interrupted:
+		return fmt.Sprintf("Asktray stopped before the user answered (question %s). Retry the action to ask again.", id)
+	}
+	return fmt.Sprintf("The user has not answered in Asktray yet (question %s), so this is not allowed for now. "+
+		"The question stays open in Asktray; once the user answers it there, retry exactly the same action: "+
+		"the retry re-attaches to question %s and gets the answer instead of asking again.", id, id)
+}
+
+// The biggest piece of a tool's input shown in full; a diff or a file body
+// beyond it is cut, with a note.
+const maxShown = 20000
+
+// permissionDetails renders a Claude Code tool input as Markdown for the
+// dialog, and picks out the model's own description as the reason. Inputs
+// of other tools, or of an unexpected shape, are shown as JSON.
+func permissionDetails(tool string, input json.RawMessage) (details, reason string) {
+	var in toolInput
+	dec := json.NewDecoder(bytes.NewReader(input))
+	dec.UseNumber()
+	_ = dec.Decode(&in)
+	if render, ok := renderers[tool]; ok && in != nil {
+		details, reason = render(in)
+	}
+	if details == "" {
+		var pretty bytes.Buffer
+		if json.Indent(&pretty, input, "", "  ") != nil {
+			pretty.Write(input)
+		}
+		details = fence("json", pretty.String())
+	}
+	if r := []rune(details); len(r) > question.MaxDetails {
+		details = string(r[:question.MaxDetails-64]) + "\n\n… (cut: the request is too long to show in full)"
+	}
+	if r := []rune(reason); len(r) > question.MaxAgentReason {
+		reason = string(r[:question.MaxAgentReason-1]) + "…"
+	}
+	return details, reason
+}
+
+// toolInput is a decoded Claude Code tool input.
+type toolInput map[string]any
+
+func (in toolInput) str(k string) (string, bool) { v, ok := in[k].(string); return v, ok }
+
+// renderers show the inputs of Claude Code's built-in tools; each returns ""
+// when the input does not have the expected shape.
+var renderers = map[string]func(in toolInput) (details, reason string){
+	"Bash":      renderBash,
+	"Edit":      renderEdit,
+	"MultiEdit": renderMultiEdit,
+	"Write":     renderWrite,
+	"WebFetch":  renderWebFetch,
+}
+
+func renderBash(in toolInput) (string, string) {
+	cmd, ok := in.str("command")
+	if !ok {
+		return "", ""
+	}
+	var b strings.Builder
+	b.WriteString(fence("sh", cmd))
+	if t, ok := in["timeout"].(json.Number); ok {
+		fmt.Fprintf(&b, "\n\nTimeout: %s ms", t)
+	}
+	if bg, _ := in["run_in_background"].(bool); bg {
+		b.WriteString("\n\nRuns in the background.")
+	}
+	reason, _ := in.str("description")
+	return b.String(), reason
+}
+
+func renderEdit(in toolInput) (string, string) {
+	path, ok1 := in.str("file_path")
+	old, ok2 := in.str("old_string")
+	repl, ok3 := in.str("new_string")
+	if !ok1 || !ok2 || !ok3 {
+		return "", ""
+	}
+	every := ""
+	if all, _ := in["replace_all"].(bool); all {
+		every = " (every occurrence)"
+	}
+	return "**File:** " + codeSpan(path) + every + "\n\n" + fence("diff", diffLines(old, repl)), ""
+}
+
+func renderMultiEdit(in toolInput) (string, string) {
+	path, ok := in.str("file_path")
+	edits, ok2 := in["edits"].([]any)
+	if !ok || !ok2 {
+		return "", ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "**File:** %s, %d edits", codeSpan(path), len(edits))
+	for _, e := range edits {
+		m, _ := e.(map[string]any)
+		old, _ := m["old_string"].(string)
+		repl, _ := m["new_string"].(string)
+		b.WriteString("\n\n" + fence("diff", diffLines(old, repl)))
+	}
+	return b.String(), ""
+}
+
+func renderWrite(in toolInput) (string, string) {
+	path, ok1 := in.str("file_path")
+	content, ok2 := in.str("content")
+	if !ok1 || !ok2 {
+		return "", ""
+	}
+	lines := strings.Count(content, "\n")
+	if content != "" && !strings.HasSuffix(content, "\n") {
+		lines++
+	}
+	return fmt.Sprintf("**File:** %s (%d lines, %d bytes, replaces the file if it exists)\n\n%s",
+		codeSpan(path), lines, len(content), fence("", strings.TrimSuffix(content, "\n"))), ""
+}
+
+func renderWebFetch(in toolInput) (string, string) {
+	url, ok := in.str("url")
+	if !ok {
+		return "", ""
+	}
+	d := "**URL:** " + codeSpan(url)
+	if prompt, ok := in.str("prompt"); ok {
+		d += "\n\n" + fence("", prompt)
+	}
+	return d, ""
+}
+
+// diffLines shows old and repl as removed and added lines.
+func diffLines(old, repl string) string {
+	var b strings.Builder
+	for l := range strings.SplitSeq(old, "\n") {
+		b.WriteString("- " + l + "\n")
+	}
+	for l := range strings.SplitSeq(repl, "\n") {
+		b.WriteString("+ " + l + "\n")
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// fence puts s in a fenced code block longer than any backtick run in it,
+// cutting s beyond maxShown characters.
+func fence(lang, s string) string {
+	if r := []rune(s); len(r) > maxShown {
+		s = string(r[:maxShown]) + fmt.Sprintf("\n… (%d more characters not shown)", len(r)-maxShown)
+	}
+	ticks := max(3, longestRun(s, '`')+1)
+	f := strings.Repeat("`", ticks)
+	return f + lang + "\n" + s + "\n" + f
+}
+
+// codeSpan puts s in an inline code span that its own backticks cannot end.
+func codeSpan(s string) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	f := strings.Repeat("`", longestRun(s, '`')+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		return f + " " + s + " " + f
+	}
+	return f + s + f
+}
+
+func longestRun(s string, c rune) int {
+	best, n := 0, 0
+	for _, r := range s {
+		if r == c {
+			n++
+			best = max(best, n)
+		} else {
+			n = 0
+		}
+	}
+	return best
+}
