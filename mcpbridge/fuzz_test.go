@@ -202,7 +202,10 @@ func FuzzToolCall(f *testing.F) {
 		`{"question_id":"$ID","question_id":"x"}`, `{"question_id":"x","wait_seconds":1e99}`, `{"Question_Id":"$ID"}`,
 		`[]`, `null`, `"q"`, `{"question":"\u017fq"}`, `{"question":"q","multiline":true,"min_length":3,"max_length":2}`,
 		`{"question":"q","destructive":"yes"}`, `{"question":"q","wait":"yes"}`, `{"question":"q","timeout_seconds":1e99}`,
-		`{"":1}`, `{": ":""}`, `{"a\"b":1,"a\"b":2}`}
+		`{"":1}`, `{": ":""}`, `{"a\"b":1,"a\"b":2}`,
+		`{"action":"Deploy to production","details":"make deploy","risk":"high"}`, `{"action":"Run tests","Action":"Deploy"}`,
+		`{"tool_name":"Bash","input":{"command":"ls"},"tool_use_id":"t1"}`, `{"tool_name":"Bash","tool_name":"Edit","input":{}}`,
+		`{"tool_name":"Bash","Tool_Name":"Edit","input":{"command":"rm -rf /"}}`, `{"tool_name":"Bash","input":[]}`}
 	for _, s := range seeds {
 		for _, tool := range ToolNames {
 			f.Add(tool, []byte(s))
@@ -229,6 +232,10 @@ func FuzzToolCall(f *testing.F) {
 			t.Fatalf("want one tool call and one result, got %d calls: %s", e.calls.Load()-calls, w.Body)
 		}
 		asked := e.begins.Load() - begins
+		if tool == ToolPermission {
+			checkPermission(t, res[0], asked)
+			return
+		}
 		if res[0].IsError {
 			checkNamesField(t, res[0].Text, raw)
 			if asked != 0 {
@@ -250,6 +257,26 @@ func FuzzToolCall(f *testing.F) {
 			t.Fatalf("structuredContent %s differs from text %s", res[0].Structured, res[0].Text)
 		}
 	})
+}
+
+// checkPermission checks a permission_prompt result: Claude Code reads only
+// its text, which must say allow or deny; with a person who declines
+// everything it is never allow, and a request it could not read asks nothing.
+func checkPermission(t *testing.T, res fuzzResult, asked int64) {
+	t.Helper()
+	var pr permissionResult
+	if res.IsError || json.Unmarshal([]byte(res.Text), &pr) != nil || (pr.Behavior != "allow" && pr.Behavior != "deny") {
+		t.Fatalf("permission_prompt result Claude Code cannot read: %+v", res)
+	}
+	if pr.Behavior == "allow" {
+		t.Fatalf("permission_prompt allowed though the person declined: %s", res.Text)
+	}
+	if strings.Contains(pr.Message, "could not read") && asked != 0 {
+		t.Fatalf("unreadable permission request asked %d questions: %s", asked, res.Text)
+	}
+	if asked > 1 {
+		t.Fatalf("one permission request asked %d questions", asked)
+	}
 }
 
 type fuzzResult struct {
