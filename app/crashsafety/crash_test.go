@@ -4,6 +4,7 @@
 package crashsafety_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"database/sql"
@@ -35,9 +36,10 @@ func TestMain(m *testing.M) {
 }
 
 const (
-	kills       = 15
-	budget      = 20 * time.Second // total time for all kills
-	maxLifetime = 1200 * time.Millisecond
+	kills       = 15               // kills at least this many times
+	maxKills    = 40               // and at most this many, until both checks had something to check
+	budget      = 60 * time.Second // a bound on the whole test on a loaded machine; about 15 s otherwise
+	maxLifetime = 1000 * time.Millisecond
 )
 
 // plans are what the child does with a question once asked; "pending"
@@ -62,6 +64,7 @@ func child() int {
 		defer mu.Unlock()
 		fmt.Fprintf(os.Stdout, format+"\n", args...)
 	}
+	say("ready")
 	ctx := context.Background()
 	for g := range 2 {
 		go func() {
@@ -120,8 +123,8 @@ func TestKillDuringDecisions(t *testing.T) {
 	asked := map[string]question.Outcome{}
 	start := time.Now()
 	var acked, interrupted, pendingPlans, k int
-	for ; k < kills && time.Since(start) < budget; k++ {
-		out := runAndKill(t, db, rng.Uint64(), time.Duration(100+rng.IntN(int(maxLifetime/time.Millisecond)-100))*time.Millisecond)
+	for ; k < maxKills && time.Since(start) < budget && (k < kills || acked == 0 || interrupted == 0); k++ {
+		out := runAndKill(t, db, rng.Uint64(), time.Duration(rng.IntN(int(maxLifetime/time.Millisecond)))*time.Millisecond)
 		before := len(done)
 		for line := range strings.Lines(out) {
 			f := strings.Fields(line)
@@ -197,23 +200,48 @@ func TestKillDuringDecisions(t *testing.T) {
 		k, time.Since(start).Round(time.Millisecond), len(asked), acked, pendingPlans, interrupted)
 }
 
-// runAndKill runs the child on db for life, SIGKILLs it and returns what it printed.
+// runAndKill runs the child on db, SIGKILLs it life after it said it is
+// ready (the history is open) and returns what it printed.
 func runAndKill(t *testing.T, db string, seed uint64, life time.Duration) string {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "ASKTRAY_CRASH_CHILD=1", "ASKTRAY_CRASH_DB="+db, "ASKTRAY_CRASH_SEED="+strconv.FormatUint(seed, 10))
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	pipe, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(life)
+	ready := make(chan struct{})
+	var out strings.Builder
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		sc := bufio.NewScanner(pipe)
+		for sc.Scan() {
+			if sc.Text() == "ready" {
+				close(ready)
+				continue
+			}
+			out.WriteString(sc.Text() + "\n")
+		}
+	}()
+	select {
+	case <-ready:
+		time.Sleep(life)
+	case <-read:
+	case <-time.After(30 * time.Second):
+	}
 	_ = cmd.Process.Signal(syscall.SIGKILL)
-	err := cmd.Wait()
+	<-read
+	err = cmd.Wait()
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
 		t.Fatalf("child ended before the kill: %v\n%s", err, stderr.String())
 	}
-	return stdout.String()
+	return out.String()
 }
 
 // integrity runs PRAGMA integrity_check on the database as the kill left it.
