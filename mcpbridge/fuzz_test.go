@@ -140,6 +140,8 @@ var httpSeeds = []string{
 	`[{"jsonrpc":"2.0","id":16,"method":"ping"},{"jsonrpc":"2.0","id":17,"method":"tools/list"}]`,
 	`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}`,
 	`{"jsonrpc":"2.0","id":18,"method":"tools/call","params":{"name":"ask_user","arguments":{"question":"\u017fq","options":[{"label":"a"}],"timeout_seconds":1e99}}}`,
+	`{"jsonrpc":"2.0","id":19,"method":"tools/call","params":{"name":"request_approval","arguments":{"action":"Deploy","details":"make deploy","risk":"high"}}}`,
+	`{"jsonrpc":"2.0","id":20,"method":"tools/call","params":{"name":"permission_prompt","arguments":{"tool_name":"Bash","input":{"command":"ls"},"tool_use_id":"t"}}}`,
 	`{}`, `null`, `[]`, `{"jsonrpc":"2.0"`,
 }
 

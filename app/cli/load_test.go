@@ -200,7 +200,7 @@ func TestLoad_FiftyClients(t *testing.T) {
 // fsyncs, not the app, would set the pace (the crash test covers durability).
 func ramDir(t *testing.T) string {
 	t.Helper()
-	base, err := os.MkdirTemp("/dev/shm", "asktray-load-")
+	base, err := os.MkdirTemp("/dev/shm", "asktray-load-") //nolint:usetesting // t.TempDir cannot choose tmpfs
 	if err != nil {
 		return shortTempDir(t)
 	}
