@@ -29,8 +29,8 @@ help: ## Show this help
 	@echo
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-deps: ## Install missing Debian packages and Go modules (fast no-op when all present)
-	@echo "==> [deps] checking Debian packages and Go modules"
+deps: ## Install missing Debian packages, Go modules and the real-client npm packages (fast no-op when all present)
+	@echo "==> [deps] checking Debian packages, Go modules and npm packages"
 	@GO="$(GO)" bash .ci/deps.sh
 
 build: deps ## Build bin/asktray

@@ -2,6 +2,9 @@ module github.com/asktray/asktray
 
 go 1.26.0
 
+// npm packages of the real-client tests; never Go code.
+ignore ./mcpbridge/nodeclients/node_modules
+
 require (
 	fyne.io/fyne/v2 v2.7.1
 	golang.org/x/sys v0.49.0

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # deps.sh — idempotent installer for everything Asktray needs to build and test
 # on Debian bookworm: the cgo/GL/X11 headers for Fyne, the Xvfb/D-Bus/dunst
-# tools for UI tests, and the Go modules listed in go.mod.
+# tools for UI tests, the Go modules listed in go.mod, and the npm packages of
+# the real-client tests (mcpbridge/nodeclients, npm ci).
 #
 # Run it as root on a fresh machine (CI does, via `make test`). It checks each
 # Debian package with dpkg-query and installs only the missing ones, in one
@@ -29,6 +30,11 @@ test_pkgs=(xvfb xauth dbus dunst libglib2.0-bin libnotify-bin xdotool
 tool_pkgs=(ca-certificates git make)
 
 all_pkgs=("${build_pkgs[@]}" "${test_pkgs[@]}" "${tool_pkgs[@]}")
+# Any node + npm can install the real-client tests' packages (Node 22 itself
+# comes from their lock file); take Debian's only when there is none.
+if ! command -v npm >/dev/null 2>&1; then
+	all_pkgs+=(nodejs npm)
+fi
 
 installed_any=0
 
@@ -99,6 +105,28 @@ fi
 
 # Fast (well under a second) and silent when the module cache is complete.
 "$GO" mod download
+
+# The real MCP clients run by mcpbridge/nodeclients' tests, pinned in its
+# package-lock.json (with Node 22 as the npm package node). npm ci runs only
+# when node_modules was installed from another lock file or not at all.
+node_dir=mcpbridge/nodeclients
+node_stamp="$node_dir/node_modules/.asktray-lock-sha256"
+node_want="$(sha256sum "$node_dir/package-lock.json" | cut -d' ' -f1)"
+if [[ "$(cat "$node_stamp" 2>/dev/null)" != "$node_want" ]]; then
+	if ! command -v npm >/dev/null 2>&1; then
+		echo "deps: npm not found; install Node.js and npm (Debian: apt-get install nodejs npm)" >&2
+		exit 1
+	fi
+	echo "deps: npm ci in $node_dir (conformance suite, MCP Inspector, TypeScript SDK, Node 22)"
+	(cd "$node_dir" && npm ci --no-audit --no-fund --loglevel=error)
+	node_version="$("$node_dir/node_modules/.bin/node" --version)"
+	if [[ "$node_version" != v22.* ]]; then
+		echo "deps: $node_dir/node_modules/.bin/node is $node_version, want v22" >&2
+		exit 1
+	fi
+	echo "$node_want" >"$node_stamp"
+	installed_any=1
+fi
 
 if ((installed_any)); then
 	echo "deps: installed missing packages; all present now"

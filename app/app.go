@@ -361,7 +361,7 @@ func logEvents(log *slog.Logger) func(question.Event) {
 		case question.EventAsked:
 			log.Info("question asked", "id", q.ID, "kind", q.Kind, "client", q.Client.Name, "deadline", q.Deadline)
 		case question.EventEnded:
-			log.Info("question ended", "id", q.ID, "outcome", e.Result.Outcome, "by", e.Result.DecidedBy, "reason", e.Result.Reason, "via", e.Result.Via)
+			log.Info("question ended", "id", q.ID, "outcome", e.Result.Outcome, "by", e.Result.DecidedBy, "reason", e.Result.Reason, "via", e.Result.Via, "rule", e.Result.RuleID)
 		case question.EventSnoozed:
 			log.Info("question snoozed", "id", q.ID, "until", q.SnoozeUntil)
 		}

@@ -108,10 +108,13 @@ func TestRunInProcess(t *testing.T) {
 	if err := env.ApplySettings(Settings{DefaultTimeoutSeconds: 5}); err == nil || !strings.Contains(err.Error(), "default_timeout_seconds") {
 		t.Fatalf("bad settings accepted: %v", err)
 	}
-	if err := env.ApplySettings(Settings{DefaultTimeoutSeconds: 42, HistoryRetentionDays: 7}); err != nil {
+	if err := env.ApplySettings(Settings{ProgressIntervalSeconds: 61}); err == nil || !strings.Contains(err.Error(), "progress_interval_seconds: must be between 1 and 60") {
+		t.Fatalf("bad progress interval accepted: %v", err)
+	}
+	if err := env.ApplySettings(Settings{DefaultTimeoutSeconds: 42, HistoryRetentionDays: 7, ProgressIntervalSeconds: 2}); err != nil {
 		t.Fatal(err)
 	}
-	if st, err := LoadSettings(dir); err != nil || st.DefaultTimeoutSeconds != 42 || st.HistoryRetentionDays != 7 {
+	if st, err := LoadSettings(dir); err != nil || st.DefaultTimeoutSeconds != 42 || st.HistoryRetentionDays != 7 || st.ProgressIntervalSeconds != 2 {
 		t.Fatalf("settings on disk %+v %v", st, err)
 	}
 	if fi, _ := os.Stat(filepath.Join(dir, SettingsFile)); runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {

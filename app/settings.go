@@ -47,6 +47,11 @@ type Settings struct {
 	// ArmDelayMS is how long a dialog must be visible and focused before
 	// its answer controls work (300..5000; default 500).
 	ArmDelayMS int `json:"arm_delay_ms,omitempty"`
+	// ProgressIntervalSeconds is how often a tool call that waits for the
+	// person sends a progress notification to a client that asked for
+	// them; clients that reset their timeout on progress stay alive
+	// (1..60; default 15).
+	ProgressIntervalSeconds int `json:"progress_interval_seconds,omitempty"`
 	// AwayMode says what happens to new questions while away: "hold" (the
 	// default: they wait silently) or "reject" (auto_rejected, reason away).
 	AwayMode policy.AwayMode `json:"away_mode,omitempty"`
@@ -89,6 +94,9 @@ func (s Settings) Validate() error {
 	if s.ArmDelayMS != 0 && (s.ArmDelayMS < 300 || s.ArmDelayMS > 5000) {
 		return fmt.Errorf("arm_delay_ms: must be between 300 and 5000, got %d", s.ArmDelayMS)
 	}
+	if s.ProgressIntervalSeconds < 0 || s.ProgressIntervalSeconds > 60 {
+		return fmt.Errorf("progress_interval_seconds: must be between 1 and 60, got %d", s.ProgressIntervalSeconds)
+	}
 	if s.AwayMode != "" && !s.AwayMode.Valid() {
 		return fmt.Errorf("away_mode: must be hold or reject, got %q", s.AwayMode)
 	}
@@ -124,6 +132,9 @@ func (s Settings) bridgeConfig(cfg mcpbridge.Config) mcpbridge.Config {
 	if s.DefaultWindowSeconds > 0 {
 		cfg.DefaultWindow = time.Duration(s.DefaultWindowSeconds) * time.Second
 	}
+	if s.ProgressIntervalSeconds > 0 {
+		cfg.ProgressEvery = time.Duration(s.ProgressIntervalSeconds) * time.Second
+	}
 	return cfg
 }
 
@@ -152,6 +163,7 @@ func (k *settingsKeeper) apply(s Settings) error {
 	if k.bridge != nil {
 		c := s.bridgeConfig(mcpbridge.Config{})
 		k.bridge.Reconfigure(c.Windows, c.DefaultWindow, c.DefaultTimeout)
+		k.bridge.SetProgressEvery(c.ProgressEvery)
 	}
 	if k.policy != nil {
 		k.policy.SetAwayMode(s.AwayMode)

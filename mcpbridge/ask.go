@@ -108,11 +108,12 @@ func (b *Bridge) keepAlive(ctx context.Context, c caller, q question.Question) (
 	if srv == nil {
 		srv = b.srv
 	}
+	every := b.progressEvery()
 	done := make(chan struct{})
 	ctx, cancel := context.WithCancel(ctx)
 	go func() {
 		defer close(done)
-		t := time.NewTicker(b.cfg.ProgressEvery)
+		t := time.NewTicker(every)
 		defer t.Stop()
 		for n := 1; ; n++ {
 			select {

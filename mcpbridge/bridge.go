@@ -61,7 +61,7 @@ type Config struct {
 
 // Bridge owns the MCP server and what it remembers between calls.
 type Bridge struct {
-	mu     sync.RWMutex // guards cfg's Windows, DefaultWindow and DefaultTimeout
+	mu     sync.RWMutex // guards cfg's Windows, DefaultWindow, DefaultTimeout and ProgressEvery
 	cfg    Config
 	srv    *mcpserver.MCPServer
 	calls  *callTracker
@@ -201,4 +201,23 @@ func (b *Bridge) Reconfigure(windows []WindowRule, defaultWindow, defaultTimeout
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.cfg.Windows, b.cfg.DefaultWindow, b.cfg.DefaultTimeout = windows, defaultWindow, defaultTimeout
+}
+
+// SetProgressEvery changes the keep-alive interval for calls that start
+// waiting from now on; 0 means 15 s. It is safe to call from any goroutine
+// while the server runs.
+func (b *Bridge) SetProgressEvery(d time.Duration) {
+	if d <= 0 {
+		d = 15 * time.Second
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.cfg.ProgressEvery = d
+}
+
+// progressEvery is the keep-alive interval for a call that starts waiting now.
+func (b *Bridge) progressEvery() time.Duration {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return b.cfg.ProgressEvery
 }

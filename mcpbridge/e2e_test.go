@@ -251,7 +251,10 @@ func TestTimeoutIsNeverApproval(t *testing.T) {
 
 func TestProgressKeepAlive(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Config{ProgressEvery: 50 * time.Millisecond})
+	// An hour-long interval set at start, shortened while serving (settings
+	// applied live): calls that start waiting afterwards use the new one.
+	e := newEnv(t, Config{ProgressEvery: time.Hour})
+	e.bridge.SetProgressEvery(50 * time.Millisecond)
 	var n atomic.Int32
 	s := e.connect(t, "claude-code", &mcp.ClientOptions{ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) { n.Add(1) }})
 	done := make(chan map[string]any)

@@ -161,13 +161,13 @@ func (d *historyDetail) show(rec history.Record) {
 	d.outcomeIcon.SetResource(look.icon)
 	d.outcome.Importance = look.importance
 	d.outcome.SetText(look.name)
-	d.message.Objects = []fyne.CanvasObject{renderMarkdown(q.Message)}
+	d.message.Objects = []fyne.CanvasObject{renderMarkdown(historyBody(q))}
 	d.message.Refresh()
 	d.setOptions(q, r)
 
 	d.asked.SetText(historyTime(q.Created))
 	d.client.SetText(historyClient(q.Client))
-	d.kind.SetText(historyKindName(q.Kind))
+	d.kind.SetText(historyKindName(q.Kind) + historyTool(q))
 	d.id.SetText(q.ID)
 	d.schema.SetText(indentJSON(q.Schema))
 	d.schemaBox.Hidden = len(q.Schema) == 0
@@ -287,4 +287,28 @@ func (d *historyDetail) copyAnswer() {
 		return
 	}
 	d.h.app.Clipboard().SetContent(answerText(d.rec.Result.Value))
+}
+
+// historyBody is the Markdown the detail shows for q: its message and, for
+// an approval, the details of the action, the agent's reason and the risk.
+func historyBody(q question.Question) string {
+	parts := []string{q.Message}
+	if q.Details != "" {
+		parts = append(parts, q.Details)
+	}
+	if q.AgentReason != "" {
+		parts = append(parts, "**Why:** "+q.AgentReason)
+	}
+	if q.Kind == question.KindApproval && q.Risk != "" {
+		parts = append(parts, "**Risk:** "+string(q.Risk))
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// historyTool names the MCP tool that asked q, if it is known.
+func historyTool(q question.Question) string {
+	if q.Tool == "" {
+		return ""
+	}
+	return ", via " + q.Tool
 }

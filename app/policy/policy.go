@@ -81,13 +81,14 @@ func Open(path string) (*Policy, error) {
 }
 
 // Rules returns a copy of the rules, oldest first, expired ones included.
+// It does not block; any goroutine may call it.
 func (p *Policy) Rules() []Rule {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	return slices.Clone(p.rules)
 }
 
-// Rule returns the rule with id.
+// Rule returns the rule with id. It does not block.
 func (p *Policy) Rule(id string) (Rule, bool) {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
@@ -165,7 +166,7 @@ func (p *Policy) Remove(id string) error {
 	})
 }
 
-// Away reports whether the person is away.
+// Away reports whether the person is away. It does not block.
 func (p *Policy) Away() bool {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
@@ -180,7 +181,7 @@ func (p *Policy) SetAway(on bool) error {
 	})
 }
 
-// AwayMode returns what happens to new questions while away.
+// AwayMode returns what happens to new questions while away. It does not block.
 func (p *Policy) AwayMode() AwayMode {
 	p.mu.RLock()
 	defer p.mu.RUnlock()

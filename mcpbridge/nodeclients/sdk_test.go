@@ -1,0 +1,193 @@
+package nodeclients
+
+import (
+	"encoding/json"
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/mcpbridge"
+)
+
+// sdkEvent is one line sdk-client.mjs prints.
+type sdkEvent struct {
+	Event    string   `json:"event"`
+	Progress float64  `json:"progress"`
+	Message  string   `json:"message"`
+	MS       int64    `json:"ms"`
+	Code     *int     `json:"code"`
+	Names    []string `json:"names"`
+	Result   *struct {
+		IsError           bool           `json:"isError"`
+		StructuredContent map[string]any `json:"structuredContent"`
+	} `json:"result"`
+}
+
+const sdkClientName = "asktray-ts-sdk-test"
+
+// runSDK starts sdk-client.mjs with cfg.
+func runSDK(t *testing.T, cfg map[string]any, extraEnv ...string) *nodeProc {
+	t.Helper()
+	b, err := json.Marshal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return startNode(t, 90*time.Second, nodeEnv(t, extraEnv...), "sdk-client.mjs", string(b))
+}
+
+// next returns the next event, failing if the script ends first.
+func (p *nodeProc) next(t *testing.T) sdkEvent {
+	t.Helper()
+	select {
+	case l, ok := <-p.lines:
+		if !ok {
+			t.Fatalf("sdk-client.mjs ended early (exit %d); stderr:\n%s", p.wait(), p.stderr.String())
+		}
+		var ev sdkEvent
+		if err := json.Unmarshal([]byte(l), &ev); err != nil {
+			t.Fatalf("sdk-client.mjs printed %q: %v", l, err)
+		}
+		return ev
+	case <-time.After(60 * time.Second):
+		t.Fatalf("no line from sdk-client.mjs in 60 s; stderr:\n%s", p.stderr.String())
+	}
+	return sdkEvent{}
+}
+
+// connected reads the connected and tools events and checks the tool list
+// is exactly the bridge's.
+func (p *nodeProc) connected(t *testing.T) {
+	t.Helper()
+	if ev := p.next(t); ev.Event != "connected" {
+		t.Fatalf("first event %+v, want connected", ev)
+	}
+	ev := p.next(t)
+	var want []string
+	for _, tl := range mcpbridge.Tools() {
+		want = append(want, tl.Name)
+	}
+	slices.Sort(want)
+	slices.Sort(ev.Names)
+	if ev.Event != "tools" || !slices.Equal(ev.Names, want) {
+		t.Fatalf("tools/list gave %+v, want %v", ev, want)
+	}
+}
+
+// wantStructured checks every field of a result's structuredContent in want.
+func wantStructured(t *testing.T, ev sdkEvent, want map[string]any) {
+	t.Helper()
+	if ev.Event != "result" || ev.Result == nil || ev.Result.IsError {
+		t.Fatalf("want a successful tool result, got %+v", ev)
+	}
+	got := ev.Result.StructuredContent
+	for k, v := range want {
+		gb, _ := json.Marshal(got[k])
+		wb, _ := json.Marshal(v)
+		if string(gb) != string(wb) {
+			t.Errorf("structuredContent.%s = %s, want %s (all: %v)", k, gb, wb, got)
+		}
+	}
+}
+
+// TestTypeScriptSDK_HTTPProgressKeepsCallAlive: the TS SDK client over
+// Streamable HTTP with a 3 s request timeout waits more than twice that for
+// the answer, because the bridge's progress every second resets the timeout
+// (onprogress + resetTimeoutOnProgress). A control call without
+// resetTimeoutOnProgress times out at 3 s (-32001) despite the same
+// progress, and its cancellation withdraws its question.
+func TestTypeScriptSDK_HTTPProgressKeepsCallAlive(t *testing.T) {
+	t.Parallel()
+	requireNode(t)
+	app := startApp(t, `{"progress_interval_seconds": 1}`)
+	const timeoutMS = 3000
+	call := func(question string, reset bool) *nodeProc {
+		cfg := map[string]any{
+			"transport": "http", "url": app.url, "token": app.token, "clientName": sdkClientName,
+			"tool": mcpbridge.ToolAskConfirm, "arguments": map[string]any{"question": question},
+			"timeoutMs": timeoutMS, "progress": true, "resetTimeoutOnProgress": reset,
+		}
+		if !reset {
+			cfg["lingerMs"] = 2000 // stay connected while the test looks for the withdrawal
+		}
+		return runSDK(t, cfg)
+	}
+	kept, noReset := call("Ship release 1.2 to production?", true), call("Control: no reset on progress?", false)
+	kept.connected(t)
+	noReset.connected(t)
+
+	// The control call: progress arrives, but the timeout is not reset.
+	var ev sdkEvent
+	progress := 0
+	for ev = noReset.next(t); ev.Event == "progress"; ev = noReset.next(t) {
+		progress++
+	}
+	if ev.Event != "error" || ev.Code == nil || *ev.Code != -32001 || ev.MS < timeoutMS {
+		t.Fatalf("control call without resetTimeoutOnProgress: got %+v, want a -32001 request timeout after %d ms", ev, timeoutMS)
+	}
+	if progress == 0 {
+		t.Errorf("control call saw no progress before its timeout")
+	}
+	// The SDK sends notifications/cancelled on timeout: the question is
+	// withdrawn. (Found in the history: it may end before a poll of pending.)
+	if it := app.waitEnded(t, "Control: no reset on progress?"); it.Result.Outcome != question.Withdrawn {
+		t.Errorf("timed-out call's question ended %q, want withdrawn", it.Result.Outcome)
+	}
+	if code := noReset.wait(); code != 1 {
+		t.Errorf("control sdk-client.mjs exit code %d, want 1", code)
+	}
+
+	// The kept call: answer only once it has outlived its timeout twice over.
+	q := app.waitPending(t, "Ship release 1.2 to production?")
+	if q.Client.Name != sdkClientName {
+		t.Errorf("question from client %q, want %q", q.Client.Name, sdkClientName)
+	}
+	for ev = kept.next(t); ev.Event == "progress" && ev.MS < 2*timeoutMS; ev = kept.next(t) {
+	}
+	if ev.Event != "progress" {
+		t.Fatalf("kept call: got %+v before outliving its timeout, want progress", ev)
+	}
+	app.answer(t, q.ID, `"yes"`)
+	for ev = kept.next(t); ev.Event == "progress"; ev = kept.next(t) {
+	}
+	if ev.MS < 2*timeoutMS {
+		t.Errorf("kept call returned after %d ms; it should have outlived its %d ms timeout", ev.MS, timeoutMS)
+	}
+	wantStructured(t, ev, map[string]any{
+		"question_id": q.ID, "status": "answered", "answer": "yes", "confirmed": true,
+		"answered_by": "human", "via": "cli", "auto_reject_suspected": false,
+	})
+	if code := kept.wait(); code != 0 {
+		t.Errorf("sdk-client.mjs exit code %d; stderr:\n%s", code, kept.stderr.String())
+	}
+}
+
+// TestTypeScriptSDK_Stdio: the TS SDK's StdioClientTransport runs
+// `asktray stdio` (this test binary) as an agent would; the question reaches
+// the running app under the client's name, is answered through the CLI, and
+// the structured result comes back through the stdio bridge.
+func TestTypeScriptSDK_Stdio(t *testing.T) {
+	t.Parallel()
+	requireNode(t)
+	app := startApp(t, "")
+	p := runSDK(t, map[string]any{
+		"transport": "stdio", "command": os.Args[0], "args": []string{"stdio", "--data-dir", app.dir},
+		"clientName": sdkClientName, "tool": mcpbridge.ToolAskChoice,
+		"arguments": map[string]any{"question": "Which suite should run first?",
+			"options": []map[string]string{{"label": "unit"}, {"label": "e2e", "description": "needs Xvfb"}}},
+	}, "ASKTRAY_TEST_CHILD=1")
+	p.connected(t)
+	q := app.waitPending(t, "Which suite should run first?")
+	if q.Client.Name != sdkClientName {
+		t.Errorf("question from client %q, want %q", q.Client.Name, sdkClientName)
+	}
+	app.answer(t, q.ID, `["e2e"]`)
+	wantStructured(t, p.next(t), map[string]any{
+		"question_id": q.ID, "status": "answered", "selected": []string{"e2e"},
+		"answered_by": "human", "via": "cli",
+	})
+	if code := p.wait(); code != 0 {
+		t.Errorf("sdk-client.mjs exit code %d; stderr:\n%s", code, p.stderr.String())
+	}
+}
