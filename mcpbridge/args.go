@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -43,14 +44,14 @@ func decodeArgs(raw json.RawMessage, allowed []string, v any) error {
 		}
 		k := kt.(string)
 		if seen[k] {
-			return argErrorf("%s: given twice", k)
+			return argErrorf("%s: given twice", argName(k))
 		}
 		seen[k] = true
 		if !slices.Contains(allowed, k) {
 			if i := slices.IndexFunc(allowed, func(a string) bool { return strings.EqualFold(a, k) }); i >= 0 {
-				return argErrorf("%s: unknown argument; names are case-sensitive, did you mean %q?", k, allowed[i])
+				return argErrorf("%s: unknown argument; names are case-sensitive, did you mean %q?", argName(k), allowed[i])
 			}
-			return argErrorf("%s: unknown argument; this tool takes %s", k, strings.Join(allowed, ", "))
+			return argErrorf("%s: unknown argument; this tool takes %s", argName(k), strings.Join(allowed, ", "))
 		}
 		var skip json.RawMessage
 		if err := dec.Decode(&skip); err != nil {
@@ -59,11 +60,26 @@ func decodeArgs(raw json.RawMessage, allowed []string, v any) error {
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
 		if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
-			return argErrorf("%s: must be %s, got %s", te.Field, jsonTypeName(te.Type.Kind().String()), te.Value)
+			// The embedded askCommon shows up in the path; the agent knows only the argument names.
+			field := strings.TrimPrefix(te.Field, "askCommon.")
+			return argErrorf("%s: must be %s, got %s", field, jsonTypeName(te.Type.Kind().String()), te.Value)
 		}
 		return argErrorf("arguments: %v", err)
 	}
 	return nil
+}
+
+// plainName matches argument names that read unambiguously in a message.
+var plainName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// argName returns an agent's key as error messages show it: as is when it
+// is a plain name, else quoted, so that a key such as "" or ": " still
+// reads as the field the message is about.
+func argName(k string) string {
+	if plainName.MatchString(k) {
+		return k
+	}
+	return strconv.Quote(k)
 }
 
 func jsonTypeName(kind string) string {

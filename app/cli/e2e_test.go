@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -286,19 +289,84 @@ var answerArgCases = []struct {
 	{``, false, false, true, "cancel", false},
 	{``, false, false, false, "", true},
 	{`"x"`, true, true, false, "", true},
+	// Duplicate and case-variant keys parse as JSON here; the broker's
+	// answer check refuses them by name (FuzzParseAnswer checks that).
+	{`{"version":"1","version":"2"}`, true, false, false, "accept", false},
+	{`{"version":"1","Version":"2"}`, true, false, false, "accept", false},
+	{`{"selected":["unit"],"selected":["lint"]}`, true, false, false, "accept", false},
 }
 
+// FuzzParseAnswer follows a CLI answer from its flags to the broker's
+// check: ParseAnswer succeeds exactly when one of the flags is given (and
+// --accept holds JSON), keeps the value verbatim, and whatever the answer
+// check accepts for the sample questions is a fixed point of it.
 func FuzzParseAnswer(f *testing.F) {
 	for _, tc := range answerArgCases {
 		f.Add(tc.accept, tc.acceptSet, tc.decline, tc.cancel)
 	}
 	f.Fuzz(func(t *testing.T, accept string, acceptSet, decline, cancel bool) {
 		req, err := ParseAnswer(accept, acceptSet, decline, cancel, "")
+		one := btoi(acceptSet)+btoi(decline)+btoi(cancel) == 1
+		wantOK := one && (!acceptSet || json.Valid([]byte(strings.TrimSpace(accept))))
+		if (err == nil) != wantOK {
+			t.Fatalf("ParseAnswer(%q, %v, %v, %v) error %v, want ok=%v", accept, acceptSet, decline, cancel, err, wantOK)
+		}
 		if err != nil {
 			return
 		}
-		if req.Action == question.Accept && !json.Valid(req.Value) {
-			t.Fatalf("accepted non-JSON %q", accept)
+		switch {
+		case decline && req.Action != question.Decline, cancel && req.Action != question.Cancel:
+			t.Fatalf("action %s for decline=%v cancel=%v", req.Action, decline, cancel)
+		case acceptSet && (req.Action != question.Accept || string(req.Value) != strings.TrimSpace(accept)):
+			t.Fatalf("accept %q became %s %q", accept, req.Action, req.Value)
+		}
+		for _, q := range []question.Question{confirm, choice, form} {
+			got, err := q.CheckResponse(question.Response{Action: req.Action, Value: req.Value})
+			if err != nil {
+				if !errors.Is(err, question.ErrInvalid) {
+					t.Fatalf("answer check error does not wrap ErrInvalid: %v", err)
+				}
+				continue
+			}
+			if q.Kind == question.KindForm && hasKeyOutside(req.Value, "version", "draft", "build") {
+				t.Fatalf("form answer %s with a key outside the schema accepted", req.Value)
+			}
+			if got.Action == question.Accept {
+				again, err := q.CheckResponse(got)
+				if err != nil || string(again.Value) != string(got.Value) {
+					t.Fatalf("%s: canonical %s not a fixed point: %v %s", q.Kind, got.Value, err, again.Value)
+				}
+			}
 		}
 	})
+}
+
+// hasKeyOutside reports whether raw is a JSON object with a key (matched
+// exactly, so "Version" is outside) that is not one of names.
+func hasKeyOutside(raw json.RawMessage, names ...string) bool {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return false
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		if ks, _ := k.(string); !slices.Contains(names, ks) {
+			return true
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return false
+		}
+	}
+	return false
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -185,6 +185,13 @@ var invalidSchemaTests = []struct {
 	{"invalid UTF-8", "{\"type\":\"object\",\"title\":\"\xff\",\"properties\":{}}", `requestedSchema: not valid UTF-8`},
 	{"too big", `{"type":"object","properties":{},"description":"` + strings.Repeat("x", maxSchemaBytes) + `"}`, `requestedSchema: 65586 bytes, at most 65536`},
 
+	// Case-variant and duplicate keys: refused by name, never merged or last-wins.
+	{"case-variant keyword", `{"type":"object","Type":"array","properties":{}}`, `requestedSchema: keyword "Type" is not supported`},
+	{"duplicate keyword", `{"type":"object","properties":{"a":{"type":"string"}},"properties":{}}`, `requestedSchema: duplicate key "properties"`},
+	{"escaped duplicate keyword", `{"type":"object","\u0074ype":"object","properties":{}}`, `requestedSchema: duplicate key "type"`},
+	{"duplicate property", `{"type":"object","properties":{"n":{"type":"string"},"n":{"type":"number"}}}`, `requestedSchema.properties: duplicate key "n"`},
+	{"case-variant field keyword", `{"type":"object","properties":{"n":{"type":"string","Type":"number"}}}`, `requestedSchema.properties.n: keyword "Type" is not supported`},
+
 	// The top level.
 	{"type missing", `{"properties":{}}`, `requestedSchema: keyword "type" is required`},
 	{"type not object", `{"type":"array","properties":{}}`, `requestedSchema.type: must be "object"`},
@@ -389,6 +396,8 @@ var contentTests = []struct {
 		want: `{"name":"Bo","email":"bo@example.org","site":"https://example.com/a?b=c","born":"2024-02-29","when":"2024-01-02T03:04:05+01:00","age":0,"score":-1.5,"ok":false,"size":"L","color":"g","tags":["c","a"],"pets":["dog","cat"],"名前":"ボ"}`},
 	{name: "string escapes canonicalised", content: `{"name":"\u0041<b>\/","age":1}`, want: `{"name":"A<b>/","age":1}`},
 	{name: "null optional is absent", content: `{"name":"Bo","age":1,"email":null,"tags":null}`, want: `{"name":"Bo","age":1}`},
+	{name: "duplicate field", content: `{"name":"Bo","age":1,"name":"Al"}`, want: `content: duplicate key "name"`, wantErr: true},
+	{name: "case-variant field", content: `{"name":"Bo","age":1,"Name":"Al"}`, want: `content.Name: not in the schema`, wantErr: true},
 	{name: "null required", content: `{"name":null,"age":1}`, want: `content.name: required`, wantErr: true},
 	{name: "missing required", content: `{"name":"Bo"}`, want: `content.age: required`, wantErr: true},
 	{name: "empty object", content: `{}`, want: `content.name: required`, wantErr: true},

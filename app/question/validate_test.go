@@ -142,6 +142,11 @@ var answerCases = []struct {
 	{"multi_too_many", Question{Kind: KindMultiChoice, Message: "m", Options: opts("a", "b", "c"), MaxSelect: 1}, Response{Action: Accept, Value: json.RawMessage(`["a","b"]`)}, "", "", "pick at most 1, got 2"},
 	{"form_types_kept", Question{Kind: KindForm, Message: "m", Schema: json.RawMessage(formSchema)}, Response{Action: Accept, Value: json.RawMessage(`{"age": 7, "name": "Ada"}`)}, `{"name":"Ada","age":7}`, "", ""},
 	{"form_missing_required", Question{Kind: KindForm, Message: "m", Schema: json.RawMessage(formSchema)}, Response{Action: Accept, Value: json.RawMessage(`{"age":7}`)}, "", "", "content.name: required"},
+	// Case-variant and duplicate keys are refused by name, never merged or last-wins.
+	{"form_duplicate_key", Question{Kind: KindForm, Message: "m", Schema: json.RawMessage(formSchema)}, Response{Action: Accept, Value: json.RawMessage(`{"name":"Ada","name":"Bob"}`)}, "", "", `content: duplicate key "name"`},
+	{"form_case_variant_key", Question{Kind: KindForm, Message: "m", Schema: json.RawMessage(formSchema)}, Response{Action: Accept, Value: json.RawMessage(`{"name":"Ada","Name":"Bob"}`)}, "", "", `content.Name: not in the schema`},
+	{"choice_duplicate_selected", Question{Kind: KindChoice, Message: "m", Options: opts("a", "b"), FreeText: true}, Response{Action: Accept, Value: json.RawMessage(`{"selected":"a","selected":"b"}`)}, "", "", `value: must be an option label or an array of option labels`},
+	{"choice_case_variant_selected", Question{Kind: KindChoice, Message: "m", Options: opts("a", "b"), FreeText: true}, Response{Action: Accept, Value: json.RawMessage(`{"selected":"a","Selected":"b"}`)}, "", "", `value: must be an option label or an array of option labels`},
 	{"approval_allow", Question{Kind: KindApproval, Message: "m"}, Response{Action: Accept, Value: json.RawMessage(`"allow"`)}, `"allow"`, "", ""},
 	{"approval_deny_as_accept", Question{Kind: KindApproval, Message: "m"}, Response{Action: Accept, Value: json.RawMessage(`"deny"`)}, "", "", "to deny, decline"},
 	{"notice_ack", Question{Kind: KindNotice, Message: "m"}, Response{Action: Accept}, `"ok"`, "", ""},
