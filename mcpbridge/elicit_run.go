@@ -3,6 +3,7 @@ package mcpbridge
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"time"
 
@@ -24,6 +25,17 @@ const MinHumanDecline = 1500 * time.Millisecond
 // humanDecline is the least time a person needs to decline q's form.
 func humanDecline(q question.Question) time.Duration {
 	return max(MinHumanDecline, readingTime(q.Message))
+}
+
+// grants reports whether r would approve something: an approval allowed,
+// or a destructive confirmation answered yes.
+func grants(q question.Question, r question.Response) bool {
+	if r.Action != question.Accept {
+		return false
+	}
+	v := strings.TrimSpace(string(r.Value))
+	return (q.Kind == question.KindApproval && v == `"allow"`) ||
+		(q.Kind == question.KindConfirm && q.Destructive && v == `"yes"`)
 }
 
 // elicitPlan is a fresh question that goes to the asking client's form.
@@ -106,6 +118,16 @@ func (b *Bridge) elicit(ctx context.Context, c caller, q question.Question, p *e
 			var ok bool
 			if r, ok = elicitResponse(q, res.Content); !ok {
 				log.Warn("the client's form came back without an answer; the question goes to the desktop, page and CLI")
+				b.release(q.ID)
+				return
+			}
+			if grants(q, r) && took < humanDecline(q) {
+				// An approval is never given by the agent's side on its
+				// own: an allow (or a destructive yes) sooner than a
+				// person could read the form is not recorded, in any
+				// mode, and this session's forms are not used again.
+				log.Warn("the client granted the form faster than a person could read it; not recorded, the question goes to the desktop, page and CLI", "after", took)
+				b.rejecters.add(c.client.SessionID)
 				b.release(q.ID)
 				return
 			}

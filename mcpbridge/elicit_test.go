@@ -121,7 +121,7 @@ func TestClientModeDeliversEachKind(t *testing.T) {
 			map[string]any{"type": "object", "required": []any{"confirm"}, "properties": map[string]any{"confirm": map[string]any{
 				"type": "boolean", "title": "Delete", "default": false,
 				"description": `This cannot be undone. Check for "Delete"; leave unchecked for "Keep".`}}},
-			accepting(map[string]any{"confirm": true}, 0),
+			accepting(map[string]any{"confirm": true}, MinHumanDecline+200*time.Millisecond), // a destructive yes at human speed
 			map[string]any{"status": "answered", "confirmed": true, "answer": "yes", "via": "elicitation", "answered_by": "human"}},
 		{"confirm no", ToolAskConfirm, map[string]any{"question": "Push to main?"},
 			map[string]any{"type": "object", "required": []any{"confirm"}, "properties": map[string]any{"confirm": map[string]any{
@@ -164,7 +164,7 @@ func TestClientModeDeliversEachKind(t *testing.T) {
 		{"approval allow", ToolApproval, deployArgs,
 			map[string]any{"type": "object", "required": []any{"decision"}, "properties": map[string]any{"decision": map[string]any{
 				"type": "string", "title": "Decision", "oneOf": []any{map[string]any{"const": "allow", "title": "Allow"}, map[string]any{"const": "deny", "title": "Deny"}}}}},
-			accepting(map[string]any{"decision": "allow"}, 0),
+			accepting(map[string]any{"decision": "allow"}, MinHumanDecline+200*time.Millisecond), // an allow at human speed
 			map[string]any{"status": "answered", "decision": "allow", "via": "elicitation"}},
 		{"approval deny", ToolApproval, deployArgs, nil,
 			accepting(map[string]any{"decision": "deny"}, 0),
@@ -376,6 +376,58 @@ func TestAutoModeFastDecline(t *testing.T) {
 	<-asked
 	if got["via"] != "cli" || got["auto_reject_suspected"] != false || f.count() != 1 {
 		t.Fatalf("second question (%d forms): %s", f.count(), text)
+	}
+}
+
+// TestClientModeFastGrantNotRecorded: an approval allowed (or a destructive
+// confirmation answered yes) by the client's form faster than a person could
+// read it is not recorded, even in client mode: the question goes back to
+// the desktop, page and CLI, and only the person's answer there counts.
+func TestClientModeFastGrantNotRecorded(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		tool  string
+		args  map[string]any
+		reply map[string]any
+		human string // the person's answer on the CLI
+		want  map[string]any
+	}{
+		{"approval", ToolApproval, deployArgs, map[string]any{"decision": "allow"}, "", map[string]any{"status": "declined", "decision": "deny", "via": "cli"}},
+		{"destructive confirm", ToolAskConfirm, map[string]any{"question": "Delete build/?", "destructive": true}, map[string]any{"confirm": true}, `"no"`,
+			map[string]any{"status": "answered", "answer": "no", "via": "cli"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, Config{AskMode: AskClient})
+			f := newFakeForm(accepting(tc.reply, 0))
+			s := e.connectForm(t, "eager-client", f)
+			resurfaced := make(chan question.Question, 4)
+			defer e.broker.Subscribe(func(ev question.Event) {
+				if ev.Type == question.EventResurfaced {
+					resurfaced <- ev.Question
+				}
+			})()
+			done := make(chan map[string]any, 1)
+			go func() { r, _, _ := call(t, context.Background(), s, tc.tool, tc.args); done <- r }()
+			q := <-resurfaced
+			if q.DeliverTo != "" || q.State != question.StatePending {
+				t.Fatalf("after the instant grant: %+v", q)
+			}
+			r := question.Response{Action: question.Decline, Via: question.ViaCLI}
+			if tc.human != "" {
+				r = question.Response{Action: question.Accept, Value: json.RawMessage(tc.human), Via: question.ViaCLI}
+			}
+			if err := e.broker.Answer(q.ID, r); err != nil {
+				t.Fatal(err)
+			}
+			got := <-done
+			for k, v := range tc.want {
+				if g, _ := json.Marshal(got[k]); string(g) != string(mustJSON(v)) {
+					t.Errorf("%s = %s, want %s (result %v)", k, g, mustJSON(v), got)
+				}
+			}
+		})
 	}
 }
 
