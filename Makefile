@@ -10,6 +10,13 @@ GOFLAGS_TAGS := -tags migrated_fynedo
 BIN := bin/asktray
 TOOLS_DIR := $(CURDIR)/bin/tools
 
+# The Linux package (make package): a stripped build of the same packages
+# (-ldflags only changes the link, so the build cache is shared), wrapped by
+# packaging/package-linux.sh with the pinned fyne CLI.
+PACKAGE_DIR := bin/package
+VERSION := $(shell sed -n 's/^Version = "\(.*\)"$$/\1/p' FyneApp.toml)
+PACKAGE_LDFLAGS := -s -w -X github.com/asktray/asktray/app/cli.Version=$(VERSION)
+
 GOLANGCI_LINT_VERSION := v2.15.0
 GOLANGCI_LINT := $(TOOLS_DIR)/golangci-lint
 
@@ -22,7 +29,7 @@ export PATH := $(PATH):/usr/local/go/bin
 
 .DEFAULT_GOAL := help
 
-.PHONY: help deps build run test bench measure-desktop lint fmt vet clean
+.PHONY: help deps build run test bench measure-desktop lint fmt vet clean package install uninstall
 
 help: ## Show this help
 	@echo "Usage: make <target> [ARGS=...]"
@@ -48,6 +55,23 @@ test: build ## Build bin/asktray, then run all tests with the race detector
 	$(GO) test -race $(GOFLAGS_TAGS) -count=1 -timeout 20m ./...; rc=$$?; \
 	echo "==> [test] finished in $$(( $$(date +%s) - start ))s, exit code $$rc"; \
 	exit $$rc
+
+package: deps ## Build the Linux package bin/package/Asktray.tar.xz (fyne package)
+	@echo "==> [package] $(GO) build $(GOFLAGS_TAGS) -ldflags \"$(PACKAGE_LDFLAGS)\" -o $(PACKAGE_DIR)/asktray ./cmd/asktray"
+	$(GO) build $(GOFLAGS_TAGS) -ldflags "$(PACKAGE_LDFLAGS)" -o $(PACKAGE_DIR)/asktray ./cmd/asktray
+	TOOLS_DIR="$(TOOLS_DIR)" GO="$(GO)" bash packaging/package-linux.sh $(PACKAGE_DIR)/asktray $(PACKAGE_DIR)
+
+install: package ## Install the package for this user (~/.local), with its own Makefile
+	rm -rf $(PACKAGE_DIR)/tree && mkdir -p $(PACKAGE_DIR)/tree
+	tar -xJf $(PACKAGE_DIR)/Asktray.tar.xz -C $(PACKAGE_DIR)/tree
+	$(MAKE) -C $(PACKAGE_DIR)/tree/asktray user-install
+	@echo "==> [install] installed $(HOME)/.local/bin/asktray; start it from your applications menu or run: asktray --background &"
+
+uninstall: ## Remove what make install put in ~/.local, and the start-at-login entry
+	rm -f "$(HOME)/.local/bin/asktray" \
+		"$(HOME)/.local/share/applications/app.asktray.desktop.desktop" \
+		"$(HOME)/.local/share/icons/app.asktray.desktop.png" \
+		"$${XDG_CONFIG_HOME:-$(HOME)/.config}/autostart/asktray.desktop"
 
 bench: build ## Print the benchmark report and write it to docs/benchmarks.md (about 5 minutes)
 	@ASKTRAY_BIN="$(CURDIR)/$(BIN)" GO="$(GO)" bash .ci/bench.sh

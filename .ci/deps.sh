@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # deps.sh — idempotent installer for everything Asktray needs to build and test
 # on Debian bookworm: the cgo/GL/X11 headers for Fyne, the Xvfb/D-Bus/dunst
-# tools for UI tests, the Go modules listed in go.mod, and the npm packages of
-# the real-client tests (mcpbridge/nodeclients, npm ci).
+# tools for UI tests, Chromium for the web page tests, the Go modules listed in
+# go.mod, and the npm packages of the real-client tests (mcpbridge/nodeclients,
+# npm ci).
 #
 # Run it as root on a fresh machine (CI does, via `make test`). It checks each
 # Debian package with dpkg-query and installs only the missing ones, in one
@@ -25,7 +26,9 @@ build_pkgs=(gcc libc6-dev pkg-config libgl-dev libx11-dev libxcursor-dev
 # UI / end-to-end tests under Xvfb with a session bus and a notification daemon.
 # provides dbus-launch (checked present in bookworm with apt-cache policy).
 test_pkgs=(xvfb xauth dbus dunst libglib2.0-bin libnotify-bin xdotool
-	x11-utils imagemagick)
+	x11-utils imagemagick desktop-file-utils)
+# Headless Chromium for the question pages' real-browser tests (app/webask).
+test_pkgs+=(chromium)
 # Tooling.
 tool_pkgs=(ca-certificates git make)
 

@@ -19,6 +19,7 @@ import (
 	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/webask"
 	"github.com/asktray/asktray/mcpbridge"
 )
 
@@ -39,6 +40,10 @@ type Options struct {
 	// suite only; Host and Origin checks stay on and the address must be
 	// loopback.
 	NoAuth bool
+
+	// Ask is where questions go for this run (the --ask flag): "desktop",
+	// "client" or "auto"; empty means the ask_mode setting.
+	Ask string
 
 	// GUI runs the desktop UI on the calling goroutine until ctx is done or
 	// the person quits; nil, Headless, or no display means headless.
@@ -63,9 +68,13 @@ type Env struct {
 	Store         history.Store
 	// Policy holds the rules and away mode; its Gate decides questions
 	// before the UI sees them (a decided question emits no EventAsked).
-	Policy  *policy.Policy
-	URL     string
-	Token   string
+	Policy *policy.Policy
+	URL    string
+	Token  string
+	// WebURL returns the link to a pending question's page for a browser,
+	// or "" once it ended. It is for the person only, never for an agent.
+	// It may be called from any goroutine.
+	WebURL  func(id string) string
 	DataDir string
 	Log     *slog.Logger
 }
@@ -96,6 +105,10 @@ func Run(ctx context.Context, o Options) (err error) {
 	}
 	if o.Addr == "" {
 		o.Addr = DefaultAddr
+	}
+	askFlag, err := o.askFlag()
+	if err != nil {
+		return err
 	}
 	if err := EnsureDataDir(o.DataDir); err != nil {
 		return err
@@ -139,7 +152,8 @@ func Run(ctx context.Context, o Options) (err error) {
 		return err
 	}
 	pol.SetAwayMode(settings.AwayMode)
-	keeper := &settingsKeeper{dir: o.DataDir, store: store, log: log, ctx: ctx, policy: pol}
+	gui := o.desktopUI()
+	keeper := &settingsKeeper{dir: o.DataDir, store: store, log: log, ctx: ctx, policy: pol, login: loginStarter(o), loginOn: settings.StartAtLogin, askFlag: askFlag, desktop: gui}
 	keeper.retain(settings.HistoryRetentionDays)
 	defer keeper.stop()
 	broker := question.NewBroker(question.Config{Journal: store, Gate: pol.Gate})
@@ -151,21 +165,24 @@ func Run(ctx context.Context, o Options) (err error) {
 	unsub := broker.Subscribe(logEvents(log))
 	defer unsub()
 
-	url, bridge, stopMCP, err := startMCP(o, settings.bridgeConfig(mcpbridge.Config{Broker: broker, Version: o.Version, Log: log, Policy: pol}), token)
+	web := webask.New(webask.Config{Broker: broker, Log: log, ArmDelay: time.Duration(settings.ArmDelayMS) * time.Millisecond, LogLinks: !gui})
+	defer web.Close()
+	bcfg := settings.bridgeConfig(mcpbridge.Config{Broker: broker, Version: o.Version, Log: log, Policy: pol, Desktop: gui})
+	bcfg.AskMode = keeper.askMode(bcfg.AskMode)
+	url, bridge, stopMCP, err := startMCP(o, bcfg, token, web)
 	if err != nil {
 		return err
 	}
 	defer stopMCP()
-	keeper.bridge = bridge
+	keeper.bridge, keeper.web = bridge, web
 
-	gui := o.GUI != nil && !o.Headless && displayAvailable()
 	inst := Instance{
 		PID: os.Getpid(), Version: o.Version, URL: url, Addr: strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/mcp"),
 		Socket: filepath.Join(o.DataDir, SocketFile), DataDir: o.DataDir,
 		Started: time.Now().UTC().Format(time.RFC3339), GUI: gui,
 	}
 	var show atomic.Pointer[func()]
-	ctl := &control.Server{Broker: broker, Store: store, Policy: pol, Log: log, Show: func() bool {
+	ctl := &control.Server{Broker: broker, Store: store, Policy: pol, Log: log, URL: web.URL, Show: func() bool {
 		if f := show.Load(); f != nil {
 			(*f)()
 			return true
@@ -186,8 +203,8 @@ func Run(ctx context.Context, o Options) (err error) {
 		return fmt.Errorf("write instance file: %w", err)
 	}
 	defer os.Remove(filepath.Join(o.DataDir, InstanceFile))
-	log.Info("serving", "url", url, "socket", inst.Socket, "gui", gui)
-	env := Env{SetShow: func(fn func()) { show.Store(&fn) }, ApplySettings: keeper.apply, Settings: settings, Broker: broker, Store: store, Policy: pol, URL: url, Token: token, DataDir: o.DataDir, Log: log}
+	log.Info("serving", "url", url, "socket", inst.Socket, "gui", gui, "ask", bcfg.AskMode)
+	env := Env{SetShow: func(fn func()) { show.Store(&fn) }, ApplySettings: keeper.apply, Settings: settings, Broker: broker, Store: store, Policy: pol, URL: url, Token: token, DataDir: o.DataDir, Log: log, WebURL: web.URL}
 	if o.Ready != nil {
 		o.Ready(inst, env)
 	}
@@ -196,6 +213,23 @@ func Run(ctx context.Context, o Options) (err error) {
 	}
 	<-ctx.Done()
 	return nil
+}
+
+// askFlag is o.Ask checked, or "" when not given (the setting decides).
+func (o Options) askFlag() (mcpbridge.AskMode, error) {
+	if o.Ask == "" {
+		return "", nil
+	}
+	m, err := mcpbridge.ParseAskMode(o.Ask)
+	if err != nil {
+		return "", fmt.Errorf("--ask: %w", err)
+	}
+	return m, nil
+}
+
+// desktopUI reports whether this run shows the desktop UI.
+func (o Options) desktopUI() bool {
+	return o.GUI != nil && !o.Headless && displayAvailable()
 }
 
 // keepRetention deletes finished questions older than days, now and then
@@ -239,9 +273,10 @@ func openStore(ctx context.Context, dir string, log *slog.Logger) (*history.SQLi
 	return store, nil
 }
 
-// startMCP listens on o.Addr and serves the MCP endpoint there. It returns
-// the endpoint's URL and a function that stops serving.
-func startMCP(o Options, cfg mcpbridge.Config, token string) (url string, bridge *mcpbridge.Bridge, stop func(), err error) {
+// startMCP listens on o.Addr and serves the MCP endpoint there, and the
+// question pages of web at /q/ (outside the bearer check; they have their
+// own). It returns the endpoint's URL and a function that stops serving.
+func startMCP(o Options, cfg mcpbridge.Config, token string, web *webask.Server) (url string, bridge *mcpbridge.Bridge, stop func(), err error) {
 	if o.NoAuth && o.AllowNonLoopback {
 		return "", nil, nil, errors.New("no-auth mode is for loopback test runs only")
 	}
@@ -252,6 +287,8 @@ func startMCP(o Options, cfg mcpbridge.Config, token string) (url string, bridge
 	bridge = mcpbridge.New(cfg)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", bridge.HTTPHandler(mcpbridge.HTTPOptions{Token: token, NoAuth: o.NoAuth, ExtraHosts: extraHosts(ln), RemotePeers: o.AllowNonLoopback}))
+	web.SetAddr(ln.Addr().String())
+	mux.Handle("/q/", web.Handler())
 	return "http://" + ln.Addr().String() + "/mcp", bridge, serveHTTP(ln, mux, cfg.Log), nil
 }
 

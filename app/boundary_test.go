@@ -15,6 +15,7 @@ func TestDependenciesPointInward(t *testing.T) {
 		"./question": {"fyne.io/", "github.com/mark3labs/", "github.com/gen2brain/", "modernc.org/"},
 		"./history":  {"fyne.io/", "github.com/mark3labs/", "github.com/gen2brain/"},
 		"./control":  {"fyne.io/", "github.com/mark3labs/", "github.com/gen2brain/"},
+		"./webask":   {"fyne.io/", "github.com/mark3labs/", "github.com/gen2brain/", "modernc.org/", "github.com/chromedp/"},
 		"./cli":      {"fyne.io/", "github.com/gen2brain/"},
 		".":          {"fyne.io/", "github.com/gen2brain/"},
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/webask"
 	"github.com/asktray/asktray/mcpbridge"
 )
 
@@ -47,6 +48,10 @@ type Settings struct {
 	// ArmDelayMS is how long a dialog must be visible and focused before
 	// its answer controls work (300..5000; default 500).
 	ArmDelayMS int `json:"arm_delay_ms,omitempty"`
+	// AskMode says where questions go: "desktop" (the default), "client"
+	// (the asking client's own form, MCP elicitation) or "auto"; the
+	// --ask flag overrides it for one run.
+	AskMode string `json:"ask_mode,omitempty"`
 	// ProgressIntervalSeconds is how often a tool call that waits for the
 	// person sends a progress notification to a client that asked for
 	// them; clients that reset their timeout on progress stay alive
@@ -55,6 +60,9 @@ type Settings struct {
 	// AwayMode says what happens to new questions while away: "hold" (the
 	// default: they wait silently) or "reject" (auto_rejected, reason away).
 	AwayMode policy.AwayMode `json:"away_mode,omitempty"`
+	// StartAtLogin starts asktray in the tray when the person logs in
+	// (an XDG autostart entry on Linux and the BSDs; see autostart.go).
+	StartAtLogin bool `json:"start_at_login,omitempty"`
 }
 
 // LoadSettings reads the settings of dir. A missing file gives the zero
@@ -94,6 +102,9 @@ func (s Settings) Validate() error {
 	if s.ArmDelayMS != 0 && (s.ArmDelayMS < 300 || s.ArmDelayMS > 5000) {
 		return fmt.Errorf("arm_delay_ms: must be between 300 and 5000, got %d", s.ArmDelayMS)
 	}
+	if _, err := mcpbridge.ParseAskMode(s.AskMode); err != nil {
+		return fmt.Errorf("ask_mode: %w", err)
+	}
 	if s.ProgressIntervalSeconds < 0 || s.ProgressIntervalSeconds > 60 {
 		return fmt.Errorf("progress_interval_seconds: must be between 1 and 60, got %d", s.ProgressIntervalSeconds)
 	}
@@ -132,6 +143,7 @@ func (s Settings) bridgeConfig(cfg mcpbridge.Config) mcpbridge.Config {
 	if s.DefaultWindowSeconds > 0 {
 		cfg.DefaultWindow = time.Duration(s.DefaultWindowSeconds) * time.Second
 	}
+	cfg.AskMode, _ = mcpbridge.ParseAskMode(s.AskMode)
 	if s.ProgressIntervalSeconds > 0 {
 		cfg.ProgressEvery = time.Duration(s.ProgressIntervalSeconds) * time.Second
 	}
@@ -145,10 +157,17 @@ type settingsKeeper struct {
 	log    *slog.Logger
 	ctx    context.Context
 	bridge *mcpbridge.Bridge
-	policy *policy.Policy
+	// askFlag is --ask for this run ("" when not given), which wins over
+	// the ask_mode setting; desktop says whether a desktop UI runs.
+	askFlag mcpbridge.AskMode
+	desktop bool
+	web     *webask.Server
+	policy  *policy.Policy
 
 	mu         sync.Mutex
 	stopRetain context.CancelFunc
+	login      func(on bool) error // writes or removes the start-at-login entry; nil: nothing to do
+	loginOn    bool                // start_at_login as last applied
 }
 
 // apply validates s, saves it and applies it to the MCP bridge and the
@@ -157,13 +176,20 @@ func (k *settingsKeeper) apply(s Settings) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
+	if err := k.applyLogin(s.StartAtLogin); err != nil {
+		return err
+	}
 	if err := SaveSettings(k.dir, s); err != nil {
 		return fmt.Errorf("save settings: %w", err)
 	}
 	if k.bridge != nil {
 		c := s.bridgeConfig(mcpbridge.Config{})
 		k.bridge.Reconfigure(c.Windows, c.DefaultWindow, c.DefaultTimeout)
+		k.bridge.SetAskMode(k.askMode(c.AskMode), k.desktop)
 		k.bridge.SetProgressEvery(c.ProgressEvery)
+	}
+	if k.web != nil {
+		k.web.SetArmDelay(time.Duration(s.ArmDelayMS) * time.Millisecond)
 	}
 	if k.policy != nil {
 		k.policy.SetAwayMode(s.AwayMode)
@@ -171,6 +197,14 @@ func (k *settingsKeeper) apply(s Settings) error {
 	k.retain(s.HistoryRetentionDays)
 	k.log.Info("settings applied", "default_timeout_seconds", s.DefaultTimeoutSeconds, "retention_days", s.HistoryRetentionDays)
 	return nil
+}
+
+// askMode is the --ask flag when given, else the setting's mode.
+func (k *settingsKeeper) askMode(setting mcpbridge.AskMode) mcpbridge.AskMode {
+	if k.askFlag != "" {
+		return k.askFlag
+	}
+	return setting
 }
 
 // retain (re)starts the retention job for days (0: keep everything).

@@ -44,8 +44,12 @@ func (b *Bridge) askParsed(ctx context.Context, c caller, tool string, a ask) (*
 			if res != nil {
 				return b.finished(c, q, res), nil
 			}
-			return b.await(ctx, c, q, b.window(c.client))
+			return b.await(ctx, c, q, b.window(c.client), nil)
 		}
+	}
+	var plan *elicitPlan
+	if tool != ToolNotify && a.common.wait() {
+		plan = b.route(ctx, c, &a.q)
 	}
 	q, err := b.cfg.Broker.Ask(ctx, a.q)
 	if err != nil {
@@ -63,19 +67,47 @@ func (b *Bridge) askParsed(ctx context.Context, c caller, tool string, a ask) (*
 	if !a.common.wait() {
 		return b.pendingResult(c, q), nil
 	}
-	return b.await(ctx, c, q, b.window(c.client))
+	if q.State != question.StatePending {
+		plan = nil // a rule decided it: nobody is asked
+	}
+	return b.await(ctx, c, q, b.window(c.client), plan)
 }
 
 // await waits up to window for q's outcome, sending progress keep-alives.
 // When the window passes or the client goes away the question stays open and
 // the result is pending; when the client explicitly cancels the call
-// (notifications/cancelled), the question is withdrawn.
-func (b *Bridge) await(ctx context.Context, c caller, q question.Question, window time.Duration) (*toolResult, error) {
+// (notifications/cancelled), the question is withdrawn. With a plan, q is
+// put to the client's own form meanwhile; when the wait ends first, that
+// request is cancelled and q goes to the desktop, the page and the CLI.
+func (b *Bridge) await(ctx context.Context, c caller, q question.Question, window time.Duration, plan *elicitPlan) (*toolResult, error) {
 	wctx, cancel := context.WithTimeout(ctx, window)
 	defer cancel()
+	var run *elicitRun
+	if plan != nil {
+		run = b.elicit(wctx, c, q, plan)
+	}
 	stop := b.keepAlive(wctx, c, q)
 	res, err := b.cfg.Broker.Wait(wctx, q.ID)
 	stop()
+	if run != nil {
+		cancel()
+		<-run.done
+		explicit := ctx.Err() != nil && c.call.explicitlyCancelled()
+		if err != nil && !explicit {
+			b.release(q.ID)
+		}
+		r, err := b.awaitResult(ctx, c, q, res, err)
+		if r != nil && run.suspected {
+			r.AutoRejectSuspected = true
+			r.NextStep = "Your client declined the form faster than a person could read it, so the question was shown to the user elsewhere (desktop, browser page or CLI). " + r.NextStep
+		}
+		return r, err
+	}
+	return b.awaitResult(ctx, c, q, res, err)
+}
+
+// awaitResult turns what Broker.Wait returned into await's result.
+func (b *Bridge) awaitResult(ctx context.Context, c caller, q question.Question, res question.Result, err error) (*toolResult, error) {
 	switch {
 	case err == nil:
 		return b.finished(c, q, &res), nil
@@ -162,7 +194,7 @@ func (b *Bridge) getAnswer(ctx context.Context, c caller, raw json.RawMessage) (
 	if window == 0 {
 		return b.pendingResult(c, q), nil
 	}
-	return b.await(ctx, c, q, window)
+	return b.await(ctx, c, q, window, nil)
 }
 
 // cancelQuestion runs cancel_question.

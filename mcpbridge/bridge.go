@@ -54,6 +54,10 @@ type Config struct {
 	DefaultTimeout time.Duration // the person's deadline when a call gives none; 0 means 300 s
 	ProgressEvery  time.Duration // keep-alive interval; 0 means 15 s
 	Log            *slog.Logger
+	// AskMode says where questions go; "" means AskDesktop. Desktop says
+	// whether a desktop UI shows questions (auto mode prefers it).
+	AskMode AskMode
+	Desktop bool
 	// Policy, if set, tells approval results the scope of the rule that
 	// decided them. The broker's Gate applies the rules; the bridge only reads.
 	Policy *policy.Policy
@@ -61,11 +65,12 @@ type Config struct {
 
 // Bridge owns the MCP server and what it remembers between calls.
 type Bridge struct {
-	mu     sync.RWMutex // guards cfg's Windows, DefaultWindow, DefaultTimeout and ProgressEvery
-	cfg    Config
-	srv    *mcpserver.MCPServer
-	calls  *callTracker
-	attach *attachments
+	mu        sync.RWMutex // guards cfg's Windows, DefaultWindow, DefaultTimeout, ProgressEvery, AskMode and Desktop
+	cfg       Config
+	srv       *mcpserver.MCPServer
+	calls     *callTracker
+	attach    *attachments
+	rejecters sessionSet // sessions whose client declines forms automatically
 }
 
 // New builds the MCP server with every tool registered.
@@ -86,7 +91,10 @@ func New(cfg Config) *Bridge {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	b := &Bridge{cfg: cfg, calls: newCallTracker(), attach: newAttachments()}
+	hooks := &mcpserver.Hooks{}
+	hooks.AddOnUnregisterSession(func(_ context.Context, s mcpserver.ClientSession) { b.rejecters.remove(s.SessionID()) })
 	b.srv = mcpserver.NewMCPServer("asktray", cfg.Version,
+		mcpserver.WithHooks(hooks),
 		mcpserver.WithTitle("Asktray"),
 		mcpserver.WithInstructions(Instructions),
 		mcpserver.WithToolCapabilities(false),
@@ -155,7 +163,9 @@ func (b *Bridge) caller(ctx context.Context, req mcp.CallToolRequest) caller {
 		if ci, ok := s.(mcpserver.SessionWithClientInfo); ok {
 			info := ci.GetClientInfo()
 			c.client.Name, c.client.Version, c.client.Title = info.Name, info.Version, info.Title
-			c.elicitation = ci.GetClientCapabilities().Elicitation != nil
+			// Form mode: declared as form, or as {} (form only, MCP 2025-11-25).
+			e := ci.GetClientCapabilities().Elicitation
+			c.elicitation = e != nil && (e.Form != nil || e.URL == nil)
 		}
 	}
 	if req.Params.Meta != nil {

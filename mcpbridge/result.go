@@ -81,7 +81,11 @@ func (b *Bridge) finished(c caller, q question.Question, r *question.Result) *to
 	if q.Kind == question.KindConfirm && !accepted {
 		out.Confirmed = new(false)
 	}
-	if (r.Outcome == question.Declined || r.Outcome == question.Cancelled) && r.DecidedAt.Sub(q.Created) < readingTime(q.Message) {
+	least := readingTime(q.Message)
+	if r.Via == question.ViaElicitation {
+		least = humanDecline(q)
+	}
+	if (r.Outcome == question.Declined || r.Outcome == question.Cancelled) && r.DecidedAt.Sub(q.Created) < least {
 		out.AutoRejectSuspected = true
 	}
 	out.NextStep = nextStep(q, r, out)

@@ -26,6 +26,8 @@ type questionDialog struct {
 	r      renderer
 	guard  *guard
 	root   *dialogRoot
+	app    fyne.App
+	webURL func(id string) string // the question's page link, or ""; may be nil
 
 	shownAt  time.Time
 	visible  bool
@@ -46,12 +48,15 @@ type questionDialog struct {
 	snoozeButton  *dialogButton
 	snoozeMenu    *fyne.Menu
 	snoozePopup   *widget.PopUpMenu // the last one shown
+	webButton     *dialogButton     // "Browser": open or copy the question's page link; nil without one
+	webPopup      *widget.PopUpMenu // its menu, the last one shown
 }
 
 // newQuestionDialog builds the window for q without showing it. It must be
-// called on the Fyne goroutine; armDelay is clamped by clampArmDelay.
-func newQuestionDialog(a fyne.App, b *question.Broker, q question.Question, log *slog.Logger, c clock, armDelay time.Duration) (*questionDialog, error) {
-	d := &questionDialog{q: q, broker: b, log: log, clock: c}
+// called on the Fyne goroutine; armDelay is clamped by clampArmDelay; webURL
+// (may be nil) gives the link to the question's page in a browser.
+func newQuestionDialog(a fyne.App, b *question.Broker, q question.Question, log *slog.Logger, c clock, armDelay time.Duration, webURL func(string) string) (*questionDialog, error) {
+	d := &questionDialog{q: q, broker: b, log: log, clock: c, app: a, webURL: webURL}
 	r, err := newRenderer(&d.q, d)
 	if err != nil {
 		return nil, err

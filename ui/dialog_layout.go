@@ -115,10 +115,14 @@ func (d *questionDialog) bar() fyne.CanvasObject {
 	d.keysHint = smallLabel(d.keyHelp())
 	d.keysHint.Alignment = fyne.TextAlignTrailing
 	hints := container.NewStack(d.unlockHint, d.keysHint)
-	var buttons fyne.CanvasObject = container.NewBorder(nil, nil, d.snoozeButton, right, layout.NewSpacer())
-	if right.MinSize().Width+d.snoozeButton.MinSize().Width+theme.Padding() > contentWidth() {
+	left := container.NewHBox(d.snoozeButton)
+	if b := d.newWebButton(); b != nil {
+		left.Add(b)
+	}
+	var buttons fyne.CanvasObject = container.NewBorder(nil, nil, left, right, layout.NewSpacer())
+	if right.MinSize().Width+left.MinSize().Width+theme.Padding() > contentWidth() {
 		// Long custom labels: one full-width button a row, so none is cut off.
-		buttons = container.NewVBox(stack, container.NewHBox(d.snoozeButton))
+		buttons = container.NewVBox(stack, left)
 	}
 	return container.New(layout.NewCustomPaddedLayout(2*theme.Padding(), 0, 0, 0), container.NewVBox(
 		widget.NewSeparator(),

@@ -23,6 +23,7 @@ type dialogs struct {
 	log      *slog.Logger
 	armDelay time.Duration
 	clock    clock
+	webURL   func(id string) string // a question's page link, or ""; nil offers none
 
 	byID     map[string]*questionDialog
 	stopTick func()
@@ -43,13 +44,14 @@ func newDialogs(a fyne.App, b *question.Broker, log *slog.Logger, armDelay time.
 	}
 }
 
-// start opens a dialog for every pending question that is not snoozed.
+// start opens a dialog for every pending question that is not snoozed and
+// not open in the agent's own form (Question.DeliverTo).
 // Subscribe to the broker first, so no question falls between the two;
 // one already open is left alone. Runs on the Fyne goroutine.
 func (m *dialogs) start() {
 	now := m.clock.now()
 	for _, q := range m.broker.Pending() {
-		if q.SnoozeUntil.After(now) {
+		if q.SnoozeUntil.After(now) || q.DeliverTo != "" {
 			continue
 		}
 		m.show(q)
@@ -109,7 +111,7 @@ func (m *dialogs) show(q question.Question) {
 		d.show(false)
 		return
 	}
-	d, err := newQuestionDialog(m.app, m.broker, q, m.log, m.clock, m.armDelay)
+	d, err := newQuestionDialog(m.app, m.broker, q, m.log, m.clock, m.armDelay, m.webURL)
 	if err != nil {
 		m.log.Error("cannot show question", "id", q.ID, "kind", string(q.Kind), "err", err)
 		return

@@ -25,6 +25,11 @@ type notifier struct {
 	log    *slog.Logger
 	onOpen func(id string) // runs on a D-Bus goroutine
 	sound  atomic.Bool
+	// webURL, when set, gives a question's page link; its notification
+	// then offers "Open in browser", which calls onBrowser on a D-Bus
+	// goroutine. Both are set before the first show.
+	webURL    func(id string) string
+	onBrowser func(id string)
 
 	mu      sync.Mutex
 	conn    *dbus.Conn
@@ -63,7 +68,11 @@ func (n *notifier) action(s *notify.ActionInvokedSignal) {
 	n.mu.Lock()
 	id := n.byNote[s.ID]
 	n.mu.Unlock()
-	if id != "" && n.onOpen != nil {
+	switch {
+	case id == "":
+	case s.ActionKey == "browser" && n.onBrowser != nil:
+		n.onBrowser(id)
+	case n.onOpen != nil:
 		n.onOpen(id)
 	}
 }
@@ -108,6 +117,9 @@ func (n *notifier) show(q question.Question) {
 			AppName: "Asktray", AppIcon: "dialog-question", Summary: title, Body: body,
 			Actions:       []notify.Action{notify.NewDefaultAction("Open"), {Key: "open", Label: "Open"}},
 			ExpireTimeout: notify.ExpireTimeoutSetByNotificationServer,
+		}
+		if n.webURL != nil && n.webURL(q.ID) != "" {
+			note.Actions = append(note.Actions, notify.Action{Key: "browser", Label: "Open in browser"})
 		}
 		note.AddHint(notify.HintUrgency(notify.UrgencyNormal))
 		if n.sound.Load() {

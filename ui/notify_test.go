@@ -124,6 +124,48 @@ func TestNotifier_ShowClickDismiss(t *testing.T) {
 	}
 }
 
+// TestNotifier_OpenInBrowser: a question with a page gets an "Open in
+// browser" action, and choosing it asks for that question's page.
+func TestNotifier_OpenInBrowser(t *testing.T) {
+	addr := privateBus(t)
+	fake := startFakeNotifications(t, addr)
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)
+	opened, browsed := make(chan string, 1), make(chan string, 1)
+	n := newNotifier(slog.New(slog.DiscardHandler), func(id string) { opened <- id }, false)
+	defer n.close()
+	n.webURL = func(id string) string {
+		if id == "q1" {
+			return "http://127.0.0.1:7931/q/q1?k=secret"
+		}
+		return ""
+	}
+	n.onBrowser = func(id string) { browsed <- id }
+	n.show(question.Question{ID: "q1", Kind: question.KindConfirm, Client: question.Client{Name: "codex"}, Message: "Push?"})
+	n.show(question.Question{ID: "q2", Kind: question.KindConfirm, Client: question.Client{Name: "codex"}, Message: "Ended?"})
+	fake.mu.Lock()
+	first, second := fake.shown[0], fake.shown[1]
+	fake.mu.Unlock()
+	if a := strings.Join(first["actions"].([]string), ","); a != "default,Open,open,Open,browser,Open in browser" {
+		t.Fatalf("actions %q", a)
+	}
+	if a := strings.Join(second["actions"].([]string), ","); strings.Contains(a, "browser") {
+		t.Fatalf("actions without a page %q", a)
+	}
+	if err := fake.conn.Emit("/org/freedesktop/Notifications", "org.freedesktop.Notifications.ActionInvoked", first["id"].(uint32), "browser"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case id := <-browsed:
+		if id != "q1" {
+			t.Fatalf("browsed %q", id)
+		}
+	case id := <-opened:
+		t.Fatalf("Open in browser opened the dialog of %q", id)
+	case <-time.After(5 * time.Second):
+		t.Fatal("Open in browser did nothing")
+	}
+}
+
 // TestNotifier_FailingDaemonLogsOnce: with no notification server the app
 // carries on and logs one warning, however many questions come.
 func TestNotifier_FailingDaemonLogsOnce(t *testing.T) {

@@ -25,6 +25,8 @@ type settingsWindow struct {
 
 	timeout, window, windows, armDelay, retention *widget.Entry
 	sound                                         *widget.Check
+	ask                                           *widget.Select // ask_mode
+	startAtLogin                                  *widget.Check
 	status                                        *widget.Label
 	save                                          *widget.Button
 }
@@ -36,6 +38,8 @@ func newSettingsWindow(a fyne.App, env app.Env, applied func(app.Settings)) *set
 	s.windows.SetMinRowsVisible(3)
 	s.windows.SetPlaceHolder("client-name = seconds, one per line, e.g.\ncursor = 240")
 	s.sound = widget.NewCheck("Play the desktop's message sound", nil)
+	s.ask = widget.NewSelect([]string{"desktop", "client", "auto"}, nil)
+	s.startAtLogin = widget.NewCheck("Start Asktray in the tray when I log in", nil)
 	s.status = widget.NewLabel("")
 	s.status.Wrapping = fyne.TextWrapWord
 	s.save = widget.NewButton("Save", s.submit)
@@ -62,6 +66,11 @@ func (s *settingsWindow) load(st app.Settings) {
 	}
 	s.windows.SetText(strings.Join(lines, "\n"))
 	s.sound.SetChecked(st.NotificationSound)
+	s.ask.SetSelected(st.AskMode)
+	if st.AskMode == "" {
+		s.ask.SetSelected("desktop")
+	}
+	s.startAtLogin.SetChecked(st.StartAtLogin)
 }
 
 // parse reads the fields into settings; errors name the field.
@@ -98,6 +107,11 @@ func (s *settingsWindow) parse() (app.Settings, error) {
 		st.BlockingWindows = append(st.BlockingWindows, app.BlockingWindow{Match: strings.TrimSpace(match), Seconds: n})
 	}
 	st.NotificationSound = s.sound.Checked
+	st.AskMode = s.ask.Selected
+	if st.AskMode == "desktop" {
+		st.AskMode = "" // the default; keeps settings.json minimal
+	}
+	st.StartAtLogin = s.startAtLogin.Checked
 	return st, st.Validate()
 }
 
@@ -133,11 +147,15 @@ func (s *settingsWindow) Show() {
 			widget.NewFormItem("Arming delay (ms)", s.armDelay),
 			widget.NewFormItem("Notifications", s.sound),
 			widget.NewFormItem("Keep history (days)", s.retention),
+			widget.NewFormItem("Start at login", s.startAtLogin),
+			widget.NewFormItem("Ask in", s.ask),
 		)
 		form.Items[0].HintText = "How long a person has to answer when the agent gives no timeout (10–86400)."
 		form.Items[1].HintText = "How long a call waits before returning pending, for clients not listed below."
 		form.Items[3].HintText = "Answer buttons unlock after the dialog was visible and focused this long (300–5000)."
 		form.Items[5].HintText = "0 keeps everything; older finished questions are deleted daily."
+		form.Items[6].HintText = "Adds this asktray to your desktop's autostart (Linux); see the README for macOS and Windows."
+		form.Items[7].HintText = "client: the agent's own form (MCP elicitation); auto: this desktop when shown, else the agent's form. --ask overrides it for a run."
 		info := widget.NewLabel(fmt.Sprintf("MCP URL %s · data dir %s", s.env.URL, s.env.DataDir))
 		info.Wrapping = fyne.TextWrapWord
 		bottom := container.NewVBox(widget.NewSeparator(), s.status, container.NewBorder(nil, nil, nil, s.save, info))

@@ -32,11 +32,18 @@ func TestSettingsWindow_SaveAppliesAndRefusesBadInput(t *testing.T) {
 	s.armDelay.SetText("800")
 	test.Tap(s.sound)
 	s.retention.SetText("30")
+	if s.ask.Selected != "desktop" {
+		t.Fatalf("ask mode shows %q", s.ask.Selected)
+	}
+	s.ask.SetSelected("auto")
 	test.Tap(s.save)
 	if len(saved) != 1 || len(applied) != 1 {
 		t.Fatalf("saved %d applied %d: %s", len(saved), len(applied), s.status.Text)
 	}
 	got := saved[0]
+	if got.AskMode != "auto" {
+		t.Fatalf("saved ask_mode %q", got.AskMode)
+	}
 	if got.DefaultTimeoutSeconds != 120 || got.ArmDelayMS != 800 || !got.NotificationSound || got.HistoryRetentionDays != 30 ||
 		len(got.BlockingWindows) != 2 || got.BlockingWindows[1] != (app.BlockingWindow{Match: "claude-code", Seconds: 900}) {
 		t.Fatalf("saved %+v", got)

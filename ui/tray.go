@@ -38,6 +38,10 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 	}
 	note := newNotifier(env.Log, func(id string) { fyne.Do(func() { dlg.open(id) }) }, env.Settings.NotificationSound)
 	defer note.close()
+	if env.WebURL != nil {
+		dlg.webURL, note.webURL = env.WebURL, env.WebURL
+		note.onBrowser = func(id string) { fyne.Do(func() { openPage(a, env.WebURL(id), env.Log) }) }
+	}
 	// One subscription keeps events in order for the dialogs, the tray and
 	// the history; notifications go out off the Fyne goroutine, since a D-Bus
 	// call may take a moment.
@@ -111,7 +115,7 @@ func (t *tray) refresh() {
 	var key strings.Builder
 	fmt.Fprint(&key, t.away)
 	for _, q := range t.pending {
-		fmt.Fprintf(&key, "\x00%s\x00%s", q.ID, q.SnoozeUntil)
+		fmt.Fprintf(&key, "\x00%s\x00%s\x00%s", q.ID, q.SnoozeUntil, q.DeliverTo)
 	}
 	rebuild := key.String() != t.menuKey || t.menu.Items == nil
 	if rebuild {
@@ -154,6 +158,9 @@ func (t *tray) menuItems() []*fyne.MenuItem {
 		if !q.SnoozeUntil.IsZero() {
 			label += " (snoozed)"
 		}
+		if q.DeliverTo == question.DeliverClient {
+			label += " (answering in " + q.Client.DisplayName() + ")"
+		}
 		id := q.ID
 		items = append(items, fyne.NewMenuItem(label, func() {
 			if t.open != nil {
@@ -179,7 +186,9 @@ func (t *tray) menuItems() []*fyne.MenuItem {
 func (t *tray) handle(ev question.Event) {
 	// Away holds new questions silently: no dialog, no notification; the
 	// tray lists them until the person is back.
-	held := t.away && (ev.Type == question.EventAsked || ev.Type == question.EventResurfaced)
+	// A question open in the agent's own form (MCP elicitation) is held the
+	// same way until it comes back (EventResurfaced without DeliverTo).
+	held := (t.away || ev.Question.DeliverTo != "") && (ev.Type == question.EventAsked || ev.Type == question.EventResurfaced)
 	if t.note != nil {
 		switch {
 		case ev.Type == question.EventAsked && !held:

@@ -14,6 +14,7 @@ import (
 
 	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/mcpbridge"
 )
 
 // Exit codes.
@@ -41,7 +42,8 @@ var readyHook func(app.Instance, app.Env)
 const usage = `Asktray lets AI agents ask you questions from a tray icon.
 
 Usage:
-  asktray [--data-dir DIR] [--addr HOST:PORT] [--headless]   run the app
+  asktray [--data-dir DIR] [--addr HOST:PORT] [--headless] [--ask desktop|client|auto]   run the app
+  asktray --background                                       run it quietly (start at login): tray only, exit 0 if running
   asktray pending [--json]                                   list pending questions
   asktray answer ID (--accept VALUE | --decline | --cancel) [--note TEXT]
   asktray snooze ID DURATION                                 e.g. 5m, 1h, tomorrow
@@ -187,6 +189,8 @@ func runApp(ctx context.Context, args []string, stdio IO, gui GUI) error {
 	f := newFlags("asktray")
 	addr := f.String("addr", app.DefaultAddr, "MCP listen address")
 	headless := f.Bool("headless", false, "run without window, tray or notifications")
+	ask := f.String("ask", "", "where questions go: desktop, client (the agent's own form) or auto; default: the ask_mode setting")
+	background := f.Bool(strings.TrimPrefix(app.BackgroundFlag, "--"), false, "start quietly in the tray; exit 0 when the app already runs")
 	nonLoopback := f.Bool("dangerously-listen-non-loopback", false, "allow --addr to name a non-loopback address")
 	noAuth := f.Bool("test-only-no-auth", false, "turn off the MCP token check (conformance tests; loopback only)")
 	pos, err := f.parse(args)
@@ -195,6 +199,9 @@ func runApp(ctx context.Context, args []string, stdio IO, gui GUI) error {
 	}
 	if len(pos) > 0 {
 		return usagef("unexpected argument %q", pos[0])
+	}
+	if _, err := mcpbridge.ParseAskMode(*ask); err != nil {
+		return usagef("--ask: %v", err)
 	}
 	dir, err := f.dir()
 	if err != nil {
@@ -206,7 +213,7 @@ func runApp(ctx context.Context, args []string, stdio IO, gui GUI) error {
 	if *noAuth {
 		fmt.Fprintln(stdio.Err, "asktray: WARNING: MCP token check is off (--test-only-no-auth); use this for conformance tests only")
 	}
-	err = app.Run(ctx, app.Options{DataDir: dir, Addr: *addr, Headless: *headless, Version: Version, GUI: gui,
+	err = app.Run(ctx, app.Options{DataDir: dir, Addr: *addr, Headless: *headless, Ask: *ask, Version: Version, GUI: gui,
 		AllowNonLoopback: *nonLoopback, NoAuth: *noAuth,
 		Ready: func(in app.Instance, env app.Env) {
 			fmt.Fprintf(stdio.Err, "asktray %s: MCP at %s (data dir %s)\n", Version, in.URL, in.DataDir)
@@ -214,7 +221,11 @@ func runApp(ctx context.Context, args []string, stdio IO, gui GUI) error {
 				readyHook(in, env)
 			}
 		}})
-	if _, ok := errors.AsType[*app.AlreadyRunningError](err); ok {
+	if _, ok := errors.AsType[*app.AlreadyRunningError](err); ok && *background {
+		// A start at login (or a launcher) finds the app running: leave it be.
+		fmt.Fprintf(stdio.Err, "asktray: %v; nothing to do\n", err)
+		return nil
+	} else if ok {
 		// Without a tray host there is no icon to click: starting the app
 		// again is how the person finds it, so show its window.
 		sctx, cancel := context.WithTimeout(ctx, 5*time.Second)

@@ -37,13 +37,13 @@ func cmdPending(ctx context.Context, args []string, stdio IO) error {
 	if err != nil {
 		return err
 	}
-	qs, err := c.Pending(ctx)
+	qs, err := c.PendingLinks(ctx)
 	if err != nil {
 		return err
 	}
 	if *asJSON {
 		if qs == nil {
-			qs = []question.Question{}
+			qs = []control.PendingQuestion{}
 		}
 		return writeJSON(stdio, qs)
 	}
@@ -61,7 +61,28 @@ func cmdPending(ctx context.Context, args []string, stdio IO) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", q.ID, ago(now, q.Created), q.Client.DisplayName(), q.Kind, left, oneLine(q.Message, 60))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return printLinks(stdio, qs)
+}
+
+// printLinks lists the links that answer each question in a browser.
+func printLinks(stdio IO, qs []control.PendingQuestion) error {
+	header := false
+	for _, q := range qs {
+		if q.URL == "" {
+			continue
+		}
+		if !header {
+			fmt.Fprintln(stdio.Out, "\nAnswer in a browser (each link works until its question ends):")
+			header = true
+		}
+		if _, err := fmt.Fprintf(stdio.Out, "  %s  %s\n", q.ID, q.URL); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ParseAnswer turns the answer command's flags into a request. Exactly one of

@@ -68,6 +68,13 @@ func (c *Client) Pending(ctx context.Context) ([]question.Question, error) {
 	return qs, c.do(ctx, http.MethodGet, "/v1/pending", nil, &qs)
 }
 
+// PendingLinks returns the pending questions, oldest first, each with the
+// link to its page in a browser when the app serves one.
+func (c *Client) PendingLinks(ctx context.Context) ([]PendingQuestion, error) {
+	var qs []PendingQuestion
+	return qs, c.do(ctx, http.MethodGet, "/v1/pending", nil, &qs)
+}
+
 // Get returns one question and its result, if it ended.
 func (c *Client) Get(ctx context.Context, id string) (Item, error) {
 	var it Item

@@ -47,6 +47,13 @@ type HistoryPage struct {
 	Next  string `json:"next,omitempty"`
 }
 
+// PendingQuestion is a pending question and the link to its page in a
+// browser, for the person only.
+type PendingQuestion struct {
+	question.Question
+	URL string `json:"url,omitempty"`
+}
+
 // AnswerRequest is the body of an answer call.
 type AnswerRequest struct {
 	Action question.Action `json:"action"`
@@ -67,6 +74,9 @@ type Server struct {
 	// Show, if set, brings the app's window to the front and reports
 	// whether there was one to show.
 	Show func() bool
+	// URL, if set, returns the link to a pending question's page in a
+	// browser, or "".
+	URL func(id string) string
 	// Policy, if set, serves away and the rules (/v1/away, /v1/rules).
 	Policy *policy.Policy
 	Log    *slog.Logger
@@ -148,7 +158,15 @@ func (s *Server) show(w http.ResponseWriter, _ *http.Request) {
 }
 
 func (s *Server) pending(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, s.Broker.Pending())
+	qs := s.Broker.Pending()
+	out := make([]PendingQuestion, len(qs))
+	for i, q := range qs {
+		out[i].Question = q
+		if s.URL != nil {
+			out[i].URL = s.URL(q.ID)
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 func (s *Server) get(w http.ResponseWriter, r *http.Request) {

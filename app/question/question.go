@@ -106,7 +106,16 @@ type Question struct {
 	Deadline    time.Time       `json:"deadline"`
 	SnoozeUntil time.Time       `json:"snooze_until,omitzero"`
 	State       State           `json:"state"`
+	// DeliverTo is where the question is being asked when not on the
+	// desktop: DeliverClient while the asking client's own form shows it
+	// (MCP elicitation); the desktop opens no dialog for it meanwhile.
+	// Broker.SetDeliverTo changes it.
+	DeliverTo string `json:"deliver_to,omitempty"`
 }
+
+// DeliverClient is Question.DeliverTo while the asking client's own form
+// (MCP elicitation) shows the question.
+const DeliverClient = "client"
 
 // State is "pending" or the Outcome that ended a question.
 type State string

@@ -77,14 +77,29 @@ func need(t testing.TB, tools ...string) {
 // fake notification server, then the app.
 func newDesktop(t testing.TB, appArgs ...string) *desktop {
 	t.Helper()
+	d := newSession(t)
+	d.start(t, d.bin, append([]string{"--data-dir", d.dataDir, "--addr", "127.0.0.1:0"}, appArgs...)...)
+	return d
+}
+
+// newSession starts Xvfb on a free display and a private session bus with
+// a fake notification server; the app is not started.
+func newSession(t testing.TB) *desktop {
+	t.Helper()
 	need(t, "Xvfb", "dbus-daemon", "xdotool", "xwininfo")
 	d := &desktop{bin: binary(t), dataDir: filepath.Join(t.TempDir(), "data")}
 	display := startXvfb(t)
 	bus := startBus(t)
 	d.notes = startFakeNotifications(t, bus)
 	d.env = append(os.Environ(), "DISPLAY="+display, "DBUS_SESSION_BUS_ADDRESS="+bus, "LANG=C.UTF-8", "LANGUAGE=en")
-	args := append([]string{"--data-dir", d.dataDir, "--addr", "127.0.0.1:0"}, appArgs...)
-	d.app = exec.Command(d.bin, args...)
+	return d
+}
+
+// start runs the app as name args (which must use d.dataDir) in the session
+// and waits until it serves; it is stopped when the test ends.
+func (d *desktop) start(t testing.TB, name string, args ...string) {
+	t.Helper()
+	d.app = exec.Command(name, args...)
 	d.app.Env = d.env
 	logf, _ := os.Create(filepath.Join(t.TempDir(), "app.stderr"))
 	d.app.Stdout, d.app.Stderr = logf, logf
@@ -114,7 +129,7 @@ func newDesktop(t testing.TB, appArgs ...string) *desktop {
 			var u struct{ URL, Token string }
 			if json.Unmarshal([]byte(out), &u) == nil {
 				d.url, d.token = u.URL, u.Token
-				return d
+				return
 			}
 		}
 		if time.Now().After(deadline) {

@@ -1,0 +1,64 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/mcpbridge"
+)
+
+// TestAskModeSetting: ask_mode is validated by name, and applying settings
+// changes the bridge's mode unless --ask chose one for this run.
+func TestAskModeSetting(t *testing.T) {
+	t.Parallel()
+	err := Settings{AskMode: "mcp"}.Validate()
+	if err == nil || err.Error() != `ask_mode: must be one of desktop, client, auto, got "mcp"` {
+		t.Fatalf("Validate: %v", err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, SettingsFile), []byte(`{"ask_mode":"auto"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	st, err := LoadSettings(dir)
+	if err != nil || st.AskMode != "auto" {
+		t.Fatalf("LoadSettings: %+v %v", st, err)
+	}
+	b := question.NewBroker(question.Config{})
+	defer b.Close()
+	for _, tc := range []struct {
+		flag mcpbridge.AskMode
+		set  string
+		want mcpbridge.AskMode
+	}{
+		{"", "client", mcpbridge.AskClient},
+		{"", "", mcpbridge.AskDesktop},
+		{mcpbridge.AskAuto, "client", mcpbridge.AskAuto},
+		{mcpbridge.AskDesktop, "auto", mcpbridge.AskDesktop},
+	} {
+		ctx, cancel := context.WithCancel(context.Background())
+		k := &settingsKeeper{dir: dir, store: history.NewMemory(), log: slog.New(slog.DiscardHandler), ctx: ctx, askFlag: tc.flag,
+			bridge: mcpbridge.New(mcpbridge.Config{Broker: b})}
+		if err := k.apply(Settings{AskMode: tc.set}); err != nil {
+			t.Fatal(err)
+		}
+		if got := k.bridge.AskMode(); got != tc.want {
+			t.Errorf("flag %q, setting %q: mode %q, want %q", tc.flag, tc.set, got, tc.want)
+		}
+		k.stop()
+		cancel()
+	}
+}
+
+func TestRunRefusesUnknownAsk(t *testing.T) {
+	t.Parallel()
+	err := Run(context.Background(), Options{DataDir: t.TempDir(), Addr: "127.0.0.1:0", Headless: true, Ask: "yad"})
+	if err == nil || !strings.Contains(err.Error(), `--ask: must be one of desktop, client, auto, got "yad"`) {
+		t.Fatalf("Run: %v", err)
+	}
+}

@@ -1,0 +1,294 @@
+package webask
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/mail"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/asktray/asktray/app/question"
+)
+
+// maxRadioValues is the most enum values shown as radio marks; more get a
+// drop-down, as in the dialog.
+const maxRadioValues = 5
+
+// fieldView is the control of one form field: its label (" *" when
+// required), the control, its description and, once the person submitted,
+// what is wrong with it.
+type fieldView struct {
+	f        question.Field
+	ID       string // the control's name and id: "f0", "f1", …
+	Label    string
+	Required bool
+	Desc     string
+	Error    string
+	// Control is "input", "check" (a boolean), "radios", "select" or
+	// "checks" (a multi-select).
+	Control                     string
+	InputType, InputMode, Place string
+	Value                       string
+	Checked                     bool
+	Items                       []optionView
+}
+
+// formControls builds a control per field of the question's requestedSchema.
+func (v *view) formControls() error {
+	s, err := question.ParseSchema(v.Q.Schema)
+	if err != nil {
+		return err
+	}
+	if s.Description != "" {
+		v.Intro = s.Description
+	}
+	for i, f := range s.Fields {
+		v.Fields = append(v.Fields, newFieldView(i, f))
+	}
+	for _, f := range v.Fields {
+		if f.Control == "input" {
+			v.Focus = f.ID
+			break
+		}
+	}
+	if v.Focus == "" && len(v.Fields) > 0 {
+		v.Focus = v.Fields[0].firstID()
+	}
+	return nil
+}
+
+func newFieldView(i int, f question.Field) *fieldView {
+	fv := &fieldView{f: f, ID: "f" + strconv.Itoa(i), Label: labelOr(f.Title, f.Name), Required: f.Required, Desc: f.Description}
+	var def []string
+	switch f.Type {
+	case question.FieldBoolean:
+		fv.Control, fv.Checked = "check", string(f.Default) == "true"
+	case question.FieldEnum, question.FieldMultiSelect:
+		def = defaultLabels(f.Default)
+		fv.Control = "radios"
+		if f.Type == question.FieldMultiSelect {
+			fv.Control = "checks"
+		} else if len(f.Values) > maxRadioValues {
+			fv.Control = "select"
+		}
+		for j, ev := range f.Values {
+			fv.Items = append(fv.Items, optionView{ID: fmt.Sprintf("%s-%d", fv.ID, j), Value: strconv.Itoa(j), Label: ev.Title,
+				Checked: slices.Contains(def, ev.Value)})
+		}
+	default:
+		fv.Control, fv.InputType, fv.Place = "input", "text", placeholderFor(f)
+		switch {
+		case f.Type == question.FieldInteger:
+			fv.InputMode = "numeric"
+		case f.Type == question.FieldNumber:
+			fv.InputMode = "decimal"
+		case f.Format == "email":
+			fv.InputType = "email"
+		case f.Format == "uri":
+			fv.InputType = "url"
+		case f.Format == "date":
+			fv.InputType = "date"
+		}
+		if len(f.Default) > 0 {
+			if json.Unmarshal(f.Default, &fv.Value) != nil {
+				fv.Value = string(f.Default) // a number's JSON text
+			}
+		}
+	}
+	return fv
+}
+
+// firstID is the id of the field's first focusable control.
+func (fv *fieldView) firstID() string {
+	if fv.Control == "radios" || fv.Control == "checks" {
+		return fv.ID + "-0"
+	}
+	return fv.ID
+}
+
+// title is the field's name for messages.
+func (fv *fieldView) title() string { return fv.Label }
+
+// keep copies the posted input of this field.
+func (fv *fieldView) keep(form url.Values) {
+	switch fv.Control {
+	case "check":
+		fv.Checked = form.Get(fv.ID) == "on"
+	case "input":
+		fv.Value = form.Get(fv.ID)
+	default:
+		picks := form[fv.ID]
+		for j := range fv.Items {
+			fv.Items[j].Checked = slices.Contains(picks, fv.Items[j].Value)
+		}
+	}
+}
+
+// value returns the field's JSON value, whether it has one, and what is
+// wrong with it in words for the person, as the dialog's form does.
+func (fv *fieldView) value() (json.RawMessage, bool, error) {
+	f := fv.f
+	var raw json.RawMessage
+	switch fv.Control {
+	case "check":
+		raw = json.RawMessage(strconv.FormatBool(fv.Checked))
+	case "radios", "select", "checks":
+		var picked []string
+		for j, it := range fv.Items {
+			if it.Checked {
+				picked = append(picked, f.Values[j].Value)
+			}
+		}
+		switch {
+		case f.Type == question.FieldEnum && len(picked) > 1:
+			return nil, false, errors.New("pick one")
+		case f.Type == question.FieldEnum && len(picked) == 1:
+			raw, _ = json.Marshal(picked[0])
+		case f.Type == question.FieldMultiSelect && (len(picked) > 0 || f.Required):
+			if err := itemsError(f, len(picked)); err != nil {
+				return nil, false, err
+			}
+			raw, _ = json.Marshal(append([]string{}, picked...))
+		}
+	default:
+		text := fv.Value
+		if f.Type != question.FieldString {
+			text = strings.TrimSpace(text)
+		}
+		if text != "" {
+			var err error
+			if raw, err = entryValue(f, text); err != nil {
+				return nil, false, err
+			}
+		}
+	}
+	if raw == nil {
+		if f.Required {
+			return nil, false, errors.New("required")
+		}
+		return nil, false, nil
+	}
+	return raw, true, nil
+}
+
+// entryValue turns a text box's text into the field's JSON value.
+func entryValue(f question.Field, text string) (json.RawMessage, error) {
+	switch f.Type {
+	case question.FieldInteger:
+		n, err := strconv.ParseInt(text, 10, 64)
+		if err != nil {
+			return nil, errors.New("enter a whole number, like 42")
+		}
+		if err := rangeError(f, float64(n)); err != nil {
+			return nil, err
+		}
+		return json.RawMessage(strconv.FormatInt(n, 10)), nil
+	case question.FieldNumber:
+		v, err := strconv.ParseFloat(text, 64)
+		if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+			return nil, errors.New("enter a number, like 2.5")
+		}
+		if err := rangeError(f, v); err != nil {
+			return nil, err
+		}
+		if json.Valid([]byte(text)) {
+			return json.RawMessage(text), nil
+		}
+		return json.RawMessage(strconv.FormatFloat(v, 'f', -1, 64)), nil
+	}
+	n := utf8.RuneCountInString(text)
+	switch {
+	case f.MinLength != nil && n < *f.MinLength:
+		return nil, fmt.Errorf("at least %s", countNoun(*f.MinLength, "character"))
+	case f.MaxLength != nil && n > *f.MaxLength:
+		return nil, fmt.Errorf("at most %s (%d now)", countNoun(*f.MaxLength, "character"), n)
+	}
+	if err := formatError(f.Format, text); err != nil {
+		return nil, err
+	}
+	return json.Marshal(text)
+}
+
+// formatError checks text against a string format, mirroring question's
+// checks in kinder words.
+func formatError(format, text string) error {
+	switch format {
+	case "email":
+		a, err := mail.ParseAddress(text)
+		if err != nil || a.Name != "" || a.Address != text || !strings.Contains(text, "@") {
+			return errors.New("enter an email address, like ada@example.com")
+		}
+	case "uri":
+		if u, err := url.Parse(text); err != nil || u.Scheme == "" {
+			return errors.New("enter a full address with its scheme, like https://example.com/")
+		}
+	case "date":
+		if _, err := time.Parse(time.DateOnly, text); err != nil {
+			return errors.New("enter a date as YYYY-MM-DD, like 2026-03-31")
+		}
+	case "date-time":
+		if _, err := time.Parse(time.RFC3339, text); err != nil {
+			return errors.New("enter a date and time like 2026-03-31T09:30:00Z (RFC 3339, with a time zone)")
+		}
+	}
+	return nil
+}
+
+// rangeError checks v against the field's minimum and maximum.
+func rangeError(f question.Field, v float64) error {
+	lo, hi := f.Minimum, f.Maximum
+	switch {
+	case lo != nil && hi != nil && (v < *lo || v > *hi):
+		return fmt.Errorf("must be between %s and %s", formatNum(*lo), formatNum(*hi))
+	case lo != nil && v < *lo:
+		return fmt.Errorf("must be at least %s", formatNum(*lo))
+	case hi != nil && v > *hi:
+		return fmt.Errorf("must be at most %s", formatNum(*hi))
+	}
+	return nil
+}
+
+// itemsError checks a multi-select's number of picks.
+func itemsError(f question.Field, n int) error {
+	switch {
+	case f.MinItems != nil && n < *f.MinItems:
+		return fmt.Errorf("pick at least %d", *f.MinItems)
+	case f.MaxItems != nil && n > *f.MaxItems:
+		return fmt.Errorf("pick at most %d", *f.MaxItems)
+	}
+	return nil
+}
+
+func formatNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// placeholderFor hints at the expected input.
+func placeholderFor(f question.Field) string {
+	switch f.Type {
+	case question.FieldInteger:
+		return "a whole number" + rangeHint(f)
+	case question.FieldNumber:
+		return "a number" + rangeHint(f)
+	}
+	return map[string]string{
+		"email": "name@example.com", "uri": "https://…",
+		"date": "YYYY-MM-DD", "date-time": "YYYY-MM-DDThh:mm:ssZ",
+	}[f.Format]
+}
+
+func rangeHint(f question.Field) string {
+	switch {
+	case f.Minimum != nil && f.Maximum != nil:
+		return fmt.Sprintf(", %s to %s", formatNum(*f.Minimum), formatNum(*f.Maximum))
+	case f.Minimum != nil:
+		return ", at least " + formatNum(*f.Minimum)
+	case f.Maximum != nil:
+		return ", at most " + formatNum(*f.Maximum)
+	}
+	return ""
+}

@@ -1,0 +1,89 @@
+package ui
+
+import (
+	"errors"
+	"log/slog"
+	"net/url"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// newWebButton returns the bar's "Browser" button, whose menu opens the
+// question's page in the default browser or copies its link (to answer
+// from another device through an SSH tunnel, say), or nil when the app
+// serves no page for it. Runs on the Fyne goroutine.
+func (d *questionDialog) newWebButton() *dialogButton {
+	if d.webURL == nil || d.webURL(d.q.ID) == "" {
+		return nil
+	}
+	d.webButton = newDialogButton(d, "Browser", nil, d.showWebMenu)
+	d.webButton.Icon = theme.ComputerIcon()
+	d.webButton.Importance = widget.LowImportance
+	return d.webButton
+}
+
+// showWebMenu opens the browser choices under the Browser button; like the
+// snooze menu, closing it restarts the arm delay.
+func (d *questionDialog) showWebMenu() {
+	p := widget.NewPopUpMenu(d.webMenu(), d.win.Canvas())
+	d.webPopup = p
+	hide := p.OnDismiss
+	p.OnDismiss = func() {
+		hide()
+		if d.visible && !d.done {
+			d.guard.deactivate()
+			d.guard.activate()
+		}
+	}
+	p.ShowAtRelativePosition(fyne.NewPos(0, d.webButton.Size().Height), d.webButton)
+}
+
+// webMenu returns the Browser button's choices.
+func (d *questionDialog) webMenu() *fyne.Menu {
+	return fyne.NewMenu("Browser",
+		fyne.NewMenuItem("Open in browser", d.openInBrowser),
+		fyne.NewMenuItem("Copy link", d.copyWebLink),
+	)
+}
+
+// openInBrowser opens the question's page; the link is the app's own, never
+// text from the agent. Runs on the Fyne goroutine.
+func (d *questionDialog) openInBrowser() {
+	u, err := url.Parse(d.webURL(d.q.ID))
+	if err == nil && u.Host != "" {
+		err = d.app.OpenURL(u)
+	} else {
+		err = errNoPage
+	}
+	if err != nil {
+		d.showError(err)
+	}
+}
+
+// copyWebLink puts the question's page link on the clipboard. Runs on the Fyne goroutine.
+func (d *questionDialog) copyWebLink() {
+	link := d.webURL(d.q.ID)
+	if link == "" {
+		d.showError(errNoPage)
+		return
+	}
+	d.app.Clipboard().SetContent(link)
+}
+
+var errNoPage = errors.New("the question's page is gone: it has ended")
+
+// openPage opens link, a question's page, in the default browser; from the
+// notification's "Open in browser". Runs on the Fyne goroutine.
+func openPage(a fyne.App, link string, log *slog.Logger) {
+	u, err := url.Parse(link)
+	if err == nil && u.Host != "" {
+		err = a.OpenURL(u)
+	} else {
+		err = errNoPage
+	}
+	if err != nil {
+		log.Warn("cannot open the question's page", "err", err)
+	}
+}
