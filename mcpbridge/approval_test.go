@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/policy"
@@ -198,11 +199,16 @@ func TestHighRiskNotApprovedByGenericRule(t *testing.T) {
 	drop := map[string]any{"action": "Drop the orders table", "details": "`DROP TABLE orders;`", "risk": "high", "wait": false}
 	got, _, _ := call(t, ctx, s, ToolApproval, drop)
 	wantFields(t, "high risk", got, map[string]any{"status": "pending", "decision": nil})
+	// The broker's events arrive on its own goroutine: wait for the Asked
+	// event that shows the dialog rather than reading the counter at once.
+	for deadline := time.Now().Add(10 * time.Second); e.asked.Load() < 1 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if e.asked.Load() != 1 {
 		t.Fatalf("the high-risk approval was not shown: %d asked", e.asked.Load())
 	}
-	if _, _, err := e.broker.Get(got["question_id"].(string)); err != nil {
-		t.Fatal(err)
+	if q, res, err := e.broker.Get(got["question_id"].(string)); err != nil || res != nil || q.State != question.StatePending {
+		t.Fatalf("the high-risk approval is not pending: %+v %+v %v", q, res, err)
 	}
 	// A rule made for exactly this with the extra confirmation decides it.
 	hr := addRule(t, e.pol, policy.Rule{Client: "claude-code", Action: "request_approval:Drop the orders table", Decision: policy.Allow, HighRisk: true})
