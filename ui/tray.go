@@ -50,6 +50,12 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 	stop := env.Broker.Subscribe(func(ev question.Event) { fyne.Do(func() { t.handle(ev) }) })
 	defer stop()
 	defer t.followPolicy()()
+	if env.Policy != nil {
+		// Read away again now that the subscription is in place: a change
+		// made between newTray and followPolicy (asktray away on, as the app
+		// starts) would otherwise be missed.
+		t.away = env.Policy.Away()
+	}
 	if !t.away {
 		dlg.start()
 		// Questions asked while the UI was starting (the MCP server is up
@@ -192,6 +198,11 @@ func (t *tray) handle(ev question.Event) {
 	// tray lists them until the person is back.
 	// A question open in the agent's own form (MCP elicitation) is held the
 	// same way until it comes back (EventResurfaced without DeliverTo).
+	if t.env.Policy != nil && (ev.Type == question.EventAsked || ev.Type == question.EventResurfaced) {
+		// The policy is the truth; its own change event may still be queued
+		// behind this one.
+		t.awayChanged(t.env.Policy.Away())
+	}
 	held := (t.away || ev.Question.DeliverTo != "") && (ev.Type == question.EventAsked || ev.Type == question.EventResurfaced)
 	if t.note != nil {
 		switch {
