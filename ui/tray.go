@@ -85,9 +85,10 @@ type tray struct {
 	connect  *connectWindow
 	settings *settingsWindow
 
-	away    bool      // do not disturb, as last read from env.Policy
-	dialogs *dialogs  // nil in tests that need no dialogs
-	note    *notifier // nil in tests
+	away    bool         // do not disturb, as last read from env.Policy
+	openURL func(string) // opens a question's page; nil means the browser (tests set it)
+	dialogs *dialogs     // nil in tests that need no dialogs
+	note    *notifier    // nil in tests
 
 	statusCount *widget.Label
 	statusURL   *widget.Entry       // in the status window, once made
@@ -177,6 +178,9 @@ func (t *tray) menuItems() []*fyne.MenuItem {
 				t.open(id)
 			}
 		}))
+	}
+	if web := t.browserItem(); web != nil {
+		items = append(items, web)
 	}
 	return append(items,
 		fyne.NewMenuItemSeparator(),

@@ -200,3 +200,41 @@ func item(tr *tray, label string) *fyne.MenuItem {
 	}
 	return nil
 }
+
+// TestTray_OpenInBrowserSubmenu: with question pages served, the tray has an
+// "Open in browser" submenu listing each pending question, whose entry opens
+// that question's own link; with nothing pending there is no such item.
+func TestTray_OpenInBrowserSubmenu(t *testing.T) {
+	a := test.NewTempApp(t)
+	b := question.NewBroker(question.Config{})
+	defer b.Close()
+	webURL := func(id string) string { return "http://127.0.0.1:7931/q/" + id + "?k=key-of-" + id }
+	tr := newTray(a, app.Env{Broker: b, URL: "http://127.0.0.1:7931/mcp", DataDir: "/data", WebURL: webURL})
+	var opened []string
+	tr.openURL = func(link string) { opened = append(opened, link) }
+	tr.install()
+	for _, l := range labels(tr) {
+		if l == "Open in browser" {
+			t.Fatalf("idle menu has %q: %q", l, labels(tr))
+		}
+	}
+	ask(t, b, question.Question{Kind: question.KindConfirm, Client: question.Client{Name: "claude-code"}, Message: "Delete build/?"})
+	q2 := ask(t, b, question.Question{Kind: question.KindText, FreeText: true, Client: question.Client{Name: "cursor"}, Header: "Branch", Message: "Name?"})
+	tr.refresh()
+	var web *fyne.MenuItem
+	for _, it := range tr.menu.Items {
+		if it.Label == "Open in browser" {
+			web = it
+		}
+	}
+	if web == nil || web.ChildMenu == nil || len(web.ChildMenu.Items) != 2 {
+		t.Fatalf("no Open in browser submenu with 2 entries: %q", labels(tr))
+	}
+	if got := web.ChildMenu.Items[1].Label; got != "cursor: Branch" {
+		t.Fatalf("submenu entry %q, want %q", got, "cursor: Branch")
+	}
+	web.ChildMenu.Items[1].Action()
+	if len(opened) != 1 || opened[0] != webURL(q2.ID) {
+		t.Fatalf("opened %q, want %q", opened, webURL(q2.ID))
+	}
+}
