@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/asktray/asktray/app/atomicfile"
 )
 
 // Names of the files in the data dir.
@@ -100,27 +102,7 @@ func RegenerateToken(dir string) (string, error) {
 // the same dir, synced, and a rename, so the file is never seen half-written.
 // It blocks for the write and the fsync.
 func WriteFileAtomic(path string, data []byte, mode fs.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if err := f.Chmod(mode); err != nil && runtime.GOOS != "windows" {
-		f.Close()
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return atomicfile.Write(path, data, mode)
 }
 
 // Instance describes a running app; it is written to the data dir so that the

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -206,8 +207,11 @@ func TestConfigWrite_FollowsSymlink(t *testing.T) {
 	if err := os.WriteFile(real, []byte(`{"mcpServers": {"x": {"serverUrl": "http://x"}}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	if runtime.GOOS == "windows" {
+		t.Skip("creating a symlink needs a privilege on Windows; CI runs this on Linux")
+	}
 	if err := os.Symlink(real, path); err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	if _, _, err := runConfig(t, "windsurf", "--write"); err != nil {
 		t.Fatal(err)

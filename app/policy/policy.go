@@ -7,12 +7,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/asktray/asktray/app/atomicfile"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -277,32 +276,5 @@ func (p *Policy) save(st state) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(p.path, append(b, '\n'), 0o600)
-}
-
-// writeFileAtomic writes data to path through a synced temporary file in the
-// same dir and a rename, so the file is never seen half-written. (app has
-// the same helper; policy cannot import app.)
-func writeFileAtomic(path string, data []byte, mode fs.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if err := f.Chmod(mode); err != nil && runtime.GOOS != "windows" {
-		f.Close()
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return atomicfile.Write(p.path, append(b, '\n'), 0o600)
 }
