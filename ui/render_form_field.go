@@ -3,15 +3,9 @@ package ui
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
-	"math"
-	"net/mail"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
-	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -69,7 +63,7 @@ func newFormField(f question.Field, h host, changed func(*formField)) *formField
 		control = ff.list.content()
 	default:
 		ff.entry = newKeyEntry(h, false)
-		ff.entry.PlaceHolder = placeholderFor(f)
+		ff.entry.PlaceHolder = f.InputHint()
 		control = ff.entry
 	}
 	ff.applyDefault(titles)
@@ -176,7 +170,7 @@ func (ff *formField) value() (json.RawMessage, bool, error) {
 		if f.Type == question.FieldEnum && len(picked) == 1 {
 			raw, _ = json.Marshal(picked[0])
 		} else if f.Type == question.FieldMultiSelect && (len(picked) > 0 || f.Required) {
-			if err := itemsError(f, len(picked)); err != nil {
+			if err := f.CheckPicks(len(picked)); err != nil {
 				return nil, false, err
 			}
 			raw, _ = json.Marshal(append([]string{}, picked...))
@@ -188,7 +182,7 @@ func (ff *formField) value() (json.RawMessage, bool, error) {
 		}
 		if text != "" {
 			var err error
-			if raw, err = entryValue(f, text); err != nil {
+			if raw, err = f.ParseInput(text); err != nil {
 				return nil, false, err
 			}
 		}
@@ -200,119 +194,4 @@ func (ff *formField) value() (json.RawMessage, bool, error) {
 		return nil, false, nil
 	}
 	return raw, true, nil
-}
-
-// entryValue turns an entry's text into the field's JSON value.
-func entryValue(f question.Field, text string) (json.RawMessage, error) {
-	switch f.Type {
-	case question.FieldInteger:
-		n, err := strconv.ParseInt(text, 10, 64)
-		if err != nil {
-			return nil, errors.New("enter a whole number, like 42")
-		}
-		if err := rangeError(f, float64(n)); err != nil {
-			return nil, err
-		}
-		return json.RawMessage(strconv.FormatInt(n, 10)), nil
-	case question.FieldNumber:
-		v, err := strconv.ParseFloat(text, 64)
-		if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
-			return nil, errors.New("enter a number, like 2.5")
-		}
-		if err := rangeError(f, v); err != nil {
-			return nil, err
-		}
-		if json.Valid([]byte(text)) {
-			return json.RawMessage(text), nil
-		}
-		return json.RawMessage(strconv.FormatFloat(v, 'f', -1, 64)), nil
-	}
-	n := utf8.RuneCountInString(text)
-	switch {
-	case f.MinLength != nil && n < *f.MinLength:
-		return nil, fmt.Errorf("at least %s", countNoun(*f.MinLength, "character"))
-	case f.MaxLength != nil && n > *f.MaxLength:
-		return nil, fmt.Errorf("at most %s (%d now)", countNoun(*f.MaxLength, "character"), n)
-	}
-	if err := formatError(f.Format, text); err != nil {
-		return nil, err
-	}
-	return json.Marshal(text)
-}
-
-// formatError checks text against a string format, mirroring question's checks in kinder words.
-func formatError(format, text string) error {
-	switch format {
-	case "email":
-		a, err := mail.ParseAddress(text)
-		if err != nil || a.Name != "" || a.Address != text || !strings.Contains(text, "@") {
-			return errors.New("enter an email address, like ada@example.com")
-		}
-	case "uri":
-		if u, err := url.Parse(text); err != nil || u.Scheme == "" {
-			return errors.New("enter a full address with its scheme, like https://example.com/")
-		}
-	case "date":
-		if _, err := time.Parse(time.DateOnly, text); err != nil {
-			return errors.New("enter a date as YYYY-MM-DD, like 2026-03-31")
-		}
-	case "date-time":
-		if _, err := time.Parse(time.RFC3339, text); err != nil {
-			return errors.New("enter a date and time like 2026-03-31T09:30:00Z (RFC 3339, with a time zone)")
-		}
-	}
-	return nil
-}
-
-// rangeError checks v against the field's minimum and maximum.
-func rangeError(f question.Field, v float64) error {
-	lo, hi := f.Minimum, f.Maximum
-	switch {
-	case lo != nil && hi != nil && (v < *lo || v > *hi):
-		return fmt.Errorf("must be between %s and %s", formatNum(*lo), formatNum(*hi))
-	case lo != nil && v < *lo:
-		return fmt.Errorf("must be at least %s", formatNum(*lo))
-	case hi != nil && v > *hi:
-		return fmt.Errorf("must be at most %s", formatNum(*hi))
-	}
-	return nil
-}
-
-// itemsError checks a multi_select's number of picks.
-func itemsError(f question.Field, n int) error {
-	switch {
-	case f.MinItems != nil && n < *f.MinItems:
-		return fmt.Errorf("pick at least %d", *f.MinItems)
-	case f.MaxItems != nil && n > *f.MaxItems:
-		return fmt.Errorf("pick at most %d", *f.MaxItems)
-	}
-	return nil
-}
-
-func formatNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-
-// placeholderFor hints at the expected input.
-func placeholderFor(f question.Field) string {
-	switch f.Type {
-	case question.FieldInteger:
-		return "a whole number" + rangeHint(f)
-	case question.FieldNumber:
-		return "a number" + rangeHint(f)
-	}
-	return map[string]string{
-		"email": "name@example.com", "uri": "https://…",
-		"date": "YYYY-MM-DD", "date-time": "YYYY-MM-DDThh:mm:ssZ",
-	}[f.Format]
-}
-
-func rangeHint(f question.Field) string {
-	switch {
-	case f.Minimum != nil && f.Maximum != nil:
-		return fmt.Sprintf(", %s to %s", formatNum(*f.Minimum), formatNum(*f.Maximum))
-	case f.Minimum != nil:
-		return ", at least " + formatNum(*f.Minimum)
-	case f.Maximum != nil:
-		return ", at most " + formatNum(*f.Maximum)
-	}
-	return ""
 }
