@@ -52,6 +52,8 @@ func testStore(t *testing.T, open func(t *testing.T) Store) {
 		{"delete_older_than_keeps_pending", contractDeleteOlderThanKeepsPending},
 		{"interrupt_pending", contractInterruptPending},
 		{"end_checks_outcome", contractEndChecksOutcome},
+		{"begin_ended_equals_begin_then_end", contractBeginEndedEqualsBeginThenEnd},
+		{"begin_ended_errors", contractBeginEndedErrors},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -425,5 +427,59 @@ func contractEndChecksOutcome(t *testing.T, s Store) {
 	add(t, s, newQuestion("a", base), nil)
 	if err := s.End(ctx, newQuestion("a", base), question.Result{Outcome: "maybe"}); err == nil || !strings.Contains(err.Error(), "outcome") {
 		t.Errorf("End with bad outcome = %v", err)
+	}
+}
+
+// contractBeginEndedEqualsBeginThenEnd checks that a question recorded with
+// its outcome in one call reads back, lists, counts and searches exactly like
+// one recorded with Begin and then End.
+func contractBeginEndedEqualsBeginThenEnd(t *testing.T, s Store) {
+	ctx := t.Context()
+	r := question.Result{Outcome: question.AutoApproved, DecidedBy: question.ByRule, Reason: "rule 3", DecidedAt: base.Add(time.Millisecond)}
+	one, two := newQuestion("one", base), newQuestion("two", base)
+	one.Message, two.Message = "Deploy the kubernetes cluster?", "Deploy the kubernetes cluster?"
+	if err := s.BeginEnded(ctx, one, r); err != nil {
+		t.Fatalf("BeginEnded: %v", err)
+	}
+	add(t, s, two, &r)
+	got1, err1 := s.Get(ctx, "one")
+	got2, err2 := s.Get(ctx, "two")
+	if err1 != nil || err2 != nil {
+		t.Fatalf("Get: %v, %v", err1, err2)
+	}
+	got2.Question.ID = "one"
+	if !reflect.DeepEqual(got1, got2) {
+		t.Errorf("BeginEnded record = %+v %+v\nBegin+End record = %+v %+v", got1.Question, got1.Result, got2.Question, got2.Result)
+	}
+	if got1.Question.State != question.State(question.AutoApproved) {
+		t.Errorf("state = %q, want %q", got1.Question.State, question.AutoApproved)
+	}
+	n, err := s.Count(ctx, Filter{Search: "kubernetes"})
+	if err != nil || n[question.State(question.AutoApproved)] != 2 || n[question.StatePending] != 0 {
+		t.Errorf("Count(kubernetes) = %v, %v; want 2 auto_approved, 0 pending", n, err)
+	}
+	if _, res, err := s.Lookup(ctx, "one"); err != nil || res == nil || res.DecidedBy != question.ByRule {
+		t.Errorf("Lookup(one) = %+v, %v; want the rule's result", res, err)
+	}
+}
+
+// contractBeginEndedErrors checks that BeginEnded refuses a known id and a bad
+// outcome, and records nothing when it fails.
+func contractBeginEndedErrors(t *testing.T, s Store) {
+	ctx := t.Context()
+	r := *ended(question.AutoRejected, base)
+	add(t, s, newQuestion("dup", base), nil)
+	if err := s.BeginEnded(ctx, newQuestion("dup", base), r); !errors.Is(err, ErrExists) {
+		t.Errorf("BeginEnded on a known id = %v, want ErrExists", err)
+	}
+	if rec, err := s.Get(ctx, "dup"); err != nil || rec.Result != nil {
+		t.Errorf("after refused BeginEnded: %+v, %v; want still pending", rec.Result, err)
+	}
+	err := s.BeginEnded(ctx, newQuestion("bad", base), question.Result{Outcome: "maybe"})
+	if err == nil || !strings.Contains(err.Error(), "outcome") {
+		t.Errorf("BeginEnded with bad outcome = %v", err)
+	}
+	if _, err := s.Get(ctx, "bad"); !errors.Is(err, question.ErrNotFound) {
+		t.Errorf("Get after refused BeginEnded = %v, want ErrNotFound", err)
 	}
 }

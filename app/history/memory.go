@@ -98,6 +98,40 @@ func (m *Memory) Begin(ctx context.Context, q question.Question) error {
 	return nil
 }
 
+// BeginEnded records q, decided when it was asked, together with its outcome
+// r. It fails, wrapping ErrExists, if q.ID is already recorded, and changes
+// nothing when r is not a valid outcome. It does not block.
+func (m *Memory) BeginEnded(ctx context.Context, q question.Question, r question.Result) error {
+	if err := checkBegin(q); err != nil {
+		return err
+	}
+	if err := checkEnd(q, r); err != nil {
+		return err
+	}
+	q.State = question.StatePending
+	qj, err := encode(q)
+	if err != nil {
+		return fmt.Errorf("record decided question %s: %w", q.ID, err)
+	}
+	unlock, err := m.lock(ctx, true)
+	if err != nil {
+		return fmt.Errorf("record decided question %s: %w", q.ID, err)
+	}
+	defer unlock()
+	if _, ok := m.rows[q.ID]; ok {
+		return fmt.Errorf("record decided question %s: %w", q.ID, ErrExists)
+	}
+	row := &memRow{
+		id: q.ID, created: nanos(q.Created), state: q.State, kind: q.Kind, client: q.Client.Name,
+		qj: qj, text: normalize(searchText(q, nil)),
+	}
+	if err := row.finish(r); err != nil {
+		return fmt.Errorf("record decided question %s: %w", q.ID, err)
+	}
+	m.rows[q.ID] = row
+	return nil
+}
+
 // End records r as the outcome of the pending question q. Only q.ID is
 // read from q: the stored question is kept, with its State set to
 // r.Outcome. It fails, wrapping question.ErrNotFound or

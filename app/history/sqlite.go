@@ -170,6 +170,45 @@ func (s *SQLite) Begin(ctx context.Context, q question.Question) error {
 	return nil
 }
 
+// BeginEnded records q, decided when it was asked, together with its outcome
+// r in one transaction: one durable commit instead of Begin's and End's two.
+// It fails, wrapping ErrExists, if q.ID is already recorded. It blocks until
+// the record is durable.
+func (s *SQLite) BeginEnded(ctx context.Context, q question.Question, r question.Result) error {
+	if err := checkBegin(q); err != nil {
+		return err
+	}
+	if err := checkEnd(q, r); err != nil {
+		return err
+	}
+	q.State = question.StatePending
+	qj, err := encode(q)
+	if err != nil {
+		return fmt.Errorf("record decided question %s: %w", q.ID, err)
+	}
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM questions WHERE id = ?`, q.ID).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return ErrExists
+		}
+		var docid int64
+		if err := tx.QueryRowContext(ctx, `SELECT IFNULL(MAX(docid), 0) + 1 FROM questions`).Scan(&docid); err != nil {
+			return err
+		}
+		if err := insert(ctx, tx, docid, q, qj); err != nil {
+			return err
+		}
+		return finish(ctx, tx, docid, q, r)
+	})
+	if err != nil {
+		return fmt.Errorf("record decided question %s: %w", q.ID, err)
+	}
+	return nil
+}
+
 // insert adds the pending question q, encoded as qj, under docid.
 func insert(ctx context.Context, tx *sql.Tx, docid int64, q question.Question, qj []byte) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO questions

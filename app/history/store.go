@@ -86,7 +86,7 @@ type Page struct {
 // in UTC, and json.RawMessage values are compacted: they are JSON-equal,
 // not necessarily byte-equal, to what was stored.
 type Store interface {
-	question.Journal
+	question.DecidedJournal
 	question.Lookup
 
 	// Get returns the record with the given id.

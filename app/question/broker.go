@@ -147,6 +147,11 @@ func (b *Broker) Ask(ctx context.Context, q Question) (Question, error) {
 		return Question{}, ErrClosed
 	}
 	res, gated := b.gate(q)
+	if gated {
+		if ended, ok := b.recordDecided(ctx, q, res); ok {
+			return ended, nil
+		}
+	}
 	if err := b.cfg.Journal.Begin(ctx, q); err != nil {
 		return Question{}, fmt.Errorf("record question: %w", err)
 	}
@@ -184,6 +189,22 @@ func (b *Broker) gate(q Question) (Result, bool) {
 	return res, true
 }
 
+// recordDecided records q together with its gate result res in one commit
+// when the Journal is a DecidedJournal, then finishes it as endGated does. It
+// reports false, changing nothing, when the Journal cannot do that or fails;
+// Ask then falls back to Begin and End.
+func (b *Broker) recordDecided(ctx context.Context, q Question, res Result) (Question, bool) {
+	dj, ok := b.cfg.Journal.(DecidedJournal)
+	if !ok {
+		return q, false
+	}
+	res.DecidedAt = b.cfg.Now()
+	if err := dj.BeginEnded(ctx, q, res); err != nil {
+		return q, false
+	}
+	return b.finishGated(q, res), true
+}
+
 // endGated records q's gate result res and finishes it: End, then EventEnded
 // and no EventAsked, so nobody is ever shown q. Wait and Get find it among the
 // finished questions. It reports false, changing nothing, when the Journal
@@ -193,13 +214,19 @@ func (b *Broker) endGated(q Question, res Result) (Question, bool) {
 	if err := b.cfg.Journal.End(context.Background(), q, res); err != nil {
 		return q, false
 	}
+	return b.finishGated(q, res), true
+}
+
+// finishGated moves the recorded, gate-decided q to the finished questions
+// and emits EventEnded (and no EventAsked).
+func (b *Broker) finishGated(q Question, res Result) Question {
 	e := &entry{q: q, done: make(chan struct{})}
 	b.mu.Lock()
 	b.finish(e, res)
 	q = e.q
 	b.mu.Unlock()
 	b.events.push(Event{Type: EventEnded, Question: q, Result: &res})
-	return q, true
+	return q
 }
 
 // armExpiry starts the deadline timer of e. The caller holds b.mu.

@@ -2,6 +2,8 @@ package question
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -178,5 +180,55 @@ func TestAnswerCarriesRuleID(t *testing.T) {
 	res, err := b.Wait(t.Context(), q.ID)
 	if err != nil || res.Outcome != Answered || res.DecidedBy != ByHuman || res.RuleID != "r7" {
 		t.Fatalf("result %+v %v", res, err)
+	}
+}
+
+// decidedJournal is a memJournal that can record a decided question in one
+// call, and can be made to refuse that call.
+type decidedJournal struct {
+	*memJournal
+	fail bool
+}
+
+func (j *decidedJournal) BeginEnded(_ context.Context, q Question, r Result) error {
+	if j.fail {
+		return errors.New("disk full")
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.began[q.ID], j.ended[q.ID] = q, r
+	j.order = append(j.order, "begin+end:"+q.ID)
+	return nil
+}
+
+// TestGateDecisionIsOneCommit checks that a question a rule decides at ask
+// time reaches a DecidedJournal in one call (one durable commit), and that the
+// Broker falls back to Begin and End when that call fails.
+func TestGateDecisionIsOneCommit(t *testing.T) {
+	t.Parallel()
+	gate := func(Question) (Result, bool) {
+		return Result{Outcome: AutoRejected, DecidedBy: ByRule, Reason: ReasonRule, Via: ViaRule, RuleID: "r2"}, true
+	}
+	for _, fail := range []bool{false, true} {
+		j := &decidedJournal{memJournal: newMemJournal(), fail: fail}
+		b := NewBroker(Config{Journal: j, Gate: gate})
+		t.Cleanup(func() { _ = b.Close() })
+		q, err := b.Ask(t.Context(), Question{Kind: KindApproval, Message: "Deploy", Action: "Deploy", Tool: "request_approval"})
+		if err != nil || q.State != State(AutoRejected) {
+			t.Fatalf("fail=%v: Ask = %+v, %v; want auto_rejected", fail, q.State, err)
+		}
+		want := []string{"begin+end:" + q.ID}
+		if fail {
+			want = []string{"begin:" + q.ID, "end:" + q.ID}
+		}
+		j.mu.Lock()
+		order := slices.Clone(j.order)
+		j.mu.Unlock()
+		if !slices.Equal(order, want) {
+			t.Errorf("fail=%v: journal calls %v, want %v", fail, order, want)
+		}
+		if got, _ := j.result(q.ID); got.RuleID != "r2" || got.DecidedAt.IsZero() {
+			t.Errorf("fail=%v: journaled %+v", fail, got)
+		}
 	}
 }

@@ -16,6 +16,17 @@ type Journal interface {
 	End(ctx context.Context, q Question, r Result) error
 }
 
+// DecidedJournal is a Journal that can also record a question that was
+// decided at ask time (by a rule) together with its outcome, in one durable
+// commit instead of a Begin and an End. The Broker uses it when the Journal
+// implements it.
+type DecidedJournal interface {
+	Journal
+	// BeginEnded records q, which was never pending, with its result r. It
+	// blocks until the record is durable.
+	BeginEnded(ctx context.Context, q Question, r Result) error
+}
+
 // Lookup finds a question and, if it ended, its result. A Journal may also
 // implement it; the Broker then answers Outcome for questions it no longer
 // holds in memory.
