@@ -48,3 +48,18 @@ func TestPolicyImportsOnlyCore(t *testing.T) {
 		}
 	}
 }
+
+// TestHookImportsOnlyStandardLibrary keeps app/hook, which the short-lived
+// `asktray hook` process and setup both use, to the standard library.
+func TestHookImportsOnlyStandardLibrary(t *testing.T) {
+	t.Parallel()
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", "./hook").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for p := range strings.FieldsSeq(string(out)) {
+		if p != "github.com/asktray/asktray/app/hook" {
+			t.Errorf("app/hook depends on %s; it may import only the standard library", p)
+		}
+	}
+}

@@ -1,0 +1,126 @@
+package hook
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// Request is what `asktray hook` sends the app over the control socket: the
+// parsed payload and how long the hook may wait for the person.
+type Request struct {
+	Payload
+	// WaitMS is how long the hook waits for an answer before it gives up and
+	// lets the agent ask in its own prompt.
+	WaitMS int64 `json:"wait_ms"`
+}
+
+// The behaviours of a Reply.
+const (
+	Allow = "allow"
+	Deny  = "deny"
+)
+
+// Reply is the app's answer to a Request.
+type Reply struct {
+	// Behavior is Allow, Deny, or "" for no decision: the hook prints
+	// nothing and the agent asks in its own prompt.
+	Behavior string `json:"behavior,omitempty"`
+	// Message is why, for the model, on Deny.
+	Message string `json:"message,omitempty"`
+	// UpdatedPermissions are the Claude Code permission_suggestions the
+	// person picked with Allow, for Claude Code to remember (a JSON array).
+	UpdatedPermissions json.RawMessage `json:"updated_permissions,omitempty"`
+	// Answers answer an AskUserQuestion: question text to the chosen
+	// label(s), several joined by ", ".
+	Answers map[string]string `json:"answers,omitempty"`
+	// QuestionID is the tray question, when one was asked.
+	QuestionID string `json:"question_id,omitempty"`
+}
+
+// Format returns what the hook prints for reply r to payload p, or nil when
+// it prints nothing (no decision, or an event that takes no output).
+//
+// Claude Code (https://code.claude.com/docs/en/hooks#permissionrequest-decision-control):
+// {"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}},
+// with updatedPermissions when the person picked Claude Code's own
+// suggestion; deny carries message. An AskUserQuestion answer is a PreToolUse
+// allow whose updatedInput is the original input plus "answers".
+//
+// Codex (https://developers.openai.com/codex/hooks): the same decision,
+// never with updatedInput, updatedPermissions or interrupt, which make Codex
+// discard the whole decision (codex-rs/hooks/schema/generated/permission-request.command.output.schema.json:
+// "PermissionRequest hooks currently fail closed if this field is present").
+//
+// Copilot CLI (https://docs.github.com/en/copilot/reference/hooks-reference#permissionrequest-decision-control):
+// {"behavior":"allow"|"deny","message":...}.
+func Format(p Payload, r Reply) []byte {
+	if r.Behavior != Allow && r.Behavior != Deny {
+		return nil
+	}
+	msg := ""
+	if r.Behavior == Deny {
+		msg = r.Message
+	}
+	switch {
+	case p.Event == PermissionRequest && p.Agent == CopilotCLI:
+		return encode(struct {
+			Behavior string `json:"behavior"`
+			Message  string `json:"message,omitempty"`
+		}{r.Behavior, msg})
+	case p.Event == PermissionRequest && (p.Agent == ClaudeCode || p.Agent == Codex):
+		d := decision{Behavior: r.Behavior, Message: msg}
+		if p.Agent == ClaudeCode && r.Behavior == Allow && len(r.UpdatedPermissions) > 0 {
+			d.UpdatedPermissions = r.UpdatedPermissions
+		}
+		return encode(map[string]any{"hookSpecificOutput": struct {
+			HookEventName string   `json:"hookEventName"`
+			Decision      decision `json:"decision"`
+		}{PermissionRequest, d}})
+	case p.Event == PreToolUse && p.Agent == ClaudeCode && p.ToolName == AskUserQuestion:
+		return formatAskUserQuestion(p, r)
+	}
+	return nil
+}
+
+type decision struct {
+	Behavior           string          `json:"behavior"`
+	Message            string          `json:"message,omitempty"`
+	UpdatedPermissions json.RawMessage `json:"updatedPermissions,omitempty"`
+}
+
+// formatAskUserQuestion answers Claude Code's AskUserQuestion: allow with
+// the original input plus answers ("allow" alone does not answer it); deny
+// with a reason.
+func formatAskUserQuestion(p Payload, r Reply) []byte {
+	type out struct {
+		HookEventName            string         `json:"hookEventName"`
+		PermissionDecision       string         `json:"permissionDecision"`
+		PermissionDecisionReason string         `json:"permissionDecisionReason,omitempty"`
+		UpdatedInput             map[string]any `json:"updatedInput,omitempty"`
+	}
+	if r.Behavior == Deny {
+		return encode(map[string]any{"hookSpecificOutput": out{HookEventName: PreToolUse, PermissionDecision: Deny, PermissionDecisionReason: r.Message}})
+	}
+	if len(r.Answers) == 0 {
+		return nil
+	}
+	in := map[string]any{}
+	dec := json.NewDecoder(bytes.NewReader(p.ToolInput))
+	dec.UseNumber()
+	if dec.Decode(&in) != nil {
+		return nil
+	}
+	in["answers"] = r.Answers
+	return encode(map[string]any{"hookSpecificOutput": out{HookEventName: PreToolUse, PermissionDecision: Allow, UpdatedInput: in}})
+}
+
+// encode is v as one line of compact JSON, with &, < and > as they are.
+func encode(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return nil
+	}
+	return b.Bytes()
+}

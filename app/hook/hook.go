@@ -1,0 +1,156 @@
+// Package hook speaks the hook protocols of coding agents (Claude Code, Codex,
+// Copilot CLI): which events Asktray installs, how each agent's stdin payload
+// reads, and how each wants its decision printed.
+//
+// The command `asktray hook AGENT` (app/cli) reads a payload with Parse, sends
+// the resulting Request over the control socket (app/control), and prints
+// Format's bytes for the Reply it gets. Everything here is pure: no I/O, safe
+// for concurrent use from any goroutine. It imports only the standard
+// library; app/boundary_test.go enforces that.
+package hook
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Agent names a coding agent whose hooks Asktray answers. The name is also
+// the client name questions carry, so rules name it the same way.
+type Agent string
+
+// The agents.
+const (
+	ClaudeCode Agent = "claude-code"
+	Codex      Agent = "codex"
+	CopilotCLI Agent = "copilot-cli"
+)
+
+// Agents lists every agent in a stable order.
+func Agents() []Agent { return []Agent{ClaudeCode, Codex, CopilotCLI} }
+
+// ParseAgent returns the agent named s, or an error listing the agents.
+func ParseAgent(s string) (Agent, error) {
+	if a := Agent(s); slices.Contains(Agents(), a) {
+		return a, nil
+	}
+	return "", fmt.Errorf("agent: %q is not one of claude-code, codex, copilot-cli", s)
+}
+
+// Event names, normalized to Claude Code's spelling whatever the agent's own.
+const (
+	PermissionRequest  = "PermissionRequest"
+	Notification       = "Notification"
+	PreToolUse         = "PreToolUse"
+	PostToolUse        = "PostToolUse"
+	PostToolUseFailure = "PostToolUseFailure"
+	UserPromptSubmit   = "UserPromptSubmit"
+	Stop               = "Stop"
+	SessionEnd         = "SessionEnd"
+)
+
+// AskUserQuestion is the Claude Code tool whose multiple-choice questions the
+// tray may answer (PreToolUse, setting hook_ask_user_question).
+const AskUserQuestion = "AskUserQuestion"
+
+// Tool is the tool name every hook approval carries, so rules match hook
+// approvals as "permission_request:<agent's tool>" (e.g.
+// "permission_request:Bash"), next to permission_prompt's and
+// request_approval's.
+const Tool = "permission_request"
+
+// Events returns the events to install for agent a, spelled as a's config
+// file spells them. The first is always the permission event.
+//
+//   - claude-code: PermissionRequest asks; Notification tells; the session
+//     events end a tray question the terminal answered first (Claude Code
+//     shows its own dialog while the hook runs and does not stop the hook:
+//     https://github.com/anthropics/claude-code/issues/15433); PreToolUse
+//     (matcher AskUserQuestion) answers Claude's own multiple-choice
+//     questions when the setting hook_ask_user_question is on.
+//   - codex: PermissionRequest only. Codex runs it before its own prompt
+//     (https://github.com/openai/codex/pull/17563), so nothing needs ending.
+//   - copilot-cli: permissionRequest, which also runs before the prompt, and
+//     notification (https://docs.github.com/en/copilot/reference/hooks-reference).
+func Events(a Agent) []string {
+	switch a {
+	case ClaudeCode:
+		return []string{PermissionRequest, Notification, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SessionEnd, PreToolUse}
+	case Codex:
+		return []string{PermissionRequest}
+	case CopilotCLI:
+		return []string{"permissionRequest", "notification"}
+	}
+	return nil
+}
+
+// Matcher returns the matcher to install with event of agent a, or "" for
+// every tool.
+func Matcher(a Agent, event string) string {
+	if a == ClaudeCode && event == PreToolUse {
+		return AskUserQuestion
+	}
+	return ""
+}
+
+// Entry is one hook setup writes into an agent's config.
+type Entry struct {
+	Event   string   // as the agent spells it
+	Matcher string   // "" for every tool
+	Args    []string // the command: Args[0] is the asktray executable
+	Timeout int      // seconds: Claude Code and Codex "timeout", Copilot CLI "timeoutSec"
+}
+
+// Command returns e's command line for a shell, each argument quoted when it
+// needs to be.
+func (e Entry) Command() string {
+	q := make([]string, len(e.Args))
+	for i, s := range e.Args {
+		q[i] = shellQuote(s)
+	}
+	return strings.Join(q, " ")
+}
+
+// Margin is how long before the agent's hook timeout the hook gives up, so
+// that it returns no decision (and the agent's own prompt appears) rather
+// than being killed.
+const Margin = 3 * time.Second
+
+// Timeout returns the hook timeout, in seconds, setup writes for a person
+// whose question deadline is deadline: the deadline plus room to return.
+// Notices and session events return at once, but share it.
+func Timeout(deadline time.Duration) int {
+	return int((deadline + 2*Margin).Round(time.Second) / time.Second)
+}
+
+// Entries returns the hooks setup installs for agent a: exe is the asktray
+// executable, dataDir the data dir to pass ("" for the default) and
+// deadline the person's question deadline.
+func Entries(a Agent, exe, dataDir string, deadline time.Duration) []Entry {
+	t := Timeout(deadline)
+	var out []Entry
+	for _, ev := range Events(a) {
+		args := []string{exe, "hook", string(a), "--timeout", strconv.Itoa(t)}
+		if a == CopilotCLI {
+			// Copilot CLI's camelCase payloads do not name their event.
+			args = append(args, "--event", ev)
+		}
+		if dataDir != "" {
+			args = append(args, "--data-dir", dataDir)
+		}
+		out = append(out, Entry{Event: ev, Matcher: Matcher(a, ev), Args: args, Timeout: t})
+	}
+	return out
+}
+
+// shellQuote quotes s for a POSIX shell unless it is plainly safe.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@%+,", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

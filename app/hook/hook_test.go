@@ -1,0 +1,154 @@
+package hook
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func load(t *testing.T, a Agent, name string) Payload {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", string(a), name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	event := ""
+	if a == CopilotCLI {
+		event = strings.TrimSuffix(name, filepath.Ext(name))
+	}
+	p, err := Parse(a, event, b)
+	if err != nil {
+		t.Fatalf("parse %s/%s: %v", a, name, err)
+	}
+	return p
+}
+
+func TestParseRecordedPayloads(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		agent                      Agent
+		file, event, session, tool string
+		input                      string
+		notifType                  string
+		suggestions                bool
+	}{
+		{ClaudeCode, "PermissionRequest", PermissionRequest, "abc123", "Bash", `{"command":"rm -rf node_modules","description":"Remove node_modules directory"}`, "", true},
+		{ClaudeCode, "Notification", Notification, "abc123", "", `{}`, "permission_prompt", false},
+		{ClaudeCode, "Notification_idle", Notification, "abc123", "", `{}`, "idle_prompt", false},
+		{ClaudeCode, "PostToolUse", PostToolUse, "abc123", "Bash", `{"command":"rm -rf node_modules","description":"Remove node_modules directory"}`, "", false},
+		{ClaudeCode, "PostToolUseFailure", PostToolUseFailure, "abc123", "Bash", `{"command":"rm -rf node_modules","description":"Remove node_modules directory"}`, "", false},
+		{ClaudeCode, "UserPromptSubmit", UserPromptSubmit, "abc123", "", `{}`, "", false},
+		{ClaudeCode, "Stop", Stop, "abc123", "", `{}`, "", false},
+		{ClaudeCode, "SessionEnd", SessionEnd, "abc123", "", `{}`, "", false},
+		{ClaudeCode, "PreToolUse_AskUserQuestion", PreToolUse, "abc123", AskUserQuestion, "", "", false},
+		{Codex, "PermissionRequest", PermissionRequest, "019d8d5f-1c2b-7a10-9f3e-2b6f0c1d2e3f", "Bash", `{"command":"rm -f /tmp/marker","description":"Do you want to remove the file /tmp/marker?"}`, "", false},
+		{CopilotCLI, "permissionRequest", PermissionRequest, "7f3c2a10-5b4e-4c1d-9a8b-0e1f2a3b4c5d", "bash", `{"command":"git push --force","description":"Force-push the branch"}`, "", false},
+		{CopilotCLI, "notification", Notification, "7f3c2a10-5b4e-4c1d-9a8b-0e1f2a3b4c5d", "", `{}`, "permission_prompt", false},
+	}
+	for _, c := range cases {
+		p := load(t, c.agent, c.file)
+		if p.Event != c.event || p.SessionID != c.session || p.ToolName != c.tool || p.NotificationType != c.notifType {
+			t.Errorf("%s/%s: got event %q session %q tool %q type %q", c.agent, c.file, p.Event, p.SessionID, p.ToolName, p.NotificationType)
+		}
+		if c.input != "" && string(p.ToolInput) != c.input {
+			t.Errorf("%s/%s: input %s, want %s", c.agent, c.file, p.ToolInput, c.input)
+		}
+		if (p.Suggestions != nil) != c.suggestions {
+			t.Errorf("%s/%s: suggestions %s", c.agent, c.file, p.Suggestions)
+		}
+		if p.Cwd == "" {
+			t.Errorf("%s/%s: no cwd", c.agent, c.file)
+		}
+	}
+}
+
+func TestParseRejectsMalformed(t *testing.T) {
+	t.Parallel()
+	cases := map[string]string{
+		"":                   "stdin",
+		"not json":           "stdin",
+		`["a"]`:              "stdin",
+		`{"session_id":`:     "stdin",
+		`{"session_id":"s"}`: "hook_event_name",
+		`{"hook_event_name":"PermissionRequest","tool_input":{}}`:                     "tool_name",
+		`{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":[1]}`: "tool_input",
+	}
+	for in, field := range cases {
+		if _, err := Parse(ClaudeCode, "", []byte(in)); err == nil || !strings.HasPrefix(err.Error(), field+":") {
+			t.Errorf("Parse(%q) = %v, want an error naming %s", in, err, field)
+		}
+	}
+}
+
+func TestParseCopilotToolArgsString(t *testing.T) {
+	t.Parallel()
+	p, err := Parse(CopilotCLI, "permissionRequest", []byte(`{"sessionId":"s","cwd":"/w","toolName":"bash","toolArgs":"{\"command\": \"ls\"}"}`))
+	if err != nil || string(p.ToolInput) != `{"command":"ls"}` || p.Event != PermissionRequest {
+		t.Fatalf("got %+v, %v", p, err)
+	}
+}
+
+func TestFormatExactOutput(t *testing.T) {
+	t.Parallel()
+	cc := load(t, ClaudeCode, "PermissionRequest")
+	cx := load(t, Codex, "PermissionRequest")
+	cp := load(t, CopilotCLI, "permissionRequest")
+	ask := load(t, ClaudeCode, "PreToolUse_AskUserQuestion")
+	perms := json.RawMessage(`[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"rm -rf node_modules"}],"behavior":"allow","destination":"localSettings"}]`)
+	cases := []struct {
+		name string
+		p    Payload
+		r    Reply
+		want string
+	}{
+		{"claude allow", cc, Reply{Behavior: Allow}, `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}`},
+		{"claude allow always", cc, Reply{Behavior: Allow, UpdatedPermissions: perms},
+			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedPermissions":` + string(perms) + `}}}`},
+		{"claude deny", cc, Reply{Behavior: Deny, Message: "not <now> & never"},
+			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not <now> & never"}}}`},
+		{"claude none", cc, Reply{}, ``},
+		{"codex allow drops permissions", cx, Reply{Behavior: Allow, UpdatedPermissions: perms}, `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}`},
+		{"codex deny", cx, Reply{Behavior: Deny, Message: "no"}, `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no"}}}`},
+		{"copilot allow", cp, Reply{Behavior: Allow, Message: "ignored"}, `{"behavior":"allow"}`},
+		{"copilot deny", cp, Reply{Behavior: Deny, Message: "no"}, `{"behavior":"deny","message":"no"}`},
+		{"ask answered", ask, Reply{Behavior: Allow, Answers: map[string]string{"Which package manager should I use?": "pnpm"}},
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"answers":{"Which package manager should I use?":"pnpm"},"questions":[{"header":"Package manager","multiSelect":false,"options":[{"description":"The default","label":"npm"},{"description":"Faster installs","label":"pnpm"}],"question":"Which package manager should I use?"}]}}}`},
+		{"ask allow without answers", ask, Reply{Behavior: Allow}, ``},
+		{"notification", load(t, ClaudeCode, "Notification"), Reply{Behavior: Allow}, ``},
+	}
+	for _, c := range cases {
+		got := strings.TrimSuffix(string(Format(c.p, c.r)), "\n")
+		if got != c.want {
+			t.Errorf("%s:\n got %s\nwant %s", c.name, got, c.want)
+		}
+	}
+}
+
+func TestEntries(t *testing.T) {
+	t.Parallel()
+	es := Entries(CopilotCLI, "/opt/Ask Tray/asktray", "", 5*time.Minute)
+	if len(es) != 2 || es[0].Event != "permissionRequest" || es[0].Timeout != 306 {
+		t.Fatalf("entries %+v", es)
+	}
+	if got, want := es[0].Command(), `'/opt/Ask Tray/asktray' hook copilot-cli --timeout 306 --event permissionRequest`; got != want {
+		t.Errorf("command %s, want %s", got, want)
+	}
+	cc := Entries(ClaudeCode, "/usr/bin/asktray", "/tmp/d", time.Minute)
+	if len(cc) != len(Events(ClaudeCode)) || cc[0].Command() != "/usr/bin/asktray hook claude-code --timeout 66 --data-dir /tmp/d" {
+		t.Errorf("claude entries %+v", cc)
+	}
+	if cc[len(cc)-1].Event != PreToolUse || cc[len(cc)-1].Matcher != AskUserQuestion {
+		t.Errorf("PreToolUse entry %+v", cc[len(cc)-1])
+	}
+	for _, a := range Agents() {
+		if got, err := ParseAgent(string(a)); err != nil || got != a {
+			t.Errorf("ParseAgent(%s) = %v, %v", a, got, err)
+		}
+	}
+	if _, err := ParseAgent("gemini-cli"); err == nil {
+		t.Error("gemini-cli parsed as a hook agent")
+	}
+}

@@ -1,0 +1,150 @@
+package hook
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// MaxPayload limits the stdin a hook reads; a Write of a large file is the
+// biggest legitimate payload.
+const MaxPayload = 8 << 20
+
+// Payload is what an agent's hook stdin says, whatever the agent's spelling.
+type Payload struct {
+	Agent     Agent  `json:"agent"`
+	Event     string `json:"event"` // normalized: PermissionRequest, Notification, PostToolUse, ...
+	SessionID string `json:"session_id,omitempty"`
+	Cwd       string `json:"cwd,omitempty"`
+	ToolName  string `json:"tool_name,omitempty"`
+	// ToolInput is the tool's input as a compact JSON object ({} when absent).
+	ToolInput json.RawMessage `json:"tool_input,omitempty"`
+	// Suggestions is Claude Code's permission_suggestions: the "always allow"
+	// rules its own dialog would offer (a JSON array, or nil).
+	Suggestions json.RawMessage `json:"permission_suggestions,omitempty"`
+	// Notification fields.
+	NotificationType string `json:"notification_type,omitempty"`
+	Message          string `json:"message,omitempty"`
+	Title            string `json:"title,omitempty"`
+}
+
+// wire is the union of the fields the agents send: Claude Code and Codex
+// use snake_case (https://code.claude.com/docs/en/hooks,
+// https://developers.openai.com/codex/hooks), Copilot CLI camelCase unless
+// configured with PascalCase event names
+// (https://docs.github.com/en/copilot/reference/hooks-reference).
+type wire struct {
+	HookEventName string          `json:"hook_event_name"`
+	SessionID     string          `json:"session_id"`
+	Cwd           string          `json:"cwd"`
+	ToolName      string          `json:"tool_name"`
+	ToolInput     json.RawMessage `json:"tool_input"`
+	Suggestions   json.RawMessage `json:"permission_suggestions"`
+	NotifType     string          `json:"notification_type"`
+	Message       string          `json:"message"`
+	Title         string          `json:"title"`
+
+	// Copilot CLI's camelCase format.
+	SessionIDCamel string          `json:"sessionId"`
+	ToolNameCamel  string          `json:"toolName"`
+	ToolInputCamel json.RawMessage `json:"toolInput"`
+	ToolArgs       json.RawMessage `json:"toolArgs"`
+}
+
+// copilotEvents maps Copilot CLI's camelCase event names to the normalized ones.
+var copilotEvents = map[string]string{
+	"permissionRequest":   PermissionRequest,
+	"notification":        Notification,
+	"preToolUse":          PreToolUse,
+	"postToolUse":         PostToolUse,
+	"postToolUseFailure":  PostToolUseFailure,
+	"userPromptSubmitted": UserPromptSubmit,
+	"agentStop":           Stop,
+	"sessionEnd":          SessionEnd,
+}
+
+// NormalizeEvent returns event in Claude Code's spelling.
+func NormalizeEvent(event string) string {
+	if e, ok := copilotEvents[event]; ok {
+		return e
+	}
+	return event
+}
+
+// Parse reads agent a's hook payload. event, when not "", names the event
+// (Copilot CLI's camelCase payloads do not); else the payload's
+// hook_event_name does. Errors name the field at fault.
+func Parse(a Agent, event string, data []byte) (Payload, error) {
+	var w wire
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 || data[0] != '{' {
+		return Payload{}, errors.New("stdin: not a JSON object")
+	}
+	if err := json.Unmarshal(data, &w); err != nil {
+		return Payload{}, fmt.Errorf("stdin: not a valid hook payload: %w", err)
+	}
+	p := Payload{
+		Agent: a, Event: NormalizeEvent(event), SessionID: first(w.SessionID, w.SessionIDCamel), Cwd: w.Cwd,
+		ToolName: first(w.ToolName, w.ToolNameCamel), NotificationType: w.NotifType, Message: w.Message, Title: w.Title,
+	}
+	if p.Event == "" {
+		p.Event = NormalizeEvent(w.HookEventName)
+	}
+	if p.Event == "" {
+		return p, errors.New("hook_event_name: required (or pass --event)")
+	}
+	in, err := toolInput(firstRaw(w.ToolInput, w.ToolInputCamel, w.ToolArgs))
+	if err != nil {
+		return p, err
+	}
+	p.ToolInput = in
+	if s := bytes.TrimSpace(w.Suggestions); len(s) > 0 && s[0] == '[' {
+		p.Suggestions = s
+	}
+	if (p.Event == PermissionRequest || p.Event == PreToolUse) && p.ToolName == "" {
+		return p, errors.New("tool_name: required for " + p.Event)
+	}
+	return p, nil
+}
+
+// toolInput compacts a tool input: an object, an object encoded as a JSON
+// string (Copilot CLI's toolArgs), or nothing ({}).
+func toolInput(raw json.RawMessage) (json.RawMessage, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return json.RawMessage("{}"), nil
+	}
+	if raw[0] == '"' {
+		var s string
+		if json.Unmarshal(raw, &s) == nil && json.Valid([]byte(s)) {
+			raw = bytes.TrimSpace([]byte(s))
+		}
+	}
+	if raw[0] != '{' {
+		return nil, errors.New("tool_input: must be a JSON object")
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return nil, fmt.Errorf("tool_input: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+func first(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func firstRaw(rs ...json.RawMessage) json.RawMessage {
+	for _, r := range rs {
+		if len(bytes.TrimSpace(r)) > 0 {
+			return r
+		}
+	}
+	return nil
+}
