@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/asktray/asktray/app/question"
@@ -60,8 +62,8 @@ func decodeArgs(raw json.RawMessage, allowed []string, v any) error {
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
 		if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
-			// The embedded askCommon shows up in the path; the agent knows only the argument names.
-			field := strings.TrimPrefix(te.Field, "askCommon.")
+			// Embedded structs show up in the path; the agent knows only the argument names.
+			field := strings.TrimPrefix(strings.TrimPrefix(te.Field, "askChoiceArgs."), "askCommon.")
 			return argErrorf("%s: must be %s, got %s", field, jsonTypeName(te.Type.Kind().String()), te.Value)
 		}
 		return argErrorf("arguments: %v", err)
@@ -104,8 +106,6 @@ type askCommon struct {
 	Wait           *bool  `json:"wait"`
 }
 
-var commonNames = []string{"timeout_seconds", "wait"}
-
 func (c askCommon) wait() bool { return c.Wait == nil || *c.Wait }
 
 // deadline turns timeout_seconds into a deadline, clamped to 10 s..24 h.
@@ -147,129 +147,183 @@ func quote(s *string) json.RawMessage {
 	return b
 }
 
-// parseAsk decodes the arguments of the ask tool name.
-func parseAsk(name string, raw json.RawMessage) (ask, error) {
-	var a ask
-	q := &a.q
-	switch name {
-	case ToolAskUser:
-		var in struct {
-			askCommon
-			Question string      `json:"question"`
-			Header   string      `json:"header"`
-			Options  []optionArg `json:"options"`
-			FreeText *bool       `json:"free_text"`
-			Default  *string     `json:"default"`
+// askArgs is the decoded arguments of one ask tool; toAsk turns them into
+// the question to ask and how to wait.
+type askArgs interface{ toAsk() ask }
+
+// askTools maps each ask tool to a new value of its arguments type. The
+// argument names a call may use are not listed here: they are the
+// properties of the tool's declared input schema (declaredArgs).
+var askTools = map[string]func() askArgs{
+	ToolAskUser:        func() askArgs { return new(askUserArgs) },
+	ToolAskConfirm:     func() askArgs { return new(askConfirmArgs) },
+	ToolAskChoice:      func() askArgs { return new(askChoiceArgs) },
+	ToolAskMultiSelect: func() askArgs { return new(askMultiSelectArgs) },
+	ToolAskText:        func() askArgs { return new(askTextArgs) },
+	ToolAskForm:        func() askArgs { return new(askFormArgs) },
+	ToolApproval:       func() askArgs { return new(approvalArgs) },
+	ToolNotify:         func() askArgs { return new(notifyArgs) },
+}
+
+// declaredArgs maps each tool to the property names of its declared input
+// schema, sorted, so that what a call may send is exactly what tools/list
+// tells the agent it takes.
+var declaredArgs = sync.OnceValue(func() map[string][]string {
+	m := make(map[string][]string, len(ToolNames))
+	for _, t := range Tools() {
+		var schema struct {
+			Properties map[string]json.RawMessage `json:"properties"`
 		}
-		if err := decodeArgs(raw, append([]string{"question", "header", "options", "free_text", "default"}, commonNames...), &in); err != nil {
-			return a, err
+		if err := json.Unmarshal(t.RawInputSchema, &schema); err != nil {
+			panic(fmt.Sprintf("tool %s: input schema: %v", t.Name, err)) // static schemas only
 		}
-		*q = question.Question{Kind: question.KindText, Message: in.Question, Header: in.Header, Options: options(in.Options),
-			FreeText: in.FreeText == nil || *in.FreeText, Default: quote(in.Default)}
-		a.common = in.askCommon
-	case ToolAskConfirm:
-		var in struct {
-			askCommon
-			Question    string  `json:"question"`
-			Header      string  `json:"header"`
-			Default     *string `json:"default"`
-			Destructive bool    `json:"destructive"`
-			YesLabel    string  `json:"yes_label"`
-			NoLabel     string  `json:"no_label"`
-		}
-		if err := decodeArgs(raw, append([]string{"question", "header", "default", "destructive", "yes_label", "no_label"}, commonNames...), &in); err != nil {
-			return a, err
-		}
-		*q = question.Question{Kind: question.KindConfirm, Message: in.Question, Header: in.Header, Default: quote(in.Default),
-			Destructive: in.Destructive, YesLabel: in.YesLabel, NoLabel: in.NoLabel}
-		a.common = in.askCommon
-	case ToolAskChoice, ToolAskMultiSelect:
-		var in struct {
-			askCommon
-			Question      string          `json:"question"`
-			Header        string          `json:"header"`
-			Options       []optionArg     `json:"options"`
-			FreeText      bool            `json:"free_text"`
-			Default       json.RawMessage `json:"default"`
-			MinSelections int             `json:"min_selections"`
-			MaxSelections int             `json:"max_selections"`
-		}
-		names := []string{"question", "header", "options", "free_text", "default"}
-		kind := question.KindChoice
-		if name == ToolAskMultiSelect {
-			names = append(names, "min_selections", "max_selections")
-			kind = question.KindMultiChoice
-		}
-		if err := decodeArgs(raw, append(names, commonNames...), &in); err != nil {
-			return a, err
-		}
-		*q = question.Question{Kind: kind, Message: in.Question, Header: in.Header, Options: options(in.Options),
-			FreeText: in.FreeText, Default: in.Default, MinSelect: in.MinSelections, MaxSelect: in.MaxSelections}
-		a.common = in.askCommon
-	case ToolAskText:
-		var in struct {
-			askCommon
-			Question    string  `json:"question"`
-			Header      string  `json:"header"`
-			Placeholder string  `json:"placeholder"`
-			Multiline   bool    `json:"multiline"`
-			Default     *string `json:"default"`
-			MinLength   int     `json:"min_length"`
-			MaxLength   int     `json:"max_length"`
-		}
-		if err := decodeArgs(raw, append([]string{"question", "header", "placeholder", "multiline", "default", "min_length", "max_length"}, commonNames...), &in); err != nil {
-			return a, err
-		}
-		*q = question.Question{Kind: question.KindText, Message: in.Question, Header: in.Header, Placeholder: in.Placeholder, FreeText: true,
-			Multiline: in.Multiline, Default: quote(in.Default), MinLength: in.MinLength, MaxLength: in.MaxLength}
-		a.common = in.askCommon
-	case ToolAskForm:
-		var in struct {
-			askCommon
-			Message         string          `json:"message"`
-			Header          string          `json:"header"`
-			RequestedSchema json.RawMessage `json:"requestedSchema"`
-		}
-		if err := decodeArgs(raw, append([]string{"message", "header", "requestedSchema"}, commonNames...), &in); err != nil {
-			return a, err
-		}
-		*q = question.Question{Kind: question.KindForm, Message: in.Message, Header: in.Header, Schema: in.RequestedSchema}
-		a.common = in.askCommon
-	case ToolApproval:
-		var in struct {
-			askCommon
-			Action  string        `json:"action"`
-			Details string        `json:"details"`
-			Risk    question.Risk `json:"risk"`
-			Reason  string        `json:"reason"`
-		}
-		if err := decodeArgs(raw, append([]string{"action", "details", "risk", "reason"}, commonNames...), &in); err != nil {
-			return a, err
-		}
-		if in.Risk == "" {
-			in.Risk = question.RiskMedium
-		}
-		*q = question.Question{Kind: question.KindApproval, Message: in.Action, Action: in.Action, Details: in.Details,
-			Risk: in.Risk, AgentReason: in.Reason}
-		a.common = in.askCommon
-	case ToolNotify:
-		var in struct {
-			Message        string `json:"message"`
-			Header         string `json:"header"`
-			TimeoutSeconds *int64 `json:"timeout_seconds"`
-		}
-		if err := decodeArgs(raw, []string{"message", "header", "timeout_seconds"}, &in); err != nil {
-			return a, err
-		}
-		*q = question.Question{Kind: question.KindNotice, Message: in.Message, Header: in.Header}
-		a.common = askCommon{TimeoutSeconds: in.TimeoutSeconds, Wait: new(false)}
-		if in.TimeoutSeconds == nil {
-			a.common.TimeoutSeconds = new(int64(3600))
-		}
-	default:
-		return a, fmt.Errorf("no ask tool %q", name)
+		m[t.Name] = slices.Sorted(maps.Keys(schema.Properties))
 	}
-	return a, nil
+	return m
+})
+
+// decodeToolArgs decodes raw strictly (decodeArgs) into v, allowing the
+// argument names tool declares. It may be called from any goroutine.
+func decodeToolArgs(tool string, raw json.RawMessage, v any) error {
+	return decodeArgs(raw, declaredArgs()[tool], v)
+}
+
+// parseAsk decodes the arguments of the ask tool name. It does not block and
+// may be called from any goroutine.
+func parseAsk(name string, raw json.RawMessage) (ask, error) {
+	newArgs, ok := askTools[name]
+	if !ok {
+		return ask{}, fmt.Errorf("no ask tool %q", name)
+	}
+	in := newArgs()
+	if err := decodeToolArgs(name, raw, in); err != nil {
+		return ask{}, err
+	}
+	return in.toAsk(), nil
+}
+
+type askUserArgs struct {
+	askCommon
+	Question string      `json:"question"`
+	Header   string      `json:"header"`
+	Options  []optionArg `json:"options"`
+	FreeText *bool       `json:"free_text"`
+	Default  *string     `json:"default"`
+}
+
+func (in *askUserArgs) toAsk() ask {
+	return ask{common: in.askCommon, q: question.Question{Kind: question.KindText, Message: in.Question, Header: in.Header,
+		Options: options(in.Options), FreeText: in.FreeText == nil || *in.FreeText, Default: quote(in.Default)}}
+}
+
+type askConfirmArgs struct {
+	askCommon
+	Question    string  `json:"question"`
+	Header      string  `json:"header"`
+	Default     *string `json:"default"`
+	Destructive bool    `json:"destructive"`
+	YesLabel    string  `json:"yes_label"`
+	NoLabel     string  `json:"no_label"`
+}
+
+func (in *askConfirmArgs) toAsk() ask {
+	return ask{common: in.askCommon, q: question.Question{Kind: question.KindConfirm, Message: in.Question, Header: in.Header,
+		Default: quote(in.Default), Destructive: in.Destructive, YesLabel: in.YesLabel, NoLabel: in.NoLabel}}
+}
+
+// askChoiceArgs is ask_choice's arguments; ask_multi_select adds the
+// selection bounds, which ask_choice does not declare and so refuses.
+type askChoiceArgs struct {
+	askCommon
+	Question string          `json:"question"`
+	Header   string          `json:"header"`
+	Options  []optionArg     `json:"options"`
+	FreeText bool            `json:"free_text"`
+	Default  json.RawMessage `json:"default"`
+}
+
+func (in *askChoiceArgs) question(kind question.Kind) question.Question {
+	return question.Question{Kind: kind, Message: in.Question, Header: in.Header, Options: options(in.Options),
+		FreeText: in.FreeText, Default: in.Default}
+}
+
+func (in *askChoiceArgs) toAsk() ask {
+	return ask{common: in.askCommon, q: in.question(question.KindChoice)}
+}
+
+type askMultiSelectArgs struct {
+	askChoiceArgs
+	MinSelections int `json:"min_selections"`
+	MaxSelections int `json:"max_selections"`
+}
+
+func (in *askMultiSelectArgs) toAsk() ask {
+	q := in.question(question.KindMultiChoice)
+	q.MinSelect, q.MaxSelect = in.MinSelections, in.MaxSelections
+	return ask{common: in.askCommon, q: q}
+}
+
+type askTextArgs struct {
+	askCommon
+	Question    string  `json:"question"`
+	Header      string  `json:"header"`
+	Placeholder string  `json:"placeholder"`
+	Multiline   bool    `json:"multiline"`
+	Default     *string `json:"default"`
+	MinLength   int     `json:"min_length"`
+	MaxLength   int     `json:"max_length"`
+}
+
+func (in *askTextArgs) toAsk() ask {
+	return ask{common: in.askCommon, q: question.Question{Kind: question.KindText, Message: in.Question, Header: in.Header,
+		Placeholder: in.Placeholder, FreeText: true, Multiline: in.Multiline, Default: quote(in.Default),
+		MinLength: in.MinLength, MaxLength: in.MaxLength}}
+}
+
+type askFormArgs struct {
+	askCommon
+	Message         string          `json:"message"`
+	Header          string          `json:"header"`
+	RequestedSchema json.RawMessage `json:"requestedSchema"`
+}
+
+func (in *askFormArgs) toAsk() ask {
+	return ask{common: in.askCommon, q: question.Question{Kind: question.KindForm, Message: in.Message, Header: in.Header,
+		Schema: in.RequestedSchema}}
+}
+
+type approvalArgs struct {
+	askCommon
+	Action  string        `json:"action"`
+	Details string        `json:"details"`
+	Risk    question.Risk `json:"risk"`
+	Reason  string        `json:"reason"`
+}
+
+func (in *approvalArgs) toAsk() ask {
+	risk := in.Risk
+	if risk == "" {
+		risk = question.RiskMedium
+	}
+	return ask{common: in.askCommon, q: question.Question{Kind: question.KindApproval, Message: in.Action, Action: in.Action,
+		Details: in.Details, Risk: risk, AgentReason: in.Reason}}
+}
+
+// notifyArgs is notify's arguments: it never waits, and its notice stays
+// open for an hour unless timeout_seconds says otherwise.
+type notifyArgs struct {
+	Message        string `json:"message"`
+	Header         string `json:"header"`
+	TimeoutSeconds *int64 `json:"timeout_seconds"`
+}
+
+func (in *notifyArgs) toAsk() ask {
+	a := ask{q: question.Question{Kind: question.KindNotice, Message: in.Message, Header: in.Header},
+		common: askCommon{TimeoutSeconds: in.TimeoutSeconds, Wait: new(false)}}
+	if in.TimeoutSeconds == nil {
+		a.common.TimeoutSeconds = new(int64(3600))
+	}
+	return a
 }
 
 // fieldNames maps the question model's field names to the tool's argument

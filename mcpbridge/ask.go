@@ -169,7 +169,7 @@ func (b *Bridge) getAnswer(ctx context.Context, c caller, raw json.RawMessage) (
 		QuestionID  string `json:"question_id"`
 		WaitSeconds *int64 `json:"wait_seconds"`
 	}
-	if err := decodeArgs(raw, []string{"question_id", "wait_seconds"}, &in); err != nil {
+	if err := decodeToolArgs(ToolGetAnswer, raw, &in); err != nil {
 		return nil, err
 	}
 	if in.QuestionID == "" {
@@ -202,7 +202,7 @@ func (b *Bridge) cancelQuestion(c caller, raw json.RawMessage) (*toolResult, err
 	var in struct {
 		QuestionID string `json:"question_id"`
 	}
-	if err := decodeArgs(raw, []string{"question_id"}, &in); err != nil {
+	if err := decodeToolArgs(ToolCancelQuestion, raw, &in); err != nil {
 		return nil, err
 	}
 	if in.QuestionID == "" {

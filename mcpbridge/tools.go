@@ -55,127 +55,185 @@ func newTool(name, title, desc string, in, out []byte, readOnly, destructive, id
 	return t
 }
 
+// toolConstructors builds each tool's definition, in ToolNames order.
+var toolConstructors = []func() mcp.Tool{
+	askUserTool, askConfirmTool, askChoiceTool, askMultiSelectTool, askTextTool, askFormTool,
+	approvalTool, permissionTool, notifyTool, getAnswerTool, cancelQuestionTool,
+}
+
 // Tools returns the definitions of every tool, in ToolNames order. Asking
 // changes nothing but the person's attention and the history, so no tool is
 // destructive or open-world; the ask tools are not idempotent because each
 // call may open a dialog, while re-asking the same question re-attaches.
+// It builds new values on each call and may be called from any goroutine.
 func Tools() []mcp.Tool {
-	header := strMax("Optional short heading shown above the question, up to 64 characters.", 64)
-	return []mcp.Tool{
-		newTool(ToolAskUser, "Ask the user",
-			"Ask the user an open question when you need clarification, a preference or a fact only they know, optionally with up to 3 suggested answers they can pick; they can always type their own answer unless free_text is false. Returns answer (the text) and source (choice when they picked a suggestion, free_text when they typed)."+waitNote,
-			input(obj{
-				"question":  str(questionDesc),
-				"header":    header,
-				"options":   optionList("Up to 3 suggested answers.", 0, 3),
-				"free_text": boolean("Let the user type their own answer (default true). With false they must pick one of options."),
-				"default":   str("Pre-filled answer."),
-			}, []string{"question"}, true),
-			output(obj{"answer": str("The user's answer."), "source": obj{"type": "string", "enum": []string{"choice", "free_text"}}}),
-			true, false, false),
-		newTool(ToolAskConfirm, "Ask for a yes/no confirmation",
-			"Get explicit approval before a destructive or irreversible action (deleting, overwriting, migrating, force-pushing, publishing), or any binary decision the user should own. State the exact target and the consequence in question, not just \"are you sure?\", and set destructive for actions that lose data. Returns confirmed (true only when the user said yes) and answer (\"yes\" or \"no\"). Any status other than answered means no: do not proceed."+waitNote,
-			input(obj{
-				"question":    str(questionDesc + " Name the exact target and consequence."),
-				"header":      header,
-				"default":     obj{"type": "string", "enum": []string{"yes", "no"}, "description": "Pre-selected answer. Omit it for real decisions; never pre-select yes for a destructive action."},
-				"destructive": boolean("The action destroys or overwrites data, or cannot be undone. The dialog warns and makes No the default button."),
-				"yes_label":   strMax("Label for the yes button naming the action, e.g. \"Delete 3 files\". Up to 40 characters.", 40),
-				"no_label":    strMax("Label for the no button, e.g. \"Keep them\". Up to 40 characters.", 40),
-			}, []string{"question"}, true),
-			output(obj{"confirmed": boolean("True only when the user said yes."), "answer": obj{"type": "string", "enum": []string{"yes", "no"}}}),
-			true, false, false),
-		newTool(ToolAskChoice, "Ask the user to pick one option",
-			"Ask the user to pick exactly one of 2 to 20 options, each with a label and an optional description. With free_text the user may add a note (or answer only with a note). Returns selected (a list with the picked label) and free_text."+waitNote,
-			input(obj{
-				"question":  str(questionDesc),
-				"header":    header,
-				"options":   optionList("2 to 20 options with distinct labels.", 2, 20),
-				"free_text": boolean("Offer a free-text note next to the options (default false)."),
-				"default":   str("Label of the pre-selected option."),
-			}, []string{"question", "options"}, true),
-			output(obj{"selected": obj{"type": "array", "items": obj{"type": "string"}, "description": "Labels the user picked."}, "free_text": str("The user's note, if any.")}),
-			true, false, false),
-		newTool(ToolAskMultiSelect, "Ask the user to pick several options",
-			"Ask the user to pick any number of 2 to 20 options, within min_selections..max_selections. Returns selected (the picked labels, in the user's order) and free_text."+waitNote,
-			input(obj{
-				"question":       str(questionDesc),
-				"header":         header,
-				"options":        optionList("2 to 20 options with distinct labels.", 2, 20),
-				"min_selections": integer("Fewest options the user must pick (default 0).", 0, 20),
-				"max_selections": integer("Most options the user may pick (default: all).", 0, 20),
-				"free_text":      boolean("Offer a free-text note next to the options (default false)."),
-				"default":        obj{"type": "array", "items": obj{"type": "string"}, "description": "Labels pre-selected."},
-			}, []string{"question", "options"}, true),
-			output(obj{"selected": obj{"type": "array", "items": obj{"type": "string"}, "description": "Labels the user picked."}, "free_text": str("The user's note, if any.")}),
-			true, false, false),
-		newTool(ToolAskText, "Ask the user for text",
-			"Ask the user to type text: a name, a message, a commit text, a path. Single-line by default, multi-line with multiline; min_length and max_length are enforced in the dialog. Returns answer."+waitNote,
-			input(obj{
-				"question":    str(questionDesc),
-				"header":      header,
-				"multiline":   boolean("Offer a multi-line text area."),
-				"placeholder": strMax("Hint shown in the empty field, up to 200 characters.", 200),
-				"default":     str("Pre-filled text."),
-				"min_length":  integer("Fewest characters accepted.", 0, 65536),
-				"max_length":  integer("Most characters accepted (default 65536).", 0, 65536),
-			}, []string{"question"}, true),
-			output(obj{"answer": str("The text the user typed."), "source": obj{"type": "string", "enum": []string{"free_text"}}}),
-			true, false, false),
-		newTool(ToolAskForm, "Ask the user to fill in a form",
-			"Ask for several typed values at once with an MCP elicitation requestedSchema: a flat object of string (minLength, maxLength, format email|uri|date|date-time), number/integer (minimum, maximum), boolean, single-select enum (enum, oneOf with const/title, legacy enumNames) and multi-select (type array, items with enum or anyOf) properties, plus required. Anything else is refused by name. Never ask for passwords, API keys or tokens. Returns exactly an elicitation result: action (accept, decline or cancel) and, on accept, content with JSON types kept."+waitNote,
-			input(obj{
-				"message":         str("What the form is for, in Markdown. Up to 4096 characters."),
-				"header":          header,
-				"requestedSchema": obj{"type": "object", "description": "The form: an MCP elicitation schema ({\"type\":\"object\",\"properties\":{...},\"required\":[...]})."},
-			}, []string{"message", "requestedSchema"}, true),
-			output(obj{"action": obj{"type": "string", "enum": []string{"accept", "decline", "cancel"}}, "content": obj{"type": "object", "description": "The values, on accept."}}),
-			true, false, false),
-		newTool(ToolApproval, "Request approval for an action",
-			"Ask the user to approve one concrete action before you take it: running a command, deploying, changing or deleting files, spending money, contacting someone. Give a short action title (it is what the user's \"always allow\" rules match, so keep it stable for the same kind of action, e.g. \"Deploy to staging\"), the exact details in Markdown (the full command, the paths, a diff), a risk grade and your reason. Returns decision: allow (go ahead with exactly this action, once, unless scope says a rule covers it) or deny (do not do it; message may say why or what to do instead). A rule the user made may decide at once (status auto_approved or auto_rejected, with rule_id). High-risk actions are never allowed by a general rule."+waitNote,
-			input(obj{
-				"action":  obj{"type": "string", "minLength": 1, "maxLength": 200, "description": "Short title of the action, e.g. \"Deploy to production\" or \"Delete 3 branches\". Up to 200 characters."},
-				"details": obj{"type": "string", "maxLength": 65536, "description": "Exactly what will happen, in Markdown: the full command in a code block, the files or resources affected, a diff. Up to 65536 characters."},
-				"risk":    obj{"type": "string", "enum": []string{"low", "medium", "high"}, "description": "How bad it is if this goes wrong (default medium). Use high for anything irreversible, destructive or touching production."},
-				"reason":  obj{"type": "string", "maxLength": 2048, "description": "Why you need to do this now. Up to 2048 characters."},
-			}, []string{"action"}, true),
-			output(obj{
-				"decision": obj{"type": "string", "enum": []string{"allow", "deny"}, "description": "allow only when the user (or their rule) approved; absent while pending."},
-				"scope":    obj{"type": "string", "enum": []string{"once", "session", "always"}, "description": "once: this call only; session or always: a rule the user made covers it."},
-			}),
-			true, false, false),
-		newTool(ToolPermission, "Claude Code permission prompt",
-			"Permission prompt for Claude Code's --permission-prompt-tool: Claude Code calls it with tool_name, input and tool_use_id before running a tool, and gets back as text {\"behavior\":\"allow\",\"updatedInput\":{...}} or {\"behavior\":\"deny\",\"message\":\"...\"}. The request shows in Asktray like request_approval. Models should call request_approval instead.",
-			permissionInput(),
-			permissionOutput(),
-			true, false, false),
-		newTool(ToolNotify, "Notify the user",
-			"Tell the user something without asking: a long task finished, a deploy started, you are blocked and waiting. Shows a notification and keeps a history row; returns at once. Do not use it for questions: nothing comes back.",
-			input(obj{
-				"message":         str("What to tell the user, in Markdown. Up to 4096 characters."),
-				"header":          header,
-				"timeout_seconds": obj{"type": "integer", "description": "How long the notice stays open for the user to acknowledge, in seconds (default 3600; clamped to 10..86400)."},
-			}, []string{"message"}, false),
-			output(obj{}),
-			false, false, false),
-		newTool(ToolGetAnswer, "Get the answer to a question",
-			"Fetch the outcome of a question you asked earlier (status pending, or your call timed out), waiting up to wait_seconds for the user. Returns the same result the ask tool would have returned; if status is still pending, call get_answer again.",
-			input(obj{
-				"question_id":  str("The question_id from the earlier result."),
-				"wait_seconds": integer("How long to wait for the answer (0 returns at once). Capped at what your client tolerates.", 0, 3600),
-			}, []string{"question_id"}, false),
-			output(obj{
-				"answer": str("ask_user, ask_text, ask_confirm: the answer."), "source": str("ask_user: choice or free_text."),
-				"confirmed": boolean("ask_confirm: true only on yes."), "selected": obj{"type": "array", "items": obj{"type": "string"}},
-				"free_text": str("ask_choice, ask_multi_select: the note."), "action": obj{"type": "string", "enum": []string{"accept", "decline", "cancel"}},
-				"content":  obj{"type": "object"},
-				"decision": obj{"type": "string", "enum": []string{"allow", "deny"}}, "scope": obj{"type": "string", "enum": []string{"once", "session", "always"}},
-			}),
-			true, false, true),
-		newTool(ToolCancelQuestion, "Withdraw a question",
-			"Withdraw a question you asked that is still pending, because you no longer need the answer: its dialog closes and the history records it as withdrawn. Returns its final status; if the user had already answered, that answer is returned instead.",
-			input(obj{"question_id": str("The question_id to withdraw.")}, []string{"question_id"}, false),
-			output(obj{}),
-			false, false, true),
+	tools := make([]mcp.Tool, len(toolConstructors))
+	for i, build := range toolConstructors {
+		tools[i] = build()
 	}
+	return tools
+}
+
+// header is the optional heading every asking tool takes.
+func header() obj {
+	return strMax("Optional short heading shown above the question, up to 64 characters.", 64)
+}
+
+// askUserTool defines ask_user.
+func askUserTool() mcp.Tool {
+	return newTool(ToolAskUser, "Ask the user",
+		"Ask the user an open question when you need clarification, a preference or a fact only they know, optionally with up to 3 suggested answers they can pick; they can always type their own answer unless free_text is false. Returns answer (the text) and source (choice when they picked a suggestion, free_text when they typed)."+waitNote,
+		input(obj{
+			"question":  str(questionDesc),
+			"header":    header(),
+			"options":   optionList("Up to 3 suggested answers.", 0, 3),
+			"free_text": boolean("Let the user type their own answer (default true). With false they must pick one of options."),
+			"default":   str("Pre-filled answer."),
+		}, []string{"question"}, true),
+		output(obj{"answer": str("The user's answer."), "source": obj{"type": "string", "enum": []string{"choice", "free_text"}}}),
+		true, false, false)
+}
+
+// askConfirmTool defines ask_confirm.
+func askConfirmTool() mcp.Tool {
+	return newTool(ToolAskConfirm, "Ask for a yes/no confirmation",
+		"Get explicit approval before a destructive or irreversible action (deleting, overwriting, migrating, force-pushing, publishing), or any binary decision the user should own. State the exact target and the consequence in question, not just \"are you sure?\", and set destructive for actions that lose data. Returns confirmed (true only when the user said yes) and answer (\"yes\" or \"no\"). Any status other than answered means no: do not proceed."+waitNote,
+		input(obj{
+			"question":    str(questionDesc + " Name the exact target and consequence."),
+			"header":      header(),
+			"default":     obj{"type": "string", "enum": []string{"yes", "no"}, "description": "Pre-selected answer. Omit it for real decisions; never pre-select yes for a destructive action."},
+			"destructive": boolean("The action destroys or overwrites data, or cannot be undone. The dialog warns and makes No the default button."),
+			"yes_label":   strMax("Label for the yes button naming the action, e.g. \"Delete 3 files\". Up to 40 characters.", 40),
+			"no_label":    strMax("Label for the no button, e.g. \"Keep them\". Up to 40 characters.", 40),
+		}, []string{"question"}, true),
+		output(obj{"confirmed": boolean("True only when the user said yes."), "answer": obj{"type": "string", "enum": []string{"yes", "no"}}}),
+		true, false, false)
+}
+
+// askChoiceTool defines ask_choice.
+func askChoiceTool() mcp.Tool {
+	return newTool(ToolAskChoice, "Ask the user to pick one option",
+		"Ask the user to pick exactly one of 2 to 20 options, each with a label and an optional description. With free_text the user may add a note (or answer only with a note). Returns selected (a list with the picked label) and free_text."+waitNote,
+		input(obj{
+			"question":  str(questionDesc),
+			"header":    header(),
+			"options":   optionList("2 to 20 options with distinct labels.", 2, 20),
+			"free_text": boolean("Offer a free-text note next to the options (default false)."),
+			"default":   str("Label of the pre-selected option."),
+		}, []string{"question", "options"}, true),
+		output(obj{"selected": obj{"type": "array", "items": obj{"type": "string"}, "description": "Labels the user picked."}, "free_text": str("The user's note, if any.")}),
+		true, false, false)
+}
+
+// askMultiSelectTool defines ask_multi_select.
+func askMultiSelectTool() mcp.Tool {
+	return newTool(ToolAskMultiSelect, "Ask the user to pick several options",
+		"Ask the user to pick any number of 2 to 20 options, within min_selections..max_selections. Returns selected (the picked labels, in the user's order) and free_text."+waitNote,
+		input(obj{
+			"question":       str(questionDesc),
+			"header":         header(),
+			"options":        optionList("2 to 20 options with distinct labels.", 2, 20),
+			"min_selections": integer("Fewest options the user must pick (default 0).", 0, 20),
+			"max_selections": integer("Most options the user may pick (default: all).", 0, 20),
+			"free_text":      boolean("Offer a free-text note next to the options (default false)."),
+			"default":        obj{"type": "array", "items": obj{"type": "string"}, "description": "Labels pre-selected."},
+		}, []string{"question", "options"}, true),
+		output(obj{"selected": obj{"type": "array", "items": obj{"type": "string"}, "description": "Labels the user picked."}, "free_text": str("The user's note, if any.")}),
+		true, false, false)
+}
+
+// askTextTool defines ask_text.
+func askTextTool() mcp.Tool {
+	return newTool(ToolAskText, "Ask the user for text",
+		"Ask the user to type text: a name, a message, a commit text, a path. Single-line by default, multi-line with multiline; min_length and max_length are enforced in the dialog. Returns answer."+waitNote,
+		input(obj{
+			"question":    str(questionDesc),
+			"header":      header(),
+			"multiline":   boolean("Offer a multi-line text area."),
+			"placeholder": strMax("Hint shown in the empty field, up to 200 characters.", 200),
+			"default":     str("Pre-filled text."),
+			"min_length":  integer("Fewest characters accepted.", 0, 65536),
+			"max_length":  integer("Most characters accepted (default 65536).", 0, 65536),
+		}, []string{"question"}, true),
+		output(obj{"answer": str("The text the user typed."), "source": obj{"type": "string", "enum": []string{"free_text"}}}),
+		true, false, false)
+}
+
+// askFormTool defines ask_form.
+func askFormTool() mcp.Tool {
+	return newTool(ToolAskForm, "Ask the user to fill in a form",
+		"Ask for several typed values at once with an MCP elicitation requestedSchema: a flat object of string (minLength, maxLength, format email|uri|date|date-time), number/integer (minimum, maximum), boolean, single-select enum (enum, oneOf with const/title, legacy enumNames) and multi-select (type array, items with enum or anyOf) properties, plus required. Anything else is refused by name. Never ask for passwords, API keys or tokens. Returns exactly an elicitation result: action (accept, decline or cancel) and, on accept, content with JSON types kept."+waitNote,
+		input(obj{
+			"message":         str("What the form is for, in Markdown. Up to 4096 characters."),
+			"header":          header(),
+			"requestedSchema": obj{"type": "object", "description": "The form: an MCP elicitation schema ({\"type\":\"object\",\"properties\":{...},\"required\":[...]})."},
+		}, []string{"message", "requestedSchema"}, true),
+		output(obj{"action": obj{"type": "string", "enum": []string{"accept", "decline", "cancel"}}, "content": obj{"type": "object", "description": "The values, on accept."}}),
+		true, false, false)
+}
+
+// approvalTool defines request_approval.
+func approvalTool() mcp.Tool {
+	return newTool(ToolApproval, "Request approval for an action",
+		"Ask the user to approve one concrete action before you take it: running a command, deploying, changing or deleting files, spending money, contacting someone. Give a short action title (it is what the user's \"always allow\" rules match, so keep it stable for the same kind of action, e.g. \"Deploy to staging\"), the exact details in Markdown (the full command, the paths, a diff), a risk grade and your reason. Returns decision: allow (go ahead with exactly this action, once, unless scope says a rule covers it) or deny (do not do it; message may say why or what to do instead). A rule the user made may decide at once (status auto_approved or auto_rejected, with rule_id). High-risk actions are never allowed by a general rule."+waitNote,
+		input(obj{
+			"action":  obj{"type": "string", "minLength": 1, "maxLength": 200, "description": "Short title of the action, e.g. \"Deploy to production\" or \"Delete 3 branches\". Up to 200 characters."},
+			"details": obj{"type": "string", "maxLength": 65536, "description": "Exactly what will happen, in Markdown: the full command in a code block, the files or resources affected, a diff. Up to 65536 characters."},
+			"risk":    obj{"type": "string", "enum": []string{"low", "medium", "high"}, "description": "How bad it is if this goes wrong (default medium). Use high for anything irreversible, destructive or touching production."},
+			"reason":  obj{"type": "string", "maxLength": 2048, "description": "Why you need to do this now. Up to 2048 characters."},
+		}, []string{"action"}, true),
+		output(obj{
+			"decision": obj{"type": "string", "enum": []string{"allow", "deny"}, "description": "allow only when the user (or their rule) approved; absent while pending."},
+			"scope":    obj{"type": "string", "enum": []string{"once", "session", "always"}, "description": "once: this call only; session or always: a rule the user made covers it."},
+		}),
+		true, false, false)
+}
+
+// permissionTool defines permission_prompt.
+func permissionTool() mcp.Tool {
+	return newTool(ToolPermission, "Claude Code permission prompt",
+		"Permission prompt for Claude Code's --permission-prompt-tool: Claude Code calls it with tool_name, input and tool_use_id before running a tool, and gets back as text {\"behavior\":\"allow\",\"updatedInput\":{...}} or {\"behavior\":\"deny\",\"message\":\"...\"}. The request shows in Asktray like request_approval. Models should call request_approval instead.",
+		permissionInput(),
+		permissionOutput(),
+		true, false, false)
+}
+
+// notifyTool defines notify.
+func notifyTool() mcp.Tool {
+	return newTool(ToolNotify, "Notify the user",
+		"Tell the user something without asking: a long task finished, a deploy started, you are blocked and waiting. Shows a notification and keeps a history row; returns at once. Do not use it for questions: nothing comes back.",
+		input(obj{
+			"message":         str("What to tell the user, in Markdown. Up to 4096 characters."),
+			"header":          header(),
+			"timeout_seconds": obj{"type": "integer", "description": "How long the notice stays open for the user to acknowledge, in seconds (default 3600; clamped to 10..86400)."},
+		}, []string{"message"}, false),
+		output(obj{}),
+		false, false, false)
+}
+
+// getAnswerTool defines get_answer.
+func getAnswerTool() mcp.Tool {
+	return newTool(ToolGetAnswer, "Get the answer to a question",
+		"Fetch the outcome of a question you asked earlier (status pending, or your call timed out), waiting up to wait_seconds for the user. Returns the same result the ask tool would have returned; if status is still pending, call get_answer again.",
+		input(obj{
+			"question_id":  str("The question_id from the earlier result."),
+			"wait_seconds": integer("How long to wait for the answer (0 returns at once). Capped at what your client tolerates.", 0, 3600),
+		}, []string{"question_id"}, false),
+		output(obj{
+			"answer": str("ask_user, ask_text, ask_confirm: the answer."), "source": str("ask_user: choice or free_text."),
+			"confirmed": boolean("ask_confirm: true only on yes."), "selected": obj{"type": "array", "items": obj{"type": "string"}},
+			"free_text": str("ask_choice, ask_multi_select: the note."), "action": obj{"type": "string", "enum": []string{"accept", "decline", "cancel"}},
+			"content":  obj{"type": "object"},
+			"decision": obj{"type": "string", "enum": []string{"allow", "deny"}}, "scope": obj{"type": "string", "enum": []string{"once", "session", "always"}},
+		}),
+		true, false, true)
+}
+
+// cancelQuestionTool defines cancel_question.
+func cancelQuestionTool() mcp.Tool {
+	return newTool(ToolCancelQuestion, "Withdraw a question",
+		"Withdraw a question you asked that is still pending, because you no longer need the answer: its dialog closes and the history records it as withdrawn. Returns its final status; if the user had already answered, that answer is returned instead.",
+		input(obj{"question_id": str("The question_id to withdraw.")}, []string{"question_id"}, false),
+		output(obj{}),
+		false, false, true)
 }
