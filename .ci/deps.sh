@@ -29,6 +29,8 @@ test_pkgs=(xvfb xauth dbus dunst libglib2.0-bin libnotify-bin xdotool
 	x11-utils imagemagick desktop-file-utils)
 # Headless Chromium for the question pages' real-browser tests (app/webask).
 test_pkgs+=(chromium)
+# The comparison in make bench: zenity-based MCP servers spawn it per question.
+test_pkgs+=(zenity)
 # Tooling.
 tool_pkgs=(ca-certificates git make)
 

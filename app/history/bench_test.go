@@ -201,6 +201,26 @@ func BenchmarkSQLite_CommitDecision(b *testing.B) {
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "decisions/s")
 }
 
+// BenchmarkSQLite_CommitDecided records questions decided at ask time, the
+// way a rule decides them: one BeginEnded, one durable commit each.
+func BenchmarkSQLite_CommitDecided(b *testing.B) {
+	s, err := Open(filepath.Join(b.TempDir(), "history.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = s.Close() }()
+	ctx := context.Background()
+	n := 0
+	for b.Loop() {
+		q := newQuestion(question.NewID(), time.Now())
+		if err := s.BeginEnded(ctx, q, *ended(question.AutoApproved, time.Now())); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "decisions/s")
+}
+
 func BenchmarkSQLite_FirstPage100k(b *testing.B) {
 	s := open100k(b)
 	ctx := context.Background()
