@@ -124,6 +124,9 @@ func (c askCommon) deadline(now time.Time, def time.Duration) time.Time {
 type ask struct {
 	q      question.Question
 	common askCommon
+	// inputFP, when set, stands for q's details in the re-attach
+	// fingerprint: a hash of the whole tool input the details render.
+	inputFP string
 }
 
 type optionArg struct {

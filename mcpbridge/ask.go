@@ -33,7 +33,7 @@ func (b *Bridge) askParsed(ctx context.Context, c caller, tool string, a ask) (*
 		return nil, &argError{describeInvalid(tool, err)}
 	}
 
-	key := attachKey{client: c.client.Name, fp: fingerprint(a.q)}
+	key := attachKey{client: c.client.Name, fp: fingerprint(a.q, a.inputFP)}
 	if tool != ToolNotify {
 		if id, res := b.attach.find(b.cfg.Broker, key, c.client.SessionID); id != "" {
 			b.cfg.Log.Info("re-attached a repeated question", "id", id, "client", c.client.Name)

@@ -17,8 +17,13 @@ type attachKey struct {
 	fp     string
 }
 
-// fingerprint hashes what makes two questions the same question.
-func fingerprint(q question.Question) string {
+// fingerprint hashes what makes two questions the same question. input,
+// when set, is the fingerprint of the whole tool input that q's details
+// render, and replaces the details: a rendering may cut what it shows.
+func fingerprint(q question.Question, input string) string {
+	if input != "" {
+		q.Details = ""
+	}
 	b, _ := json.Marshal(struct {
 		Kind                               question.Kind
 		Header                             string
@@ -30,8 +35,9 @@ func fingerprint(q question.Question) string {
 		Tool, Action, Details, AgentReason string
 		Risk                               question.Risk
 		Destructive                        bool
+		Input                              string
 	}{q.Kind, q.Header, q.Message, q.Options, q.Schema, q.FreeText, q.MinSelect + q.MinLength, q.MaxSelect + q.MaxLength,
-		q.Tool, q.Action, q.Details, q.AgentReason, q.Risk, q.Destructive})
+		q.Tool, q.Action, q.Details, q.AgentReason, q.Risk, q.Destructive, input})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/toolinput"
 )
 
 // Claude Code's --permission-prompt-tool contract: before running a tool it
@@ -132,12 +133,13 @@ func checkNoDuplicateKeys(raw json.RawMessage) error {
 	return nil
 }
 
-// permissionQuestion turns Claude Code's request into an approval.
+// permissionQuestion turns Claude Code's request into an approval showing
+// the whole input: the tool's own rendering and every other key under it.
 func permissionQuestion(p permissionArgs) question.Question {
-	details, reason := permissionDetails(p.ToolName, p.Input)
+	r := toolinput.RenderJSON(p.ToolName, p.Input)
 	return question.Question{
 		Kind: question.KindApproval, Message: p.ToolName, Action: p.ToolName,
-		Details: details, AgentReason: reason, Risk: permissionRisk(p.ToolName),
+		Details: r.Details, AgentReason: r.Reason, Risk: permissionRisk(p.ToolName),
 	}
 }
 
@@ -161,7 +163,9 @@ func (b *Bridge) permissionPrompt(ctx context.Context, c caller, raw json.RawMes
 	if err != nil {
 		return permissionResult{Behavior: "deny", Message: "Asktray could not read this permission request, so it is denied: " + err.Error()}
 	}
-	res, err := b.askParsed(ctx, c, ToolPermission, ask{q: permissionQuestion(p)})
+	// A retry re-attaches only to a request with the very same input: the
+	// fingerprint covers every key, not the (possibly cut) rendered text.
+	res, err := b.askParsed(ctx, c, ToolPermission, ask{q: permissionQuestion(p), inputFP: toolinput.Fingerprint(p.ToolName, p.Input)})
 	if err != nil {
 		if ae, ok := errors.AsType[*argError](err); ok {
 			return permissionResult{Behavior: "deny", Message: "Asktray could not show this permission request, so it is denied: " + ae.msg}
@@ -203,170 +207,4 @@ func denyMessage(r *toolResult) string {
 	return fmt.Sprintf("The user has not answered in Asktray yet (question %s), so this is not allowed for now. "+
 		"The question stays open in Asktray; once the user answers it there, retry exactly the same action: "+
 		"the retry re-attaches to question %s and gets the answer instead of asking again.", id, id)
-}
-
-// The biggest piece of a tool's input shown in full; a diff or a file body
-// beyond it is cut, with a note.
-const maxShown = 20000
-
-// permissionDetails renders a Claude Code tool input as Markdown for the
-// dialog, and picks out the model's own description as the reason. Inputs
-// of other tools, or of an unexpected shape, are shown as JSON.
-func permissionDetails(tool string, input json.RawMessage) (details, reason string) {
-	var in toolInput
-	dec := json.NewDecoder(bytes.NewReader(input))
-	dec.UseNumber()
-	_ = dec.Decode(&in)
-	if render, ok := renderers[tool]; ok && in != nil {
-		details, reason = render(in)
-	}
-	if details == "" {
-		var pretty bytes.Buffer
-		if json.Indent(&pretty, input, "", "  ") != nil {
-			pretty.Write(input)
-		}
-		details = fence("json", pretty.String())
-	}
-	if r := []rune(details); len(r) > question.MaxDetails {
-		details = string(r[:question.MaxDetails-64]) + "\n\n… (cut: the request is too long to show in full)"
-	}
-	if r := []rune(reason); len(r) > question.MaxAgentReason {
-		reason = string(r[:question.MaxAgentReason-1]) + "…"
-	}
-	return details, reason
-}
-
-// toolInput is a decoded Claude Code tool input.
-type toolInput map[string]any
-
-func (in toolInput) str(k string) (string, bool) { v, ok := in[k].(string); return v, ok }
-
-// renderers show the inputs of Claude Code's built-in tools; each returns ""
-// when the input does not have the expected shape.
-var renderers = map[string]func(in toolInput) (details, reason string){
-	"Bash":      renderBash,
-	"Edit":      renderEdit,
-	"MultiEdit": renderMultiEdit,
-	"Write":     renderWrite,
-	"WebFetch":  renderWebFetch,
-}
-
-func renderBash(in toolInput) (string, string) {
-	cmd, ok := in.str("command")
-	if !ok {
-		return "", ""
-	}
-	var b strings.Builder
-	b.WriteString(fence("sh", cmd))
-	if t, ok := in["timeout"].(json.Number); ok {
-		fmt.Fprintf(&b, "\n\nTimeout: %s ms", t)
-	}
-	if bg, _ := in["run_in_background"].(bool); bg {
-		b.WriteString("\n\nRuns in the background.")
-	}
-	reason, _ := in.str("description")
-	return b.String(), reason
-}
-
-func renderEdit(in toolInput) (string, string) {
-	path, ok1 := in.str("file_path")
-	old, ok2 := in.str("old_string")
-	repl, ok3 := in.str("new_string")
-	if !ok1 || !ok2 || !ok3 {
-		return "", ""
-	}
-	every := ""
-	if all, _ := in["replace_all"].(bool); all {
-		every = " (every occurrence)"
-	}
-	return "**File:** " + codeSpan(path) + every + "\n\n" + fence("diff", diffLines(old, repl)), ""
-}
-
-func renderMultiEdit(in toolInput) (string, string) {
-	path, ok := in.str("file_path")
-	edits, ok2 := in["edits"].([]any)
-	if !ok || !ok2 {
-		return "", ""
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "**File:** %s, %d edits", codeSpan(path), len(edits))
-	for _, e := range edits {
-		m, _ := e.(map[string]any)
-		old, _ := m["old_string"].(string)
-		repl, _ := m["new_string"].(string)
-		b.WriteString("\n\n" + fence("diff", diffLines(old, repl)))
-	}
-	return b.String(), ""
-}
-
-func renderWrite(in toolInput) (string, string) {
-	path, ok1 := in.str("file_path")
-	content, ok2 := in.str("content")
-	if !ok1 || !ok2 {
-		return "", ""
-	}
-	lines := strings.Count(content, "\n")
-	if content != "" && !strings.HasSuffix(content, "\n") {
-		lines++
-	}
-	return fmt.Sprintf("**File:** %s (%d lines, %d bytes, replaces the file if it exists)\n\n%s",
-		codeSpan(path), lines, len(content), fence("", strings.TrimSuffix(content, "\n"))), ""
-}
-
-func renderWebFetch(in toolInput) (string, string) {
-	url, ok := in.str("url")
-	if !ok {
-		return "", ""
-	}
-	d := "**URL:** " + codeSpan(url)
-	if prompt, ok := in.str("prompt"); ok {
-		d += "\n\n" + fence("", prompt)
-	}
-	return d, ""
-}
-
-// diffLines shows old and repl as removed and added lines.
-func diffLines(old, repl string) string {
-	var b strings.Builder
-	for l := range strings.SplitSeq(old, "\n") {
-		b.WriteString("- " + l + "\n")
-	}
-	for l := range strings.SplitSeq(repl, "\n") {
-		b.WriteString("+ " + l + "\n")
-	}
-	return strings.TrimSuffix(b.String(), "\n")
-}
-
-// fence puts s in a fenced code block longer than any backtick run in it,
-// cutting s beyond maxShown characters.
-func fence(lang, s string) string {
-	if r := []rune(s); len(r) > maxShown {
-		s = string(r[:maxShown]) + fmt.Sprintf("\n… (%d more characters not shown)", len(r)-maxShown)
-	}
-	ticks := max(3, longestRun(s, '`')+1)
-	f := strings.Repeat("`", ticks)
-	return f + lang + "\n" + s + "\n" + f
-}
-
-// codeSpan puts s in an inline code span that its own backticks cannot end.
-func codeSpan(s string) string {
-	s = strings.ReplaceAll(s, "\n", " ")
-	f := strings.Repeat("`", longestRun(s, '`')+1)
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
-		return f + " " + s + " " + f
-	}
-	return f + s + f
-}
-
-func longestRun(s string, c rune) int {
-	best, n := 0, 0
-	for _, r := range s {
-		if r == c {
-			n++
-			best = max(best, n)
-		} else {
-			n = 0
-		}
-	}
-	return best
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/toolinput"
 )
 
 // recordedCall is one testdata/claude-code file: the arguments Claude Code
@@ -215,20 +216,49 @@ func mustCompact(raw json.RawMessage) []byte {
 	return b.Bytes()
 }
 
-// Markdown in a tool's input cannot break out of the block that shows it.
-func TestFenceAndCodeSpan(t *testing.T) {
+// A key the renderer does not know is shown in the dialog, and only the
+// very same input collects an earlier answer: a retry that differs in a
+// hidden key, or beyond the part of a long file the dialog shows, asks anew.
+func TestPermissionPromptShowsAndFingerprintsWholeInput(t *testing.T) {
 	t.Parallel()
-	if got := fence("md", "a\n```\nb"); got != "````md\na\n```\nb\n````" {
-		t.Errorf("fence: %q", got)
+	e := newPolicyEnv(t, Config{Windows: []WindowRule{{Match: "claude-code", Window: 200 * time.Millisecond}}})
+	s := e.connect(t, "claude-code", nil)
+	ctx := context.Background()
+	long := strings.Repeat("x", 3*toolinput.MaxShown)
+	for i, pair := range [][2]string{
+		{`{"tool_name":"Bash","input":{"command":"ls","dangerouslyDisableSandbox":false}}`,
+			`{"tool_name":"Bash","input":{"command":"ls","dangerouslyDisableSandbox":true}}`},
+		{`{"tool_name":"Write","input":{"file_path":"a.txt","content":"` + long + `a"}}`,
+			`{"tool_name":"Write","input":{"file_path":"a.txt","content":"` + long + `b"}}`},
+	} {
+		pr, _ := callPermission(t, ctx, s, json.RawMessage(pair[0]))
+		p := e.waitPending(t, 1)
+		if pr.Behavior != "deny" {
+			t.Fatalf("%d: first call %+v, want a pending deny", i, pr)
+		}
+		if i == 0 && !strings.Contains(p[0].Details, "- `dangerouslyDisableSandbox`: `false`") {
+			t.Errorf("hidden key not shown:\n%s", p[0].Details)
+		}
+		if err := e.broker.Answer(p[0].ID, accept(`"allow"`)); err != nil {
+			t.Fatal(err)
+		}
+		asked := e.person(t, question.Response{Action: question.Decline, Via: question.ViaDialog})
+		pr, _ = callPermission(t, ctx, s, json.RawMessage(pair[1]))
+		id := <-asked
+		if id == p[0].ID || pr.Behavior != "deny" {
+			t.Fatalf("%d: a retry with a different input collected the earlier allow: %+v", i, pr)
+		}
+		q, _, _ := e.broker.Get(id)
+		if i == 0 && !strings.Contains(q.Details, "- `dangerouslyDisableSandbox`: `true`") {
+			t.Errorf("hidden key not shown:\n%s", q.Details)
+		}
 	}
-	if got := codeSpan("a`b"); got != "``a`b``" {
-		t.Errorf("codeSpan: %q", got)
-	}
-	if got := codeSpan("`x"); got != "`` `x ``" {
-		t.Errorf("codeSpan edge: %q", got)
-	}
-	long := strings.Repeat("x", maxShown+10)
-	if got := fence("", long); !strings.Contains(got, "(10 more characters not shown)") || strings.Count(got, "x") != maxShown {
-		t.Errorf("long fence not cut: %d x", strings.Count(got, "x"))
+}
+
+// The renderer's limits are the question model's, so its output always validates.
+func TestToolInputLimitsMatchQuestion(t *testing.T) {
+	t.Parallel()
+	if toolinput.MaxDetails != question.MaxDetails || toolinput.MaxReason != question.MaxAgentReason {
+		t.Fatalf("toolinput limits %d/%d, question limits %d/%d", toolinput.MaxDetails, toolinput.MaxReason, question.MaxDetails, question.MaxAgentReason)
 	}
 }
