@@ -22,7 +22,7 @@ var ErrNoApp = errors.New("no running app")
 // APIError is an error response from the app.
 type APIError struct {
 	Status  int    // HTTP status
-	Code    string // invalid, not_found, not_pending, bad_request, closing, internal
+	Code    string // invalid, not_found, not_pending, bad_request, other_user, closing, internal
 	Field   string // the field at fault, when one is
 	Message string
 }

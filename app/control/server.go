@@ -1,8 +1,9 @@
 // Package control is the person's channel to a running app: a small JSON API on a unix socket in the data dir, and its client.
 //
-// The socket is created with mode 0600 inside the 0700 data dir, so only the
-// user who runs the app can answer its questions; it is never served on the
-// MCP port.
+// The socket is created with mode 0600 inside the 0700 data dir, and every
+// request is checked against the peer's uid (SO_PEERCRED on Linux), so only
+// the user who runs the app can answer its questions; it is never served on
+// the MCP port.
 package control
 
 import (
@@ -103,7 +104,7 @@ func (s *Server) Listen(path string) error {
 		return fmt.Errorf("restrict control socket: %w", err)
 	}
 	s.ln = ln
-	s.srv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	s.srv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ConnContext: connContext}
 	go func() {
 		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			s.log().Error("control socket stopped", "err", err)
@@ -129,9 +130,18 @@ func (s *Server) log() *slog.Logger {
 	return slog.Default()
 }
 
-// Handler returns the API's routes.
+// Handler returns the API's routes behind the peer check: a request whose
+// connection is not a unix socket from a process of the app's own user is
+// refused with 403 other_user. It is served by Listen, which records each
+// connection's peer.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
+	s.routes(mux)
+	return s.sameUser(mux)
+}
+
+// routes registers every endpoint of the API on mux, one line each.
+func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /v1/status", s.status)
 	mux.HandleFunc("GET /v1/pending", s.pending)
 	mux.HandleFunc("GET /v1/questions/{id}", s.get)
@@ -143,7 +153,6 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /v1/away", s.setAway)
 	mux.HandleFunc("GET /v1/rules", s.rules)
 	mux.HandleFunc("DELETE /v1/rules/{id}", s.removeRule)
-	return mux
 }
 
 func (s *Server) status(w http.ResponseWriter, _ *http.Request) {
@@ -314,6 +323,8 @@ func writeError(w http.ResponseWriter, err error) {
 	body := apiError{Error: err.Error()}
 	status := http.StatusInternalServerError
 	switch {
+	case errors.Is(err, errOtherUser):
+		status, body.Code = http.StatusForbidden, "other_user"
 	case errors.As(err, &re):
 		status, body.Code, body.Field = http.StatusBadRequest, "bad_request", re.field
 	case errors.Is(err, question.ErrInvalid):

@@ -15,10 +15,16 @@ import (
 
 func newServer(t *testing.T) (*Client, *question.Broker) {
 	t.Helper()
+	return newServerIn(t, t.TempDir())
+}
+
+// newServerIn serves a new broker on dir/c.sock until the test ends.
+func newServerIn(t *testing.T, dir string) (*Client, *question.Broker) {
+	t.Helper()
 	store := history.NewMemory()
 	b := question.NewBroker(question.Config{Journal: store})
 	s := &Server{Broker: b, Store: store, Status: func() Status { return Status{PID: 42, URL: "http://127.0.0.1:1/mcp"} }}
-	sock := filepath.Join(t.TempDir(), "c.sock")
+	sock := filepath.Join(dir, "c.sock")
 	if err := s.Listen(sock); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,38 @@
+package control
+
+import (
+	"fmt"
+	"net"
+
+	"golang.org/x/sys/unix"
+)
+
+// peerUID returns the uid of the process at the other end of c, as the
+// kernel recorded it when that process connected (SO_PEERCRED).
+func peerUID(c *net.UnixConn) (int, error) {
+	cred, err := peerCred(c)
+	if err != nil {
+		return -1, err
+	}
+	return int(cred.Uid), nil
+}
+
+// peerCred returns the kernel's credentials of the process at the other end
+// of c, taken when it connected.
+func peerCred(c *net.UnixConn) (*unix.Ucred, error) {
+	raw, err := c.SyscallConn()
+	if err != nil {
+		return nil, fmt.Errorf("peer credentials: %w", err)
+	}
+	var cred *unix.Ucred
+	var serr error
+	if err := raw.Control(func(fd uintptr) {
+		cred, serr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
+	}); err != nil {
+		return nil, fmt.Errorf("peer credentials: %w", err)
+	}
+	if serr != nil {
+		return nil, fmt.Errorf("peer credentials: SO_PEERCRED: %w", serr)
+	}
+	return cred, nil
+}
