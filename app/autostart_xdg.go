@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/asktray/asktray/app/atomicfile"
 )
 
 // loginSupported says whether SetStartAtLogin can turn start at login on.
@@ -35,7 +37,7 @@ func SetStartAtLogin(on bool, exe string, args []string) error {
 		return fmt.Errorf("create autostart dir: %w", err)
 	}
 	// 0644 like every desktop entry: it holds no secret.
-	if err := WriteFileAtomic(path, []byte(entry), 0o644); err != nil {
+	if err := atomicfile.Write(path, []byte(entry), 0o644); err != nil {
 		return fmt.Errorf("write autostart entry: %w", err)
 	}
 	return nil

@@ -11,13 +11,14 @@ import (
 func TestDependenciesPointInward(t *testing.T) {
 	t.Parallel()
 	banned := map[string][]string{
-		"./policy":   {"fyne.io/", "github.com/mark3labs/", "github.com/gen2brain/", "modernc.org/"},
-		"./question": {"fyne.io/", "github.com/mark3labs/", "github.com/gen2brain/", "modernc.org/"},
-		"./history":  {"fyne.io/", "github.com/mark3labs/", "github.com/gen2brain/"},
-		"./control":  {"fyne.io/", "github.com/mark3labs/", "github.com/gen2brain/"},
-		"./webask":   {"fyne.io/", "github.com/mark3labs/", "github.com/gen2brain/", "modernc.org/", "github.com/chromedp/"},
-		"./cli":      {"fyne.io/", "github.com/gen2brain/"},
-		".":          {"fyne.io/", "github.com/gen2brain/"},
+		"./policy":      {"fyne.io/", "github.com/mark3labs/", "github.com/gen2brain/", "modernc.org/"},
+		"./question":    {"fyne.io/", "github.com/mark3labs/", "github.com/gen2brain/", "modernc.org/"},
+		"./history":     {"fyne.io/", "github.com/mark3labs/", "github.com/gen2brain/"},
+		"./control":     {"fyne.io/", "github.com/mark3labs/", "github.com/gen2brain/"},
+		"./webask":      {"fyne.io/", "github.com/mark3labs/", "github.com/gen2brain/", "modernc.org/", "github.com/chromedp/"},
+		"./cli":         {"fyne.io/", "github.com/gen2brain/"},
+		"./clientsetup": {"fyne.io/", "github.com/mark3labs/", "github.com/gen2brain/", "modernc.org/"},
+		".":             {"fyne.io/", "github.com/gen2brain/"},
 	}
 	for pkg, bans := range banned {
 		out, err := exec.Command("go", "list", "-deps", pkg).CombinedOutput()
@@ -60,6 +61,28 @@ func TestHookImportsOnlyStandardLibrary(t *testing.T) {
 	for p := range strings.FieldsSeq(string(out)) {
 		if p != "github.com/asktray/asktray/app/hook" {
 			t.Errorf("app/hook depends on %s; it may import only the standard library", p)
+		}
+	}
+}
+
+// TestClientSetupImportsLittle keeps app/clientsetup, which the CLI and the
+// tray's Connect window share, free of the app, Fyne and mcp-go: it may import
+// the standard library, app/atomicfile, app/hook and the config-file parsers only.
+func TestClientSetupImportsLittle(t *testing.T) {
+	t.Parallel()
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", "./clientsetup").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	allowed := []string{"github.com/asktray/asktray/app/clientsetup", "github.com/asktray/asktray/app/atomicfile",
+		"github.com/asktray/asktray/app/hook", "github.com/tailscale/hujson", "github.com/pelletier/go-toml/v2"}
+	for p := range strings.FieldsSeq(string(out)) {
+		ok := false
+		for _, a := range allowed {
+			ok = ok || p == a || strings.HasPrefix(p, a+"/")
+		}
+		if !ok {
+			t.Errorf("app/clientsetup depends on %s; it may import only the standard library, app/atomicfile, app/hook, hujson and go-toml", p)
 		}
 	}
 }

@@ -92,17 +92,10 @@ func RegenerateToken(dir string) (string, error) {
 	var b [32]byte
 	_, _ = rand.Read(b[:])
 	tok := hex.EncodeToString(b[:])
-	if err := WriteFileAtomic(filepath.Join(dir, TokenFile), []byte(tok+"\n"), 0o600); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, TokenFile), []byte(tok+"\n"), 0o600); err != nil {
 		return "", fmt.Errorf("write token: %w", err)
 	}
 	return tok, nil
-}
-
-// WriteFileAtomic writes data to path with mode through a temporary file in
-// the same dir, synced, and a rename, so the file is never seen half-written.
-// It blocks for the write and the fsync.
-func WriteFileAtomic(path string, data []byte, mode fs.FileMode) error {
-	return atomicfile.Write(path, data, mode)
 }
 
 // Instance describes a running app; it is written to the data dir so that the
@@ -137,5 +130,5 @@ func writeInstance(dir string, in Instance) error {
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(filepath.Join(dir, InstanceFile), append(b, '\n'), 0o600)
+	return atomicfile.Write(filepath.Join(dir, InstanceFile), append(b, '\n'), 0o600)
 }

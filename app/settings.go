@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/asktray/asktray/app/atomicfile"
 	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
@@ -134,7 +135,7 @@ func SaveSettings(dir string, s Settings) error {
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(filepath.Join(dir, SettingsFile), append(b, '\n'), 0o600)
+	return atomicfile.Write(filepath.Join(dir, SettingsFile), append(b, '\n'), 0o600)
 }
 
 // MCPAddr returns the loopback address the MCP server listens on when no

@@ -6,7 +6,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app"
-	"github.com/asktray/asktray/app/cli"
+	"github.com/asktray/asktray/app/clientsetup"
 )
 
 // connectWindow shows how to connect each MCP client: what 'asktray config
@@ -23,7 +23,7 @@ type connectWindow struct {
 	text        *widget.Label
 	copySnippet *widget.Button
 	copyCommand *widget.Button
-	setup       cli.Setup
+	setup       clientsetup.Setup
 }
 
 func newConnectWindow(a fyne.App, dataDir string, endpoint func() (url, token string)) *connectWindow {
@@ -34,14 +34,14 @@ func newConnectWindow(a fyne.App, dataDir string, endpoint func() (url, token st
 	c.copySnippet = widget.NewButton("Copy config entry", func() { a.Clipboard().SetContent(c.setup.Snippet) })
 	c.copySnippet.Importance = widget.HighImportance
 	c.copyCommand = widget.NewButton("Copy command", func() { a.Clipboard().SetContent(c.setup.Command) })
-	c.client = widget.NewSelect(cli.Clients(), c.choose)
+	c.client = widget.NewSelect(clientsetup.Clients(), c.choose)
 	return c
 }
 
 // choose shows the setup of client.
 func (c *connectWindow) choose(client string) {
 	url, token := c.endpoint()
-	s, err := cli.ClientSetup(client, c.dataDir, url, token)
+	s, err := clientsetup.For(client, c.dataDir, url, token)
 	if err != nil {
 		c.text.SetText(err.Error())
 		return
@@ -69,7 +69,7 @@ func (c *connectWindow) Show() {
 		w.CenterOnScreen()
 		c.win = w
 		if c.client.Selected == "" {
-			c.client.SetSelected(cli.Clients()[0])
+			c.client.SetSelected(clientsetup.Clients()[0])
 		}
 	}
 	c.refresh()

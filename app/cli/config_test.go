@@ -9,10 +9,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"reflect"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/asktray/asktray/app/clientsetup"
 )
 
 // go test ./app/cli -run Config -update-config rewrites testdata/config/*.txt.
@@ -31,12 +31,12 @@ func fakeConfig(t *testing.T, home string, env map[string]string, realServer boo
 	t.Helper()
 	oldSys, oldSrv := configSystem, configServer
 	t.Cleanup(func() { configSystem, configServer = oldSys, oldSrv })
-	configSystem = func() (configSys, error) {
-		return configSys{goos: "linux", home: home, getenv: func(k string) string { return env[k] }, exe: testExe}, nil
+	configSystem = func() (clientsetup.Sys, error) {
+		return clientsetup.Sys{GOOS: "linux", Home: home, Getenv: func(k string) string { return env[k] }, Exe: testExe}, nil
 	}
 	if !realServer {
-		configServer = func(context.Context, string) (serverInfo, error) {
-			return serverInfo{URL: testURL, Token: testToken, Running: true}, nil
+		configServer = func(context.Context, string) (clientsetup.Server, error) {
+			return clientsetup.Server{URL: testURL, Token: testToken, Running: true}, nil
 		}
 	}
 }
@@ -50,7 +50,7 @@ func runConfig(t *testing.T, args ...string) (stdout, stderr string, err error) 
 
 func TestConfig_Golden(t *testing.T) {
 	fakeConfig(t, "/home/ada", nil, false)
-	for _, client := range configClients {
+	for _, client := range clientsetup.Clients() {
 		for _, viaStdio := range []bool{false, true} {
 			name, args := client, []string{client, "--data-dir", testDataDir}
 			if viaStdio {
@@ -97,72 +97,11 @@ func TestConfig_Usage(t *testing.T) {
 			t.Errorf("%q: exit code %d", args, code)
 		}
 		if len(args) < 2 {
-			for _, c := range configClients {
+			for _, c := range clientsetup.Clients() {
 				if !strings.Contains(err.Error(), c) {
 					t.Errorf("%q: %q does not list %s", args, err, c)
 				}
 			}
-		}
-	}
-}
-
-func TestConfig_Paths(t *testing.T) {
-	for _, tc := range []struct {
-		goos, client string
-		env          map[string]string
-		want         string
-	}{
-		{"linux", "claude-desktop", nil, "/h/.config/Claude/claude_desktop_config.json"},
-		{"linux", "vscode", map[string]string{"XDG_CONFIG_HOME": "/x"}, "/x/Code/User/mcp.json"},
-		{"linux", "vscode", map[string]string{"XDG_CONFIG_HOME": "relative"}, "/h/.config/Code/User/mcp.json"},
-		{"darwin", "claude-desktop", nil, "/h/Library/Application Support/Claude/claude_desktop_config.json"},
-		{"darwin", "vscode", nil, "/h/Library/Application Support/Code/User/mcp.json"},
-		{"windows", "vscode", map[string]string{"APPDATA": "/appdata"}, "/appdata/Code/User/mcp.json"},
-		{"windows", "claude-desktop", nil, "/h/AppData/Roaming/Claude/claude_desktop_config.json"},
-		{"linux", "claude-code", nil, "/h/.claude.json"},
-		{"linux", "claude-code", map[string]string{"CLAUDE_CONFIG_DIR": "/cc"}, "/cc/.claude.json"},
-		{"linux", "codex", nil, "/h/.codex/config.toml"},
-		{"linux", "codex", map[string]string{"CODEX_HOME": "/cx"}, "/cx/config.toml"},
-		{"windows", "cursor", nil, "/h/.cursor/mcp.json"},
-		{"darwin", "windsurf", nil, "/h/.codeium/windsurf/mcp_config.json"},
-	} {
-		sys := configSys{goos: tc.goos, home: "/h", getenv: func(k string) string { return tc.env[k] }, exe: testExe}
-		tg, err := buildTarget(tc.client, sys, testDataDir, serverInfo{URL: testURL, Token: testToken}, true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if tg.path != filepath.FromSlash(tc.want) {
-			t.Errorf("%s %s %v: %s, want %s", tc.goos, tc.client, tc.env, tg.path, tc.want)
-		}
-	}
-}
-
-func TestConfig_TOMLQuoting(t *testing.T) {
-	for _, s := range []string{`C:\Program Files\Asktray\asktray.exe`, `a "quoted" path`, "tab\tnew\nline\x01\x7f", "ünïcode ✓", ""} {
-		q := tomlString(s)
-		if strings.ContainsAny(q, "\n\t\x01\x7f") {
-			t.Errorf("%q: raw control character in %s", s, q)
-		}
-		if back, err := strconv.Unquote(q); err != nil || back != s {
-			t.Errorf("%q -> %s -> %q, %v", s, q, back, err)
-		}
-		if key, err := parseDottedKey(q + `.b`); err != nil || !reflect.DeepEqual(key, []string{s, "b"}) {
-			t.Errorf("%q: key %q, %v", s, key, err)
-		}
-	}
-}
-
-func TestConfig_ShellQuoting(t *testing.T) {
-	for _, tc := range []struct{ goos, in, want string }{
-		{"linux", "/usr/bin/asktray", "/usr/bin/asktray"},
-		{"linux", "Authorization: Bearer x", `"Authorization: Bearer x"`},
-		{"linux", "/my $dir/`a`\\b\"", `"/my \$dir/\` + "`a\\`" + `\\b\""`},
-		{"linux", "/wow!/it's", `'/wow!/it'\''s'`},
-		{"linux", "", `""`},
-		{"windows", `C:\Program Files\asktray.exe`, `"C:\Program Files\asktray.exe"`},
-	} {
-		if got := shellQuote(tc.goos, tc.in); got != tc.want {
-			t.Errorf("%s %q: %s, want %s", tc.goos, tc.in, got, tc.want)
 		}
 	}
 }

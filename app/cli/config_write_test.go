@@ -10,17 +10,19 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/asktray/asktray/app/clientsetup"
 )
 
 // configPath returns where cmdConfig writes client's setup under home.
 func configPath(t *testing.T, client, home string) string {
 	t.Helper()
-	sys := configSys{goos: "linux", home: home, getenv: func(string) string { return "" }}
-	tg, err := buildTarget(client, sys, testDataDir, serverInfo{}, true)
+	sys := clientsetup.Sys{GOOS: "linux", Home: home, Getenv: func(string) string { return "" }}
+	tg, err := clientsetup.Build(client, sys, testDataDir, clientsetup.Server{}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return tg.path
+	return tg.Path
 }
 
 func mode(t *testing.T, path string) fs.FileMode {
@@ -58,7 +60,7 @@ func readServers(t *testing.T, path, rootKey string) (root, servers map[string]a
 }
 
 func TestConfigWrite_CreatesFiles(t *testing.T) {
-	for _, client := range configClients {
+	for _, client := range clientsetup.Clients() {
 		t.Run(client, func(t *testing.T) {
 			home := t.TempDir()
 			fakeConfig(t, home, nil, false)
@@ -182,7 +184,7 @@ func TestConfigWrite_RefusesWhatItCannotParse(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "by hand") {
 			t.Errorf("%s %q: err = %v", tc.client, tc.content, err)
 		}
-		if !strings.Contains(out, configServerName) {
+		if !strings.Contains(out, clientsetup.ServerName) {
 			t.Errorf("%s: the snippet is not printed:\n%s", tc.client, out)
 		}
 		if b, _ := os.ReadFile(path); string(b) != tc.content {

@@ -1,13 +1,13 @@
-package cli
+package clientsetup
 
 import (
 	"strings"
 	"testing"
 )
 
-func TestClientSetupMatchesConfigOutput(t *testing.T) {
+func TestForMatchesConfigOutput(t *testing.T) {
 	for _, c := range Clients() {
-		s, err := ClientSetup(c, "/data", "http://127.0.0.1:7931/mcp", strings.Repeat("ab", 32))
+		s, err := For(c, "/data", "http://127.0.0.1:7931/mcp", strings.Repeat("ab", 32))
 		if err != nil {
 			t.Fatalf("%s: %v", c, err)
 		}
@@ -18,7 +18,7 @@ func TestClientSetupMatchesConfigOutput(t *testing.T) {
 			t.Errorf("%s: no token in the setup", c)
 		}
 	}
-	if _, err := ClientSetup("emacs", "/d", "u", "t"); err == nil {
+	if _, err := For("emacs", "/d", "u", "t"); err == nil {
 		t.Error("unknown client accepted")
 	}
 }

@@ -1,4 +1,4 @@
-package cli
+package clientsetup
 
 import (
 	"bytes"
@@ -6,8 +6,8 @@ import (
 	"slices"
 )
 
-// Clients lists the MCP clients that ClientSetup and 'asktray config' know.
-func Clients() []string { return slices.Clone(configClients) }
+// Clients lists the MCP clients that For and 'asktray config' know.
+func Clients() []string { return slices.Clone(clients) }
 
 // Setup is how one client connects to the app.
 type Setup struct {
@@ -17,29 +17,29 @@ type Setup struct {
 	Path    string // the client's config file
 }
 
-// ClientSetup returns the setup for client against the app at url with
+// For returns the setup for client against the app at url with
 // token, the same that 'asktray config CLIENT' prints. It does not block
 // and may be called from any goroutine.
-func ClientSetup(client, dataDir, url, token string) (Setup, error) {
-	if !slices.Contains(configClients, client) {
+func For(client, dataDir, url, token string) (Setup, error) {
+	if !slices.Contains(clients, client) {
 		return Setup{}, fmt.Errorf("unknown client %q", client)
 	}
-	sys, err := configSystem()
+	sys, err := System()
 	if err != nil {
 		return Setup{}, err
 	}
 	useHTTP := client != "claude-desktop"
-	t, err := buildTarget(client, sys, dataDir, serverInfo{URL: url, Token: token, Running: true}, useHTTP)
+	t, err := Build(client, sys, dataDir, Server{URL: url, Token: token, Running: true}, useHTTP)
 	if err != nil {
 		return Setup{}, err
 	}
-	snip, err := t.snippet()
+	snip, err := t.Snippet()
 	if err != nil {
 		return Setup{}, err
 	}
 	var buf bytes.Buffer
-	if err := printTarget(t, &buf); err != nil {
+	if err := t.Print(&buf); err != nil {
 		return Setup{}, err
 	}
-	return Setup{Text: buf.String(), Snippet: string(snip), Command: t.command, Path: t.path}, nil
+	return Setup{Text: buf.String(), Snippet: string(snip), Command: t.Command, Path: t.Path}, nil
 }

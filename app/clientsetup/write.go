@@ -1,4 +1,4 @@
-package cli
+package clientsetup
 
 import (
 	"bytes"
@@ -12,16 +12,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/asktray/asktray/app"
+	"github.com/asktray/asktray/app/atomicfile"
 )
 
-// writeTarget merges t into its client's config file, keeping everything else
+// Write merges t into its client's config file, keeping everything else
 // there. It backs the old file up first (<file>.bak-<time>, 0600), keeps the
 // file's mode (0600 for a new one) and creates missing parent dirs 0700. A file
 // it cannot parse is left untouched: it prints the snippet and says to add it
-// by hand.
-func writeTarget(t configTarget, stdio IO) error {
-	path, old, mode, exists, err := readConfigFile(t.path)
+// by hand. It reports what it did to out; it blocks on the file system only.
+func (t Target) Write(out io.Writer) error {
+	path, old, mode, exists, err := readConfigFile(t.Path)
 	if err != nil {
 		return err
 	}
@@ -32,13 +32,13 @@ func writeTarget(t configTarget, stdio IO) error {
 		merged, err = mergeJSONServer(old, t.rootKey, t.entry)
 	}
 	if err != nil {
-		if perr := printTarget(t, stdio.Out); perr != nil {
+		if perr := t.Print(out); perr != nil {
 			return perr
 		}
-		return fmt.Errorf("%s: %w\nasktray left the file untouched; add the %s entry printed above to it by hand", path, err, configServerName)
+		return fmt.Errorf("%s: %w\nasktray left the file untouched; add the %s entry printed above to it by hand", path, err, ServerName)
 	}
 	if exists && bytes.Equal(merged, old) {
-		fmt.Fprintf(stdio.Out, "%s already holds this %s setup; nothing to change.\n", path, configServerName)
+		fmt.Fprintf(out, "%s already holds this %s setup; nothing to change.\n", path, ServerName)
 		return nil
 	}
 	backup := ""
@@ -49,15 +49,15 @@ func writeTarget(t configTarget, stdio IO) error {
 	} else if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
 	}
-	if err := app.WriteFileAtomic(path, merged, mode); err != nil {
+	if err := atomicfile.Write(path, merged, mode); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if exists {
-		fmt.Fprintf(stdio.Out, "Added the %s server to %s.\nThe previous file is in %s.\n", configServerName, path, backup)
+		fmt.Fprintf(out, "Added the %s server to %s.\nThe previous file is in %s.\n", ServerName, path, backup)
 	} else {
-		fmt.Fprintf(stdio.Out, "Created %s with the %s server.\n", path, configServerName)
+		fmt.Fprintf(out, "Created %s with the %s server.\n", path, ServerName)
 	}
-	fmt.Fprintln(stdio.Out, t.afterNote())
+	fmt.Fprintln(out, t.AfterNote())
 	return nil
 }
 
@@ -148,7 +148,7 @@ func mergeJSONServer(old []byte, rootKey string, entry jsonServer) ([]byte, erro
 	default:
 		return nil, fmt.Errorf("%q is not a JSON object", rootKey)
 	}
-	servers[configServerName] = entry
+	servers[ServerName] = entry
 	root[rootKey] = servers
 	return encodeJSON(root)
 }

@@ -1,4 +1,4 @@
-package cli
+package clientsetup
 
 // A minimal reader of TOML's line structure: enough to find a table in
 // Codex's config.toml and replace its lines without a TOML dependency, and to
@@ -302,7 +302,7 @@ func mergeTOMLTable(old []byte, table string) ([]byte, error) {
 // ownTOMLLines marks the lines of the [mcp_servers.asktray] table and its
 // sub-tables, and returns the index of its first header (-1 if there is none).
 func ownTOMLLines(lines []tomlLine) (own []bool, first int, err error) {
-	target := []string{"mcp_servers", configServerName}
+	target := []string{"mcp_servers", ServerName}
 	own, first = make([]bool, len(lines)), -1
 	var table []string
 	ours := false
