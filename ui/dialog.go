@@ -3,33 +3,29 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"log/slog"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 )
 
 // questionDialog is the top-level window of one pending question: who asks,
 // the message, the kind's controls (its renderer) and a bar with Snooze,
-// Decline and the answer buttons, all behind a guard (see guard). It is
-// created, used and closed on the Fyne goroutine only.
+// Decline and the answer buttons, all behind a guard (see guard). Its key
+// routing (keyRouter) and its menus (dialogMenus) are types of their own.
+// It is created, used and closed on the Fyne goroutine only.
 type questionDialog struct {
-	q      question.Question
-	broker *question.Broker
-	policy *policy.Policy // where Always… adds rules; nil: no Always…
-	log    *slog.Logger
-	clock  clock
-	win    fyne.Window
-	r      renderer
-	guard  *guard
-	root   *dialogRoot
-	app    fyne.App
-	webURL func(id string) string // the question's page link, or ""; may be nil
+	dialogShared
+	keyRouter
+	dialogMenus
+
+	q    question.Question
+	win  fyne.Window
+	r    renderer
+	root *dialogRoot
 
 	shownAt  time.Time
 	visible  bool
@@ -46,32 +42,22 @@ type questionDialog struct {
 	unlockHint    *widget.Label
 	keysHint      *widget.Label
 	buttons       []*dialogButton
-	defaultButton *dialogButton
-	snoozeButton  *dialogButton
-	snoozeMenu    *fyne.Menu
-	snoozePopup   *widget.PopUpMenu // the last one shown
-	webButton     *dialogButton     // "Browser": open or copy the question's page link; nil without one
-	webPopup      *widget.PopUpMenu // its menu, the last one shown
-	always        *alwaysPanel      // the open "Always…" scope dialog, or nil
-	alwaysButton  *dialogButton     // Always…, or nil
-	alwaysMenu    *fyne.Menu        // the "Always…" choices
-	alwaysPopup   *widget.PopUpMenu // the menu of alwaysMenu while shown
 }
 
-// newQuestionDialog builds the window for q without showing it. It must be
-// called on the Fyne goroutine; armDelay is clamped by clampArmDelay; webURL
-// (may be nil) gives the link to the question's page in a browser; pol
-// (may be nil) is where Always… adds rules.
-func newQuestionDialog(a fyne.App, b *question.Broker, pol *policy.Policy, q question.Question, log *slog.Logger, c clock, armDelay time.Duration, webURL func(string) string) (*questionDialog, error) {
-	d := &questionDialog{q: q, broker: b, policy: pol, log: log, clock: c, app: a, webURL: webURL}
+// newQuestionDialog builds the window for q without showing it, with env's
+// app, broker, clock and settings (its arm delay already clamped by
+// clampArmDelay). It must be called on the Fyne goroutine.
+func newQuestionDialog(env dialogShared, q question.Question) (*questionDialog, error) {
+	d := &questionDialog{dialogShared: env, q: q}
+	d.keys = d
 	r, err := newRenderer(&d.q, d)
 	if err != nil {
 		return nil, err
 	}
 	d.r = r
-	d.win = a.NewWindow(q.Client.DisplayName() + " asks")
+	d.win = d.app.NewWindow(q.Client.DisplayName() + " asks")
 	d.root = newDialogRoot(d.layout(), d)
-	d.guard = newGuard(c, armDelay, d.win.Canvas, d.root, d.guardChanged)
+	d.guard = newGuard(d.clock, d.armDelay, d.win.Canvas, d.root, d.guardChanged)
 	// Width first: every wrapped text re-wraps when its width changes, which
 	// costs tens of milliseconds for a long message.
 	d.win.Resize(fyne.NewSize(dialogWidth, 1))
@@ -240,73 +226,28 @@ func (d *questionDialog) showError(err error) {
 	d.errText.Show()
 }
 
-// focusGained implements inputSink.
-func (d *questionDialog) focusGained(w fyne.Focusable) { d.guard.focusGained(w) }
-
-// focusLost implements inputSink.
-func (d *questionDialog) focusLost(w fyne.Focusable) { d.guard.focusLost(w) }
-
-// keyDown implements inputSink.
-func (d *questionDialog) keyDown(ev *fyne.KeyEvent) { d.guard.keyDown(ev.Name) }
-
-// keyUp implements inputSink.
-func (d *questionDialog) keyUp(ev *fyne.KeyEvent) { d.guard.keyUp(ev.Name) }
-
-// typedKey implements inputSink: Escape cancels, Enter presses the default
-// button, 1..9 pick an option (not while typing in an entry). Each acts
-// only on a fresh key press while armed.
-func (d *questionDialog) typedKey(ev *fyne.KeyEvent, from fyne.Focusable) bool {
-	if d.always != nil {
-		return d.always.typedKey(ev, from)
+// panelKey implements keyTarget.
+func (d *questionDialog) panelKey(ev *fyne.KeyEvent, from fyne.Focusable) (took, open bool) {
+	if d.always == nil {
+		return false, false
 	}
-	switch ev.Name {
-	case fyne.KeyEscape:
-		if d.guard.take(ev.Name) && !d.done {
-			d.answer("Cancel", "key:Escape", func() (question.Response, error) {
-				return question.Response{Action: question.Cancel}, nil
-			})
-		}
-		return true
-	case fyne.KeyReturn, fyne.KeyEnter:
-		if d.guard.take(ev.Name) && d.defaultButton != nil && !d.defaultButton.Disabled() {
-			d.run(d.defaultButton, "key:"+string(ev.Name))
-		}
-		return true
-	}
-	n := digitKey(ev.Name)
-	if n == 0 {
-		return false
-	}
-	if _, typing := from.(*keyEntry); typing {
-		return false
-	}
-	if d.guard.take(ev.Name) && !d.done {
-		d.r.Pick(n)
-	}
-	return true
+	return d.always.typedKey(ev, from), true
 }
 
-// digitKey returns 1..9 for the keys 1..9, else 0.
-func digitKey(k fyne.KeyName) int {
-	if len(k) == 1 && k[0] >= '1' && k[0] <= '9' {
-		return int(k[0] - '0')
-	}
-	return 0
+// ended implements keyTarget.
+func (d *questionDialog) ended() bool { return d.done }
+
+// cancel implements keyTarget.
+func (d *questionDialog) cancel(input string) {
+	d.answer("Cancel", input, func() (question.Response, error) {
+		return question.Response{Action: question.Cancel}, nil
+	})
 }
 
-// press implements inputSink for the answer buttons.
-func (d *questionDialog) press(b *dialogButton, key fyne.KeyName) {
-	if key == "" {
-		if d.guard.mayTap() && !b.Disabled() {
-			d.run(b, "pointer")
-		}
-		return
-	}
-	if d.guard.take(key) && !b.Disabled() {
-		d.run(b, "key:"+string(key))
-	}
-}
+// pick implements keyTarget.
+func (d *questionDialog) pick(n int) { d.r.Pick(n) }
 
+// run implements keyTarget: it runs button b's action.
 func (d *questionDialog) run(b *dialogButton, input string) {
 	if d.done || b.act == nil {
 		return

@@ -46,25 +46,7 @@ func (d *questionDialog) showAlways() {
 	if d.alwaysButton == nil {
 		return
 	}
-	p := widget.NewPopUpMenu(d.alwaysMenu, d.win.Canvas())
-	hide := p.OnDismiss
-	p.OnDismiss = func() {
-		hide()
-		if d.always == nil {
-			d.rearm()
-		}
-	}
-	d.alwaysPopup = p
-	p.ShowAtRelativePosition(fyne.NewPos(0, d.alwaysButton.Size().Height), d.alwaysButton)
-}
-
-// rearm restarts the arm delay after a pop-up closed: Fyne did not tell
-// our widgets about window focus while it was open. Runs on the Fyne goroutine.
-func (d *questionDialog) rearm() {
-	if d.visible && !d.done {
-		d.guard.deactivate()
-		d.guard.activate()
-	}
+	d.alwaysPopup = d.popUnder(d.alwaysMenu, d.alwaysButton)
 }
 
 // alwaysPanel is the scope dialog of "Always allow…" and "Always deny…": a
@@ -264,49 +246,6 @@ func (d *questionDialog) growFor(s fyne.Size) {
 		d.win.Resize(fyne.NewSize(max(cur.Width, dialogWidth), min(h, maxDialogHeight+200)))
 	}
 }
-
-// keyCheck is a widget.Check that reports focus and dialog keys to its
-// dialog, so the guard sees window focus while it has focus. Its methods
-// run on the Fyne goroutine.
-type keyCheck struct {
-	widget.Check
-	sink inputSink
-}
-
-func newKeyCheck(sink inputSink, label string) *keyCheck {
-	c := &keyCheck{sink: sink}
-	c.Text = label
-	c.ExtendBaseWidget(c)
-	return c
-}
-
-// FocusGained tells the check and the dialog.
-func (c *keyCheck) FocusGained() {
-	c.Check.FocusGained()
-	c.sink.focusGained(c)
-}
-
-// FocusLost tells the check and the dialog.
-func (c *keyCheck) FocusLost() {
-	c.Check.FocusLost()
-	c.sink.focusLost(c)
-}
-
-// TypedKey gives Escape and Enter to the dialog and the rest to the check.
-func (c *keyCheck) TypedKey(ev *fyne.KeyEvent) {
-	switch ev.Name {
-	case fyne.KeyEscape, fyne.KeyReturn, fyne.KeyEnter:
-		c.sink.typedKey(ev, c)
-		return
-	}
-	c.Check.TypedKey(ev)
-}
-
-// KeyDown tells the dialog's guard.
-func (c *keyCheck) KeyDown(ev *fyne.KeyEvent) { c.sink.keyDown(ev) }
-
-// KeyUp tells the dialog's guard.
-func (c *keyCheck) KeyUp(ev *fyne.KeyEvent) { c.sink.keyUp(ev) }
 
 // ensure the approval renderer's host is the dialog.
 var _ approvalHost = (*questionDialog)(nil)

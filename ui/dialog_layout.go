@@ -187,46 +187,6 @@ func (d *questionDialog) fit() {
 	d.win.Resize(fyne.NewSize(dialogWidth, h))
 }
 
-// showSnoozeMenu opens the snooze choices under the Snooze button. While a
-// pop-up is open Fyne tells its own focus manager, not our widgets, about
-// window focus, so closing the menu restarts the arm delay.
-func (d *questionDialog) showSnoozeMenu() {
-	d.snoozeMenu.Items = d.snoozeItems()
-	p := widget.NewPopUpMenu(d.snoozeMenu, d.win.Canvas())
-	hide := p.OnDismiss
-	p.OnDismiss = func() {
-		hide()
-		if d.visible && !d.done {
-			d.guard.deactivate()
-			d.guard.activate()
-		}
-	}
-	d.snoozePopup = p
-	p.ShowAtRelativePosition(fyne.NewPos(0, d.snoozeButton.Size().Height), d.snoozeButton)
-}
-
-// snoozeItems returns the snooze choices as of now: 5 minutes, 1 hour, and
-// the next 09:00 (today's when it is still ahead, so never more than the
-// broker's 24 h limit away).
-func (d *questionDialog) snoozeItems() []*fyne.MenuItem {
-	now := d.clock.now()
-	morning, label := nextMorning(now)
-	return []*fyne.MenuItem{
-		fyne.NewMenuItem("For 5 minutes", func() { d.snooze(d.clock.now().Add(5 * time.Minute)) }),
-		fyne.NewMenuItem("For 1 hour", func() { d.snooze(d.clock.now().Add(time.Hour)) }),
-		fyne.NewMenuItem(label, func() { d.snooze(morning) }),
-	}
-}
-
-// nextMorning returns the next 09:00 local time after now and a menu label for it.
-func nextMorning(now time.Time) (time.Time, string) {
-	t := time.Date(now.Year(), now.Month(), now.Day(), 9, 0, 0, 0, now.Location())
-	if now.Before(t) {
-		return t, "Until 09:00"
-	}
-	return t.AddDate(0, 0, 1), "Until tomorrow 09:00"
-}
-
 // smallLabel returns a small, subdued label.
 func smallLabel(text string) *widget.Label {
 	l := widget.NewLabel(text)

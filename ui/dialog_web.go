@@ -24,22 +24,6 @@ func (d *questionDialog) newWebButton() *dialogButton {
 	return d.webButton
 }
 
-// showWebMenu opens the browser choices under the Browser button; like the
-// snooze menu, closing it restarts the arm delay.
-func (d *questionDialog) showWebMenu() {
-	p := widget.NewPopUpMenu(d.webMenu(), d.win.Canvas())
-	d.webPopup = p
-	hide := p.OnDismiss
-	p.OnDismiss = func() {
-		hide()
-		if d.visible && !d.done {
-			d.guard.deactivate()
-			d.guard.activate()
-		}
-	}
-	p.ShowAtRelativePosition(fyne.NewPos(0, d.webButton.Size().Height), d.webButton)
-}
-
 // webMenu returns the Browser button's choices.
 func (d *questionDialog) webMenu() *fyne.Menu {
 	return fyne.NewMenu("Browser",

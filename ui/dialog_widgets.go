@@ -60,18 +60,57 @@ func (r *dialogRoot) KeyDown(ev *fyne.KeyEvent) { r.sink.keyDown(ev) }
 // KeyUp tells the dialog's guard.
 func (r *dialogRoot) KeyUp(ev *fyne.KeyEvent) { r.sink.keyUp(ev) }
 
+// sinkLink ties a dialog's control to the dialog's inputSink, written once
+// for every kind of control: it reports the control's focus changes and
+// every key press and release (so the guard sees window focus and fresh
+// key presses whichever control has focus), and hands the dialog-wide keys
+// on. A control embeds it; its methods run on the Fyne goroutine.
+type sinkLink struct {
+	sink inputSink
+	self fyne.Focusable // the control that embeds the link
+}
+
+// KeyDown tells the dialog's guard.
+func (l sinkLink) KeyDown(ev *fyne.KeyEvent) { l.sink.keyDown(ev) }
+
+// KeyUp tells the dialog's guard.
+func (l sinkLink) KeyUp(ev *fyne.KeyEvent) { l.sink.keyUp(ev) }
+
+// gained tells the dialog that the control has focus.
+func (l sinkLink) gained() { l.sink.focusGained(l.self) }
+
+// lost tells the dialog that the control lost focus.
+func (l sinkLink) lost() { l.sink.focusLost(l.self) }
+
+// dialogKey gives Escape, and with enter also Return and Enter, to the
+// dialog, and reports whether it did; the control handles any other key.
+func (l sinkLink) dialogKey(ev *fyne.KeyEvent, enter bool) bool {
+	switch ev.Name {
+	case fyne.KeyEscape:
+	case fyne.KeyReturn, fyne.KeyEnter:
+		if !enter {
+			return false
+		}
+	default:
+		return false
+	}
+	l.sink.typedKey(ev, l.self)
+	return true
+}
+
 // keyEntry is a widget.Entry that reports focus and keys to its dialog.
-// A focused Entry swallows keys (fyne.md §3), so it overrides TypedKey:
-// Escape cancels the dialog, Enter in a single-line entry and Ctrl+Enter in
-// a multi-line one press the default button. Its methods run on the Fyne goroutine.
+// A focused Entry swallows keys, so it overrides TypedKey: Escape cancels
+// the dialog, Enter in a single-line entry and Ctrl+Enter in a multi-line
+// one press the default button. Its methods run on the Fyne goroutine.
 type keyEntry struct {
 	widget.Entry
-	sink   inputSink
+	sinkLink
 	onBlur func() // optional: called when the entry loses focus
 }
 
 func newKeyEntry(sink inputSink, multiLine bool) *keyEntry {
-	e := &keyEntry{sink: sink}
+	e := &keyEntry{}
+	e.sinkLink = sinkLink{sink: sink, self: e}
 	e.MultiLine = multiLine
 	if multiLine {
 		e.Wrapping = fyne.TextWrapWord
@@ -83,13 +122,13 @@ func newKeyEntry(sink inputSink, multiLine bool) *keyEntry {
 // FocusGained tells the entry and the dialog.
 func (e *keyEntry) FocusGained() {
 	e.Entry.FocusGained()
-	e.sink.focusGained(e)
+	e.gained()
 }
 
 // FocusLost tells the entry and the dialog.
 func (e *keyEntry) FocusLost() {
 	e.Entry.FocusLost()
-	e.sink.focusLost(e)
+	e.lost()
 	if e.onBlur != nil {
 		e.onBlur()
 	}
@@ -97,29 +136,21 @@ func (e *keyEntry) FocusLost() {
 
 // KeyDown tells the dialog's guard, then the entry.
 func (e *keyEntry) KeyDown(ev *fyne.KeyEvent) {
-	e.sink.keyDown(ev)
+	e.sinkLink.KeyDown(ev)
 	e.Entry.KeyDown(ev)
 }
 
 // KeyUp tells the dialog's guard, then the entry.
 func (e *keyEntry) KeyUp(ev *fyne.KeyEvent) {
-	e.sink.keyUp(ev)
+	e.sinkLink.KeyUp(ev)
 	e.Entry.KeyUp(ev)
 }
 
 // TypedKey gives Escape, and Enter in a single-line entry, to the dialog.
 func (e *keyEntry) TypedKey(ev *fyne.KeyEvent) {
-	switch ev.Name {
-	case fyne.KeyEscape:
-		e.sink.typedKey(ev, e)
-		return
-	case fyne.KeyReturn, fyne.KeyEnter:
-		if !e.MultiLine {
-			e.sink.typedKey(ev, e)
-			return
-		}
+	if !e.dialogKey(ev, !e.MultiLine) {
+		e.Entry.TypedKey(ev)
 	}
-	e.Entry.TypedKey(ev)
 }
 
 // TypedShortcut gives Ctrl+Enter to the dialog.
@@ -138,13 +169,14 @@ func (e *keyEntry) TypedShortcut(s fyne.Shortcut) {
 // onTap directly. Its methods run on the Fyne goroutine.
 type dialogButton struct {
 	widget.Button
-	sink  inputSink
+	sinkLink
 	act   *action
 	onTap func()
 }
 
 func newDialogButton(sink inputSink, label string, act *action, onTap func()) *dialogButton {
-	b := &dialogButton{sink: sink, act: act, onTap: onTap}
+	b := &dialogButton{act: act, onTap: onTap}
+	b.sinkLink = sinkLink{sink: sink, self: b}
 	b.Text = label
 	b.ExtendBaseWidget(b)
 	return b
@@ -176,29 +208,24 @@ func (b *dialogButton) TypedKey(ev *fyne.KeyEvent) {
 // FocusGained tells the button and the dialog.
 func (b *dialogButton) FocusGained() {
 	b.Button.FocusGained()
-	b.sink.focusGained(b)
+	b.gained()
 }
 
 // FocusLost tells the button and the dialog.
 func (b *dialogButton) FocusLost() {
 	b.Button.FocusLost()
-	b.sink.focusLost(b)
+	b.lost()
 }
-
-// KeyDown tells the dialog's guard.
-func (b *dialogButton) KeyDown(ev *fyne.KeyEvent) { b.sink.keyDown(ev) }
-
-// KeyUp tells the dialog's guard.
-func (b *dialogButton) KeyUp(ev *fyne.KeyEvent) { b.sink.keyUp(ev) }
 
 // keySelect is a widget.Select that reports focus and dialog keys. Its methods run on the Fyne goroutine.
 type keySelect struct {
 	widget.Select
-	sink inputSink
+	sinkLink
 }
 
 func newKeySelect(sink inputSink, options []string, changed func(string)) *keySelect {
-	s := &keySelect{sink: sink}
+	s := &keySelect{}
+	s.sinkLink = sinkLink{sink: sink, self: s}
 	s.Options = options
 	s.OnChanged = changed
 	s.PlaceHolder = "Choose…"
@@ -209,27 +236,53 @@ func newKeySelect(sink inputSink, options []string, changed func(string)) *keySe
 // FocusGained tells the select and the dialog.
 func (s *keySelect) FocusGained() {
 	s.Select.FocusGained()
-	s.sink.focusGained(s)
+	s.gained()
 }
 
 // FocusLost tells the select and the dialog.
 func (s *keySelect) FocusLost() {
 	s.Select.FocusLost()
-	s.sink.focusLost(s)
+	s.lost()
 }
 
 // TypedKey gives Escape and Enter to the dialog and the rest to the select.
 func (s *keySelect) TypedKey(ev *fyne.KeyEvent) {
-	switch ev.Name {
-	case fyne.KeyEscape, fyne.KeyReturn, fyne.KeyEnter:
-		s.sink.typedKey(ev, s)
-		return
+	if !s.dialogKey(ev, true) {
+		s.Select.TypedKey(ev)
 	}
-	s.Select.TypedKey(ev)
 }
 
-// KeyDown tells the dialog's guard.
-func (s *keySelect) KeyDown(ev *fyne.KeyEvent) { s.sink.keyDown(ev) }
+// keyCheck is a widget.Check that reports focus and dialog keys to its
+// dialog, so the guard sees window focus while it has focus. Its methods
+// run on the Fyne goroutine.
+type keyCheck struct {
+	widget.Check
+	sinkLink
+}
 
-// KeyUp tells the dialog's guard.
-func (s *keySelect) KeyUp(ev *fyne.KeyEvent) { s.sink.keyUp(ev) }
+func newKeyCheck(sink inputSink, label string) *keyCheck {
+	c := &keyCheck{}
+	c.sinkLink = sinkLink{sink: sink, self: c}
+	c.Text = label
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+// FocusGained tells the check and the dialog.
+func (c *keyCheck) FocusGained() {
+	c.Check.FocusGained()
+	c.gained()
+}
+
+// FocusLost tells the check and the dialog.
+func (c *keyCheck) FocusLost() {
+	c.Check.FocusLost()
+	c.lost()
+}
+
+// TypedKey gives Escape and Enter to the dialog and the rest to the check.
+func (c *keyCheck) TypedKey(ev *fyne.KeyEvent) {
+	if !c.dialogKey(ev, true) {
+		c.Check.TypedKey(ev)
+	}
+}

@@ -19,13 +19,7 @@ import (
 // its methods, handle included, run on the Fyne goroutine: the tray wraps
 // broker callbacks in fyne.Do.
 type dialogs struct {
-	app      fyne.App
-	broker   *question.Broker
-	log      *slog.Logger
-	armDelay time.Duration
-	clock    clock
-	policy   *policy.Policy         // where approval dialogs add rules; nil: none
-	webURL   func(id string) string // a question's page link, or ""; nil offers none
+	dialogShared
 
 	byID     map[string]*questionDialog
 	stopTick func()
@@ -40,10 +34,24 @@ func newDialogs(a fyne.App, b *question.Broker, log *slog.Logger, armDelay time.
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	return &dialogs{
-		app: a, broker: b, log: log.With("component", "dialogs"),
-		armDelay: clampArmDelay(armDelay), clock: realClock(),
+		dialogShared: dialogShared{
+			app: a, broker: b, log: log.With("component", "dialogs"),
+			armDelay: clampArmDelay(armDelay), clock: realClock(),
+		},
 		byID: map[string]*questionDialog{},
 	}
+}
+
+// dialogShared is what the manager gives every dialog it makes. It is set up
+// before the first dialog opens and read on the Fyne goroutine.
+type dialogShared struct {
+	app      fyne.App
+	broker   *question.Broker
+	log      *slog.Logger
+	armDelay time.Duration // clamped by clampArmDelay
+	clock    clock
+	policy   *policy.Policy         // where approval dialogs add rules; nil: none
+	webURL   func(id string) string // a question's page link, or ""; nil offers none
 }
 
 // start opens a dialog for every pending question that is not snoozed and
@@ -113,7 +121,7 @@ func (m *dialogs) show(q question.Question) {
 		d.show(false)
 		return
 	}
-	d, err := newQuestionDialog(m.app, m.broker, m.policy, q, m.log, m.clock, m.armDelay, m.webURL)
+	d, err := newQuestionDialog(m.dialogShared, q)
 	if err != nil {
 		m.log.Error("cannot show question", "id", q.ID, "kind", string(q.Kind), "err", err)
 		return
