@@ -16,6 +16,7 @@ import (
 
 	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/loopback"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/app/webask"
@@ -341,11 +342,8 @@ func listen(addr string, nonLoopback bool) (net.Listener, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--addr %q: %w", addr, err)
 	}
-	if host != "localhost" && !nonLoopback {
-		ip := net.ParseIP(host)
-		if ip == nil || !ip.IsLoopback() {
-			return nil, fmt.Errorf("--addr %q: must be a loopback address such as 127.0.0.1", addr)
-		}
+	if !nonLoopback && !loopback.Name(host) {
+		return nil, fmt.Errorf("--addr %q: must be a loopback address such as 127.0.0.1", addr)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

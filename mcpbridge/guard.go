@@ -7,14 +7,13 @@ import (
 	"encoding/json"
 	"io"
 	"mime"
-	"net"
 	"net/http"
-	"net/url"
-	"strings"
 	"sync"
 	"time"
 
 	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"github.com/asktray/asktray/app/loopback"
 )
 
 // MaxBody limits an MCP request body. The largest legitimate one is an
@@ -57,15 +56,15 @@ func (b *Bridge) HTTPHandler(o HTTPOptions) http.Handler {
 
 func (b *Bridge) guard(o HTTPOptions, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !o.RemotePeers && !loopbackPeer(r.RemoteAddr) {
+		switch (loopback.Rules{ExtraHosts: o.ExtraHosts, RemotePeers: o.RemotePeers}).Check(r) {
+		case loopback.Allowed:
+		case loopback.ForeignPeer:
 			http.Error(w, "Forbidden: only local clients may connect", http.StatusForbidden)
 			return
-		}
-		if !hostAllowed(r.Host, o.ExtraHosts) {
+		case loopback.ForeignHost:
 			http.Error(w, "Forbidden: Host must be a loopback name", http.StatusForbidden)
 			return
-		}
-		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, o.ExtraHosts) {
+		default:
 			http.Error(w, "Forbidden: Origin not allowed", http.StatusForbidden)
 			return
 		}
@@ -105,50 +104,6 @@ func tokenMatches(header string, o HTTPOptions) bool {
 		return false
 	}
 	return subtle.ConstantTimeCompare([]byte(header), []byte("Bearer "+tok)) == 1
-}
-
-// hostAllowed reports whether host (with an optional port) is a loopback
-// name or one of extra. A rebinding attack reaches us with the attacker's
-// name in Host.
-func hostAllowed(host string, extra []string) bool {
-	h := host
-	if sh, _, err := net.SplitHostPort(host); err == nil {
-		h = sh
-	}
-	h = strings.Trim(h, "[]")
-	if strings.EqualFold(h, "localhost") {
-		return true
-	}
-	if ip := net.ParseIP(h); ip != nil && ip.IsLoopback() {
-		return true
-	}
-	for _, e := range extra {
-		if strings.EqualFold(h, e) {
-			return true
-		}
-	}
-	return false
-}
-
-// loopbackPeer reports whether a request's remote address is on loopback.
-func loopbackPeer(remote string) bool {
-	host, _, err := net.SplitHostPort(remote)
-	if err != nil {
-		host = remote
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
-// originAllowed accepts http(s) origins on a loopback host (any port: local
-// tools such as the MCP Inspector run their own page) or on an extra host.
-// "null" and every other site are refused.
-func originAllowed(origin string, extra []string) bool {
-	u, err := url.Parse(origin)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return false
-	}
-	return hostAllowed(u.Host, extra)
 }
 
 // trackedCall is one tools/call in flight over HTTP.

@@ -4,6 +4,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+
+	"github.com/asktray/asktray/app/loopback"
 )
 
 // Handler returns the pages, to be mounted at /q/ on the loopback listener,
@@ -39,63 +41,29 @@ func (s *Server) Handler() http.Handler {
 	})
 }
 
-// refuse returns why r may not be served, or "".
+// refuse returns why r may not be served, or "": the question pages take
+// requests from loopback peers only, addressed to the listener's own
+// loopback address and port, from its own pages.
 func (s *Server) refuse(r *http.Request) string {
-	if !loopbackPeer(r.RemoteAddr) {
+	rules := loopback.Rules{SameOrigin: true}
+	if addr := s.addr.Load(); addr != nil {
+		_, rules.Port, _ = net.SplitHostPort(*addr)
+	}
+	if rules.Port == "" {
+		return "Host must be this app's loopback address" // no listener yet
+	}
+	switch rules.Check(r) {
+	case loopback.Allowed:
+		return ""
+	case loopback.ForeignPeer:
 		return "only local browsers may open this page"
-	}
-	if !s.hostAllowed(r.Host) {
+	case loopback.ForeignHost:
 		return "Host must be this app's loopback address"
-	}
-	origin := r.Header.Get("Origin")
-	site := r.Header.Get("Sec-Fetch-Site")
-	switch {
-	case origin == "null":
-		// Our own form sends Origin: null because the page's referrer
-		// policy is no-referrer (Fetch: serializing a request origin); the
-		// browser's Sec-Fetch-Site then tells ours from a foreign page's.
-		if site != "same-origin" {
-			return "Origin not allowed"
-		}
-	case origin != "" && origin != "http://"+r.Host:
+	case loopback.CrossSite:
+		return "cross-site requests are not allowed"
+	default:
 		return "Origin not allowed"
 	}
-	if site != "" && site != "same-origin" && site != "none" && r.Method != http.MethodGet && r.Method != http.MethodHead {
-		return "cross-site requests are not allowed"
-	}
-	return ""
-}
-
-// hostAllowed reports whether host names a loopback address with the
-// listener's port.
-func (s *Server) hostAllowed(host string) bool {
-	addr := s.addr.Load()
-	if addr == nil {
-		return false
-	}
-	_, wantPort, err := net.SplitHostPort(*addr)
-	if err != nil {
-		return false
-	}
-	h, port, err := net.SplitHostPort(host)
-	if err != nil || port != wantPort {
-		return false
-	}
-	if h == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
-}
-
-// loopbackPeer reports whether a request's remote address is on loopback.
-func loopbackPeer(remote string) bool {
-	host, _, err := net.SplitHostPort(remote)
-	if err != nil {
-		host = remote
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // plain writes a short text response.

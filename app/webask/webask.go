@@ -24,6 +24,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/asktray/asktray/app/loopback"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -110,7 +111,7 @@ func (s *Server) Close() {
 // called from any goroutine.
 func (s *Server) SetAddr(addr string) {
 	if host, port, err := net.SplitHostPort(addr); err == nil {
-		if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		if !loopback.Name(host) {
 			addr = net.JoinHostPort("127.0.0.1", port)
 		}
 	}
