@@ -71,6 +71,7 @@ type Bridge struct {
 	calls     *callTracker
 	attach    *attachments
 	rejecters sessionSet // sessions whose client declines forms automatically
+	granters  sessionSet // sessions whose client granted a form faster than a person could read it
 }
 
 // New builds the MCP server with every tool registered.
@@ -92,7 +93,10 @@ func New(cfg Config) *Bridge {
 	}
 	b := &Bridge{cfg: cfg, calls: newCallTracker(), attach: newAttachments()}
 	hooks := &mcpserver.Hooks{}
-	hooks.AddOnUnregisterSession(func(_ context.Context, s mcpserver.ClientSession) { b.rejecters.remove(s.SessionID()) })
+	hooks.AddOnUnregisterSession(func(_ context.Context, s mcpserver.ClientSession) {
+		b.rejecters.remove(s.SessionID())
+		b.granters.remove(s.SessionID())
+	})
 	b.srv = mcpserver.NewMCPServer("asktray", cfg.Version,
 		mcpserver.WithHooks(hooks),
 		mcpserver.WithTitle("Asktray"),

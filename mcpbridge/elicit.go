@@ -170,11 +170,13 @@ func confirmProps(q question.Question) (map[string]any, []string) {
 		desc = "This cannot be undone. " + desc
 	}
 	p := map[string]any{"type": "boolean", "title": yes, "description": desc}
-	switch {
-	case string(q.Default) == `"yes"`:
-		p["default"] = true
-	case string(q.Default) == `"no"` || q.Destructive:
+	// A destructive confirmation is never pre-checked, whatever default
+	// the agent sent (validation refuses "yes" there; this holds anyway).
+	switch d := strings.TrimSpace(string(q.Default)); {
+	case q.Destructive || d == `"no"` || d == "false":
 		p["default"] = false
+	case d == `"yes"` || d == "true":
+		p["default"] = true
 	}
 	return map[string]any{propConfirm: p}, []string{propConfirm}
 }

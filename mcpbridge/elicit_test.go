@@ -164,7 +164,7 @@ func TestClientModeDeliversEachKind(t *testing.T) {
 		{"approval allow", ToolApproval, deployArgs,
 			map[string]any{"type": "object", "required": []any{"decision"}, "properties": map[string]any{"decision": map[string]any{
 				"type": "string", "title": "Decision", "oneOf": []any{map[string]any{"const": "allow", "title": "Allow"}, map[string]any{"const": "deny", "title": "Deny"}}}}},
-			accepting(map[string]any{"decision": "allow"}, MinHumanDecline+200*time.Millisecond), // an allow at human speed
+			accepting(map[string]any{"decision": "allow"}, humanGrant(deployQuestion)+200*time.Millisecond), // an allow at human speed
 			map[string]any{"status": "answered", "decision": "allow", "via": "elicitation"}},
 		{"approval deny", ToolApproval, deployArgs, nil,
 			accepting(map[string]any{"decision": "deny"}, 0),

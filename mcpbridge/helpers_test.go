@@ -102,12 +102,16 @@ func decodeResult(t *testing.T, r *mcp.CallToolResult) (map[string]any, string, 
 	return nil, "", false
 }
 
-// person answers the next question that gets asked with resp, and returns its id.
+// person answers the next question that gets asked from now on with resp,
+// and returns its id.
 func (e *env) person(t *testing.T, resp question.Response) <-chan string {
 	t.Helper()
 	asked := make(chan question.Question, 16)
+	// Events are delivered asynchronously: an earlier question's Asked
+	// event may still arrive after this subscription, so skip those.
+	since := time.Now()
 	cancel := e.broker.Subscribe(func(ev question.Event) {
-		if ev.Type == question.EventAsked {
+		if ev.Type == question.EventAsked && !ev.Question.Created.Before(since) {
 			asked <- ev.Question
 		}
 	})

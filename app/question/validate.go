@@ -116,8 +116,12 @@ func (q *Question) Validate() error {
 		return err
 	}
 	if len(q.Default) > 0 && q.Kind != KindNotice {
-		if _, err := q.checkValue(q.Default, "default"); err != nil {
+		v, err := q.checkValue(q.Default, "default")
+		if err != nil {
 			return invalid(err)
+		}
+		if q.Kind == KindConfirm && q.Destructive && string(v) == `"yes"` {
+			return invalid(fieldErr("default", `"yes" is not allowed with destructive: a destructive confirmation never pre-selects yes; omit default or use "no"`))
 		}
 	}
 	return nil
