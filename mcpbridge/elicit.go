@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // AskMode says where questions go: the desktop, the asking client's own
@@ -193,7 +194,7 @@ func choiceProps(q question.Question, titled bool) (map[string]any, []string) {
 		}
 		p := map[string]any{"type": "array", "title": "Choose", "minItems": q.MinSelect, "maxItems": max,
 			"items": map[string]any{"anyOf": titledConsts(q.Options, nil)}}
-		if l := defaultLabels(q.Default); l != nil {
+		if l := present.DefaultLabels(q.Default); l != nil {
 			p["default"] = l
 		}
 		props[propChoices] = p
@@ -204,7 +205,7 @@ func choiceProps(q question.Question, titled bool) (map[string]any, []string) {
 		return props, required
 	}
 	p := enumProp("Choose one", q.Options, nil, titled)
-	if l := defaultLabels(q.Default); len(l) == 1 {
+	if l := present.DefaultLabels(q.Default); len(l) == 1 {
 		p["default"] = l[0]
 	}
 	props[propChoice] = p
@@ -281,19 +282,6 @@ func titledConsts(opts []question.Option, titles []string) []map[string]string {
 		out[i] = map[string]string{"const": o.Label, "title": t}
 	}
 	return out
-}
-
-// defaultLabels reads a choice default: a label or an array of labels.
-func defaultLabels(raw json.RawMessage) []string {
-	var one string
-	if json.Unmarshal(raw, &one) == nil {
-		return []string{one}
-	}
-	var many []string
-	if json.Unmarshal(raw, &many) == nil {
-		return many
-	}
-	return nil
 }
 
 // elicitMessage is the text the client shows above the form.

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // questionDialog is the top-level window of one pending question: who asks,
@@ -222,7 +223,7 @@ func (d *questionDialog) showError(err error) {
 		d.errText.Hide()
 		return
 	}
-	d.errText.SetText(upperFirst(err.Error()))
+	d.errText.SetText(present.UpperFirst(err.Error()))
 	d.errText.Show()
 }
 

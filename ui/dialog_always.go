@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app/policy"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // Scope and expiry choices of the "Always…" panel.
@@ -187,7 +188,7 @@ func (p *alwaysPanel) confirm() {
 		r, err = d.policy.Add(r)
 	}
 	if err != nil {
-		p.errText.SetText(upperFirst(err.Error()))
+		p.errText.SetText(present.UpperFirst(err.Error()))
 		p.errText.Show()
 		d.growFor(p.pop.MinSize())
 		return

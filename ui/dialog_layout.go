@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -15,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // Dialog geometry, in Fyne units.
@@ -36,7 +35,7 @@ func contentWidth() float32 { return dialogWidth - 2*theme.Padding() - 2*margin(
 // links), the stopped-waiting line, the renderer's controls, the inline
 // error and the bar. It runs once, on the Fyne goroutine.
 func (d *questionDialog) layout() fyne.CanvasObject {
-	d.client = smallLabel(clientLine(d.q.Client))
+	d.client = smallLabel(present.ClientLine(d.q.Client))
 	d.client.Truncation = fyne.TextTruncateEllipsis
 	d.times = smallLabel("")
 	d.times.Alignment = fyne.TextAlignTrailing
@@ -195,61 +194,9 @@ func smallLabel(text string) *widget.Label {
 	return l
 }
 
-// clientLine says who asks: name, version and the start of the session id.
-func clientLine(c question.Client) string {
-	parts := []string{c.DisplayName()}
-	if c.Title != "" && c.Name != "" {
-		parts[0] += " (" + c.Name + ")"
-	}
-	if c.Version != "" {
-		parts[0] += " " + c.Version
-	}
-	if c.SessionID != "" {
-		parts = append(parts, "session "+shortSession(c.SessionID))
-	}
-	return strings.Join(parts, "  ·  ")
-}
-
-// shortSession shortens a session id to its first 8 telling characters,
-// skipping word prefixes such as "mcp-session-" or "sess_".
-func shortSession(id string) string {
-	rest := id
-	for {
-		i := strings.IndexAny(rest, "-_")
-		if i <= 0 || strings.IndexFunc(rest[:i], func(r rune) bool { return !unicode.IsLetter(r) }) >= 0 {
-			break
-		}
-		rest = rest[i+1:]
-	}
-	if rest == "" {
-		rest = id
-	}
-	return shortenRunes(rest, 8)
-}
-
-// shortenRunes keeps the first n runes of s, marking a cut with an ellipsis.
-func shortenRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n+1 {
-		return s
-	}
-	return string([]rune(s)[:n]) + "…"
-}
-
 // timesLine says when the question was asked and how long is left.
 func timesLine(created, deadline, now time.Time) string {
-	return "asked " + created.Local().Format("15:04:05") + "  ·  " + timeLeft(deadline.Sub(now))
-}
-
-// timeLeft formats the time until the deadline, rounded up to the second.
-func timeLeft(d time.Duration) string {
-	if d <= 0 {
-		return "time is up"
-	}
-	s := int((d + time.Second - 1) / time.Second)
-	if s < 3600 {
-		return fmt.Sprintf("%d:%02d left", s/60, s%60)
-	}
-	return fmt.Sprintf("%d h %02d min left", s/3600, s%3600/60)
+	return "asked " + created.Local().Format("15:04:05") + "  ·  " + present.TimeLeft(deadline.Sub(now))
 }
 
 // newIconRow puts icon left of a (wrapped) label, lined up with its first line.

@@ -91,17 +91,6 @@ func acceptValue(v any) (question.Response, error) {
 	return question.Response{Action: question.Accept, Value: b}, nil
 }
 
-// defaultLabels reads a choice default: one label or an array of labels.
-func defaultLabels(raw json.RawMessage) []string {
-	var one string
-	if json.Unmarshal(raw, &one) == nil {
-		return []string{one}
-	}
-	var many []string
-	_ = json.Unmarshal(raw, &many) // a bad default leaves nothing preselected
-	return many
-}
-
 // noPick is the Pick of kinds without options.
 type noPick struct{}
 

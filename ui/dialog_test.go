@@ -209,26 +209,9 @@ func TestArmDelayClamped(t *testing.T) {
 	}
 }
 
-func TestShortSession(t *testing.T) {
-	for in, want := range map[string]string{
-		"mcp-session-3f2a9c1e-77b0": "3f2a9c1e…", "sess_8d1b77c2a9": "8d1b77c2…",
-		"4f2a9c1e-77b0-4d55": "4f2a9c1e…", "abc": "abc", "session-": "session-",
-	} {
-		if got := shortSession(in); got != want {
-			t.Errorf("shortSession(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestTimeLeft(t *testing.T) {
-	for d, want := range map[time.Duration]string{
-		0: "time is up", 1500 * time.Millisecond: "0:02 left", 299 * time.Second: "4:59 left",
-		90 * time.Minute: "1 h 30 min left",
-	} {
-		if got := timeLeft(d); got != want {
-			t.Errorf("timeLeft(%v) = %q, want %q", d, got, want)
-		}
-	}
+// TestNextMorning checks the snooze menu's "until 09:00" (the shortened
+// session id and the time left are tested with app/question/present).
+func TestNextMorning(t *testing.T) {
 	at := func(h, m int) time.Time { return time.Date(2026, 3, 14, h, m, 0, 0, time.Local) }
 	if got, label := nextMorning(at(7, 30)); !got.Equal(at(9, 0)) || label != "Until 09:00" {
 		t.Errorf("07:30 -> %v %q", got, label)

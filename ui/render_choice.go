@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 
@@ -11,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // choiceRenderer asks for one option (choice, radio marks) or several
@@ -31,7 +31,7 @@ func newChoiceRenderer(q *question.Question, h host) (renderer, error) {
 	r := &choiceRenderer{q: q, h: h}
 	labels, descs := optionTexts(q.Options)
 	r.list = newOptionList(h, labels, descs, q.Kind == question.KindChoice, true, r.changed)
-	for _, d := range defaultLabels(q.Default) {
+	for _, d := range present.DefaultLabels(q.Default) {
 		r.list.set(slices.Index(labels, d), true)
 	}
 	if q.Kind == question.KindMultiChoice {
@@ -81,11 +81,7 @@ func (r *choiceRenderer) Answer() (question.Response, error) {
 	if r.note != nil {
 		note = r.note.Text
 	}
-	err := r.countError(len(picked))
-	if r.q.Kind == question.KindChoice && len(picked) == 0 && note != "" {
-		err = nil // a choice with free text may be answered by the note alone
-	}
-	if err != nil {
+	if err := present.PickError(r.q, len(picked), note); err != nil {
 		return question.Response{}, err
 	}
 	resp, err := acceptValue(picked)
@@ -93,54 +89,15 @@ func (r *choiceRenderer) Answer() (question.Response, error) {
 	return resp, err
 }
 
-// countError says how n picks break the question's bounds, or nil.
-func (r *choiceRenderer) countError(n int) error {
-	if r.q.Kind == question.KindChoice {
-		if n == 0 {
-			return errors.New("pick one of the options")
-		}
-		return nil
-	}
-	lo, hi := r.bounds()
-	switch {
-	case n < lo:
-		return fmt.Errorf("pick at least %d (%d picked)", lo, n)
-	case n > hi:
-		return fmt.Errorf("pick at most %d (%d picked)", hi, n)
-	}
-	return nil
-}
-
-func (r *choiceRenderer) bounds() (lo, hi int) {
-	hi = len(r.q.Options)
-	if r.q.MaxSelect > 0 {
-		hi = r.q.MaxSelect
-	}
-	return r.q.MinSelect, hi
-}
-
 // updateRule shows how many to pick and how many are picked, red when too many.
 func (r *choiceRenderer) updateRule() {
-	lo, hi := r.bounds()
-	var rule string
-	switch {
-	case lo == hi:
-		rule = fmt.Sprintf("Pick %d", lo)
-	case lo > 0 && hi < len(r.q.Options):
-		rule = fmt.Sprintf("Pick %d to %d", lo, hi)
-	case lo > 0:
-		rule = fmt.Sprintf("Pick at least %d", lo)
-	case hi < len(r.q.Options):
-		rule = fmt.Sprintf("Pick up to %d", hi)
-	default:
-		rule = "Pick any"
-	}
+	_, hi := present.SelectBounds(r.q)
 	n := len(r.list.selected())
 	r.rule.Importance = widget.LowImportance
 	if n > hi {
 		r.rule.Importance = widget.DangerImportance
 	}
-	r.rule.SetText(fmt.Sprintf("%s  ·  %d picked", rule, n))
+	r.rule.SetText(fmt.Sprintf("%s%s%d picked", present.SelectRule(r.q), present.Sep, n))
 }
 
 // Focus leaves focus on the dialog, where the digit keys work.

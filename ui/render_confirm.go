@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // confirmRenderer asks yes or no. Yes and No carry the question's labels
@@ -24,8 +25,8 @@ type confirmRenderer struct {
 
 func newConfirmRenderer(q *question.Question, _ host) (renderer, error) {
 	r := &confirmRenderer{q: q}
-	r.yes = &action{label: labelOr(q.YesLabel, "Yes"), respond: fixedReply(question.Accept, json.RawMessage(`"yes"`))}
-	r.no = &action{label: labelOr(q.NoLabel, "No"), respond: fixedReply(question.Accept, json.RawMessage(`"no"`))}
+	r.yes = &action{label: present.LabelOr(q.YesLabel, "Yes"), respond: fixedReply(question.Accept, json.RawMessage(`"yes"`))}
+	r.no = &action{label: present.LabelOr(q.NoLabel, "No"), respond: fixedReply(question.Accept, json.RawMessage(`"no"`))}
 	switch {
 	case q.Destructive:
 		r.yes.importance, r.yes.icon = widget.DangerImportance, theme.WarningIcon()
@@ -55,14 +56,6 @@ func (r *confirmRenderer) Answer() (question.Response, error) {
 
 // Focus leaves focus on the dialog.
 func (r *confirmRenderer) Focus() fyne.Focusable { return nil }
-
-// labelOr returns label, or def when label is empty.
-func labelOr(label, def string) string {
-	if label == "" {
-		return def
-	}
-	return label
-}
 
 // warningLine is a warning icon and a wrapped line of warning-coloured text.
 func warningLine(text string) fyne.CanvasObject {

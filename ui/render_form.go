@@ -1,13 +1,6 @@
 package ui
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"strings"
-	"unicode"
-	"unicode/utf8"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
@@ -15,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // maxFormHeight is the tallest a form grows before it scrolls.
@@ -54,7 +48,7 @@ func (r *formRenderer) changed(ff *formField) {
 }
 
 func (r *formRenderer) showMessage(ff *formField) error {
-	_, _, err := ff.value()
+	_, _, err := present.FieldValue(ff.f, ff.Input())
 	ff.setMessage(err)
 	return err
 }
@@ -90,32 +84,15 @@ func (r *formRenderer) Actions() []*action {
 // Answer returns the content object, or an error naming the fields to fix
 // after showing each field's message.
 func (r *formRenderer) Answer() (question.Response, error) {
-	var buf bytes.Buffer
-	buf.WriteByte('{')
-	var bad []string
-	for _, ff := range r.fields {
+	content, errs, err := present.FormContent(r.fields)
+	for i, ff := range r.fields {
 		ff.touched = true
-		if err := r.showMessage(ff); err != nil {
-			bad = append(bad, strings.TrimSuffix(ff.labelText(), " *"))
-			continue
-		}
-		raw, ok, _ := ff.value()
-		if !ok {
-			continue
-		}
-		if buf.Len() > 1 {
-			buf.WriteByte(',')
-		}
-		name, _ := json.Marshal(ff.f.Name)
-		buf.Write(name)
-		buf.WriteByte(':')
-		buf.Write(raw)
+		ff.setMessage(errs[i])
 	}
-	if len(bad) > 0 {
-		return question.Response{}, errors.New("please fix: " + strings.Join(bad, ", "))
+	if err != nil {
+		return question.Response{}, err
 	}
-	buf.WriteByte('}')
-	return question.Response{Action: question.Accept, Value: buf.Bytes()}, nil
+	return question.Response{Action: question.Accept, Value: content}, nil
 }
 
 // Focus puts the cursor in the first entry, after any default.
@@ -127,18 +104,4 @@ func (r *formRenderer) Focus() fyne.Focusable {
 		}
 	}
 	return nil
-}
-
-// labelText is the field's title as shown.
-func (ff *formField) labelText() string {
-	if ff.label != nil {
-		return ff.label.Text
-	}
-	return ff.list.rows[0].label
-}
-
-// upperFirst capitalises the first letter of s.
-func upperFirst(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	return string(unicode.ToUpper(r)) + s[n:]
 }

@@ -2,10 +2,7 @@ package ui
 
 import (
 	"encoding/json"
-	"errors"
 	"slices"
-	"strconv"
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -13,10 +10,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
-
-// maxRadioValues is the most enum values shown as radio marks; more get a drop-down.
-const maxRadioValues = 5
 
 // formField is the control of one form field, its title and a line under
 // it that shows the field's description, or what is wrong in red. Its
@@ -26,7 +21,7 @@ type formField struct {
 	label   *widget.Label // the title, with " *" when required; nil for a boolean
 	entry   *keyEntry     // string, number, integer
 	list    *optionList   // boolean (one check), enum (radio), multi_select (checks)
-	sel     *keySelect    // enum with more than maxRadioValues values
+	sel     *keySelect    // enum with more than present.MaxRadioValues values
 	msg     *widget.Label // the description, or the validation message
 	touched bool          // left after typing, changed, or a submit was tried: show problems
 	box     *fyne.Container
@@ -34,10 +29,7 @@ type formField struct {
 
 func newFormField(f question.Field, h host, changed func(*formField)) *formField {
 	ff := &formField{f: f, box: container.New(layout.NewCustomPaddedVBoxLayout(0))}
-	title := f.Title
-	if title == "" {
-		title = f.Name
-	}
+	title := present.FieldTitle(f)
 	if f.Required {
 		title += " *"
 	}
@@ -51,10 +43,10 @@ func newFormField(f question.Field, h host, changed func(*formField)) *formField
 		ff.list = newOptionList(h, []string{title}, []string{f.Description}, false, false, nil)
 		ff.list.set(0, string(f.Default) == "true")
 		control = ff.list.content()
-	case f.Type == question.FieldEnum && len(f.Values) > maxRadioValues:
+	case f.Type == question.FieldEnum && len(f.Values) > present.MaxRadioValues:
 		short := make([]string, len(titles))
 		for i, t := range titles {
-			short[i] = shortenRunes(t, 60) // the drop-down is as wide as its longest item
+			short[i] = present.ShortenRunes(t, 60) // the drop-down is as wide as its longest item
 		}
 		ff.sel = newKeySelect(h, short, nil)
 		control = ff.sel
@@ -101,7 +93,7 @@ func newFormField(f question.Field, h host, changed func(*formField)) *formField
 func (ff *formField) setMessage(err error) {
 	if err != nil && ff.touched {
 		ff.msg.Importance = widget.DangerImportance
-		ff.msg.SetText(upperFirst(err.Error()))
+		ff.msg.SetText(present.UpperFirst(err.Error()))
 		ff.msg.Show()
 		return
 	}
@@ -126,12 +118,7 @@ func (ff *formField) applyDefault(titles []string) {
 	}
 	switch {
 	case ff.entry != nil:
-		var s string
-		if json.Unmarshal(def, &s) == nil {
-			ff.entry.SetText(s)
-		} else {
-			ff.entry.SetText(string(def)) // a number's JSON text
-		}
+		ff.entry.SetText(present.DefaultText(def))
 	case ff.sel != nil:
 		var s string
 		if json.Unmarshal(def, &s) == nil {
@@ -140,7 +127,7 @@ func (ff *formField) applyDefault(titles []string) {
 			}
 		}
 	case ff.f.Type == question.FieldEnum || ff.f.Type == question.FieldMultiSelect:
-		for _, s := range defaultLabels(def) {
+		for _, s := range present.DefaultLabels(def) {
 			ff.list.set(ff.valueIndex(s), true)
 		}
 	}
@@ -150,48 +137,21 @@ func (ff *formField) valueIndex(v string) int {
 	return slices.IndexFunc(ff.f.Values, func(e question.EnumValue) bool { return e.Value == v })
 }
 
-// value returns the field's JSON value, whether it has one, and what is
-// wrong with it in words for the person.
-func (ff *formField) value() (json.RawMessage, bool, error) {
-	f := ff.f
-	var raw json.RawMessage
+// Field is the form field ff asks for.
+func (ff *formField) Field() question.Field { return ff.f }
+
+// Input is what the person entered in ff's control.
+func (ff *formField) Input() present.FieldInput {
 	switch {
-	case f.Type == question.FieldBoolean:
-		raw = json.RawMessage(strconv.FormatBool(len(ff.list.selected()) == 1))
+	case ff.entry != nil:
+		return present.FieldInput{Text: ff.entry.Text}
 	case ff.sel != nil:
 		if i := ff.sel.SelectedIndex(); i >= 0 {
-			raw, _ = json.Marshal(f.Values[i].Value)
+			return present.FieldInput{Picked: []int{i}}
 		}
-	case ff.list != nil:
-		var picked []string
-		for _, i := range ff.list.selected() {
-			picked = append(picked, f.Values[i].Value)
-		}
-		if f.Type == question.FieldEnum && len(picked) == 1 {
-			raw, _ = json.Marshal(picked[0])
-		} else if f.Type == question.FieldMultiSelect && (len(picked) > 0 || f.Required) {
-			if err := f.CheckPicks(len(picked)); err != nil {
-				return nil, false, err
-			}
-			raw, _ = json.Marshal(append([]string{}, picked...))
-		}
-	default:
-		text := strings.TrimSpace(ff.entry.Text)
-		if f.Type == question.FieldString {
-			text = ff.entry.Text
-		}
-		if text != "" {
-			var err error
-			if raw, err = f.ParseInput(text); err != nil {
-				return nil, false, err
-			}
-		}
+		return present.FieldInput{}
+	case ff.f.Type == question.FieldBoolean:
+		return present.FieldInput{Checked: len(ff.list.selected()) == 1}
 	}
-	if raw == nil {
-		if f.Required {
-			return nil, false, errors.New("required")
-		}
-		return nil, false, nil
-	}
-	return raw, true, nil
+	return present.FieldInput{Picked: ff.list.selected()}
 }

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // textRenderer asks for free text: a single- or multi-line entry with the
@@ -35,7 +35,7 @@ func newTextRenderer(q *question.Question, h host) (renderer, error) {
 	if !q.FreeText {
 		labels, descs := optionTexts(q.Options)
 		r.list = newOptionList(h, labels, descs, true, true, h.changed)
-		if d := defaultLabels(q.Default); len(d) == 1 {
+		if d := present.DefaultLabels(q.Default); len(d) == 1 {
 			r.list.set(slices.Index(labels, d[0]), true)
 		}
 		return r, nil
@@ -57,7 +57,7 @@ func newTextRenderer(q *question.Question, h host) (renderer, error) {
 	}
 	for _, o := range q.Options {
 		text := o.Label
-		b := newDialogButton(h, shortenRunes(text, 40), nil, func() { r.entry.SetText(text) })
+		b := newDialogButton(h, present.ShortenRunes(text, 40), nil, func() { r.entry.SetText(text) })
 		b.Icon = theme.ContentPasteIcon()
 		b.Importance = widget.LowImportance
 		r.fills = append(r.fills, b)
@@ -94,12 +94,12 @@ func (r *textRenderer) Actions() []*action {
 func (r *textRenderer) Answer() (question.Response, error) {
 	if r.entry == nil {
 		sel := r.list.selected()
-		if len(sel) == 0 {
-			return question.Response{}, errors.New("pick one of the answers")
+		if err := present.PickError(r.q, len(sel), ""); err != nil {
+			return question.Response{}, err
 		}
 		return acceptValue(r.q.Options[sel[0]].Label)
 	}
-	if err := r.lengthError(); err != nil {
+	if err := present.LengthError(r.q, r.entry.Text); err != nil {
 		return question.Response{}, err
 	}
 	return acceptValue(r.entry.Text)
@@ -123,38 +123,18 @@ func (r *textRenderer) Pick(n int) bool {
 	return true
 }
 
-// lengthError says how the text breaks the length rule, or nil.
-func (r *textRenderer) lengthError() error {
-	n := utf8.RuneCountInString(r.entry.Text)
-	switch {
-	case n < r.q.MinLength:
-		return fmt.Errorf("at least %s, %d more to go", countNoun(r.q.MinLength, "character"), r.q.MinLength-n)
-	case r.q.MaxLength > 0 && n > r.q.MaxLength:
-		return fmt.Errorf("at most %s, %d too many", countNoun(r.q.MaxLength, "character"), n-r.q.MaxLength)
-	}
-	return nil
-}
-
 // updateRule shows the length rule with a live count, red while broken.
 func (r *textRenderer) updateRule() {
-	n := utf8.RuneCountInString(r.entry.Text)
-	minL, maxL := r.q.MinLength, r.q.MaxLength
-	var rule string
-	switch {
-	case minL > 0 && maxL > 0:
-		rule = fmt.Sprintf("%d–%d characters", minL, maxL)
-	case minL > 0:
-		rule = "at least " + countNoun(minL, "character")
-	case maxL > 0:
-		rule = "up to " + countNoun(maxL, "character")
-	default:
+	rule := present.LengthRule(r.q)
+	if rule == "" {
 		return
 	}
+	n, maxL := utf8.RuneCountInString(r.entry.Text), r.q.MaxLength
 	r.rule.Importance = widget.LowImportance
 	if maxL > 0 && n > maxL { // too short is fine while typing; OK says so
 		r.rule.Importance = widget.DangerImportance
 	}
-	r.rule.SetText(fmt.Sprintf("%s  ·  %d so far", rule, n))
+	r.rule.SetText(fmt.Sprintf("%s%s%d so far", rule, present.Sep, n))
 }
 
 // cursorToEnd puts e's cursor after its text, where typing continues a
@@ -163,14 +143,6 @@ func (r *textRenderer) updateRule() {
 func cursorToEnd(e *keyEntry) {
 	e.CursorRow, e.CursorColumn = math.MaxInt32, math.MaxInt32
 	e.SetText(e.Text)
-}
-
-// countNoun formats n with noun, adding "s" unless n is 1.
-func countNoun(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // optionTexts splits options into labels and descriptions.

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app/policy"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // expiresLayout is how the Rules tab writes and reads an expiry, local time.
@@ -112,7 +113,7 @@ func (s *settingsWindow) ruleRow(r policy.Rule, now time.Time) *ruleRow {
 func ruleFacts(r policy.Rule, now time.Time) string {
 	parts := []string{"until revoked"}
 	if r.Scope == policy.ScopeSession {
-		parts[0] = "this session only (session " + shortSession(r.SessionID) + ")"
+		parts[0] = "this session only (session " + present.ShortSession(r.SessionID) + ")"
 	}
 	switch {
 	case r.Expires.IsZero():
@@ -150,7 +151,7 @@ func (s *settingsWindow) rulesError(err error) {
 		s.rules.err.Hide()
 		return
 	}
-	s.rules.err.SetText(upperFirst(err.Error()))
+	s.rules.err.SetText(present.UpperFirst(err.Error()))
 	s.rules.err.Show()
 }
 
@@ -188,7 +189,7 @@ func (s *settingsWindow) editRule(id string) {
 	t.editCancel = widget.NewButton("Cancel", func() { d.Hide() })
 	t.editSave = widget.NewButton("Save", func() {
 		if err := s.saveRule(r); err != nil {
-			t.editErr.SetText(upperFirst(err.Error()))
+			t.editErr.SetText(present.UpperFirst(err.Error()))
 			t.editErr.Show()
 			return
 		}

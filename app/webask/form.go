@@ -1,20 +1,14 @@
 package webask
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
-
-// maxRadioValues is the most enum values shown as radio marks; more get a
-// drop-down, as in the dialog.
-const maxRadioValues = 5
 
 // fieldView is the control of one form field: its label (" *" when
 // required), the control, its description and, once the person submitted,
@@ -60,17 +54,17 @@ func (v *view) formControls() error {
 }
 
 func newFieldView(i int, f question.Field) *fieldView {
-	fv := &fieldView{f: f, ID: "f" + strconv.Itoa(i), Label: labelOr(f.Title, f.Name), Required: f.Required, Desc: f.Description}
+	fv := &fieldView{f: f, ID: "f" + strconv.Itoa(i), Label: present.FieldTitle(f), Required: f.Required, Desc: f.Description}
 	var def []string
 	switch f.Type {
 	case question.FieldBoolean:
 		fv.Control, fv.Checked = "check", string(f.Default) == "true"
 	case question.FieldEnum, question.FieldMultiSelect:
-		def = defaultLabels(f.Default)
+		def = present.DefaultLabels(f.Default)
 		fv.Control = "radios"
 		if f.Type == question.FieldMultiSelect {
 			fv.Control = "checks"
-		} else if len(f.Values) > maxRadioValues {
+		} else if len(f.Values) > present.MaxRadioValues {
 			fv.Control = "select"
 		}
 		for j, ev := range f.Values {
@@ -91,11 +85,7 @@ func newFieldView(i int, f question.Field) *fieldView {
 		case f.Format == "date":
 			fv.InputType = "date"
 		}
-		if len(f.Default) > 0 {
-			if json.Unmarshal(f.Default, &fv.Value) != nil {
-				fv.Value = string(f.Default) // a number's JSON text
-			}
-		}
+		fv.Value = present.DefaultText(f.Default)
 	}
 	return fv
 }
@@ -107,9 +97,6 @@ func (fv *fieldView) firstID() string {
 	}
 	return fv.ID
 }
-
-// title is the field's name for messages.
-func (fv *fieldView) title() string { return fv.Label }
 
 // keep copies the posted input of this field.
 func (fv *fieldView) keep(form url.Values) {
@@ -126,49 +113,16 @@ func (fv *fieldView) keep(form url.Values) {
 	}
 }
 
-// value returns the field's JSON value, whether it has one, and what is
-// wrong with it in words for the person, as the dialog's form does.
-func (fv *fieldView) value() (json.RawMessage, bool, error) {
-	f := fv.f
-	var raw json.RawMessage
-	switch fv.Control {
-	case "check":
-		raw = json.RawMessage(strconv.FormatBool(fv.Checked))
-	case "radios", "select", "checks":
-		var picked []string
-		for j, it := range fv.Items {
-			if it.Checked {
-				picked = append(picked, f.Values[j].Value)
-			}
-		}
-		switch {
-		case f.Type == question.FieldEnum && len(picked) > 1:
-			return nil, false, errors.New("pick one")
-		case f.Type == question.FieldEnum && len(picked) == 1:
-			raw, _ = json.Marshal(picked[0])
-		case f.Type == question.FieldMultiSelect && (len(picked) > 0 || f.Required):
-			if err := f.CheckPicks(len(picked)); err != nil {
-				return nil, false, err
-			}
-			raw, _ = json.Marshal(append([]string{}, picked...))
-		}
-	default:
-		text := fv.Value
-		if f.Type != question.FieldString {
-			text = strings.TrimSpace(text)
-		}
-		if text != "" {
-			var err error
-			if raw, err = f.ParseInput(text); err != nil {
-				return nil, false, err
-			}
+// Field is the form field fv asks for.
+func (fv *fieldView) Field() question.Field { return fv.f }
+
+// Input is what the person entered in fv's control.
+func (fv *fieldView) Input() present.FieldInput {
+	in := present.FieldInput{Checked: fv.Checked, Text: fv.Value}
+	for j, it := range fv.Items {
+		if it.Checked {
+			in.Picked = append(in.Picked, j)
 		}
 	}
-	if raw == nil {
-		if f.Required {
-			return nil, false, errors.New("required")
-		}
-		return nil, false, nil
-	}
-	return raw, true, nil
+	return in
 }

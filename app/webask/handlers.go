@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // get serves the page of a pending question to whoever holds its key. Runs
@@ -93,7 +94,7 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if ferr != nil {
-		v.Error = upperFirst(ferr.Error())
+		v.Error = present.UpperFirst(ferr.Error())
 		s.serveForm(w, http.StatusUnprocessableEntity, v, key)
 		return
 	}

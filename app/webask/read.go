@@ -7,9 +7,9 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // errFix is returned when a control shows its own problem.
@@ -86,19 +86,21 @@ func (v *view) value(a string) (json.RawMessage, error) {
 		return v.formValue()
 	case question.KindText:
 		if v.Text != nil {
-			if err := v.lengthError(); err != nil {
-				v.Text.Error = upperFirst(err.Error())
+			if err := present.LengthError(&v.Q, v.Text.Value); err != nil {
+				v.Text.Error = present.UpperFirst(err.Error())
 				return nil, errFix
 			}
 			return json.Marshal(v.Text.Value)
 		}
 	}
 	picked := v.picked()
-	if err := v.countError(len(picked)); err != nil {
-		if v.Q.Kind != question.KindChoice || len(picked) > 0 || v.Note == nil || v.Note.Value == "" {
-			v.Options.Error = upperFirst(err.Error())
-			return nil, errFix
-		}
+	note := ""
+	if v.Note != nil {
+		note = v.Note.Value
+	}
+	if err := present.PickError(&v.Q, len(picked), note); err != nil {
+		v.Options.Error = present.UpperFirst(err.Error())
+		return nil, errFix
 	}
 	if v.Q.Kind == question.KindText {
 		return json.Marshal(picked[0])
@@ -117,65 +119,16 @@ func (v *view) picked() []string {
 	return picked
 }
 
-// countError says how n picks break the question's bounds, as the dialog does.
-func (v *view) countError(n int) error {
-	if v.Q.Kind != question.KindMultiChoice {
-		if n != 1 {
-			return errors.New("pick one of the options")
-		}
-		return nil
-	}
-	lo, hi := selectBounds(&v.Q)
-	switch {
-	case n < lo:
-		return fmt.Errorf("pick at least %d (%d picked)", lo, n)
-	case n > hi:
-		return fmt.Errorf("pick at most %d (%d picked)", hi, n)
-	}
-	return nil
-}
-
-// lengthError says how the text breaks the length rule, or nil.
-func (v *view) lengthError() error {
-	n := utf8.RuneCountInString(v.Text.Value)
-	switch minL, maxL := v.Q.MinLength, v.Q.MaxLength; {
-	case n < minL:
-		return fmt.Errorf("at least %s, %d more to go", countNoun(minL, "character"), minL-n)
-	case maxL > 0 && n > maxL:
-		return fmt.Errorf("at most %s, %d too many", countNoun(maxL, "character"), n-maxL)
-	}
-	return nil
-}
-
 // formValue builds the content object in schema order, or marks each field
 // that is wrong and names them.
 func (v *view) formValue() (json.RawMessage, error) {
-	var b strings.Builder
-	b.WriteByte('{')
-	var bad []string
-	for _, f := range v.Fields {
-		raw, ok, err := f.value()
-		if err != nil {
-			f.Error = upperFirst(err.Error())
-			bad = append(bad, f.title())
-			continue
+	content, errs, err := present.FormContent(v.Fields)
+	for i, ferr := range errs {
+		if ferr != nil {
+			v.Fields[i].Error = present.UpperFirst(ferr.Error())
 		}
-		if !ok {
-			continue
-		}
-		if b.Len() > 1 {
-			b.WriteByte(',')
-		}
-		name, _ := json.Marshal(f.f.Name)
-		b.Write(name)
-		b.WriteByte(':')
-		b.Write(raw)
 	}
-	if len(bad) > 0 {
-		return nil, errors.New("please fix: " + strings.Join(bad, ", "))
-	}
-	b.WriteByte('}')
-	return json.RawMessage(b.String()), nil
+	return content, err
 }
 
 // fieldError puts an error from the question's own checks next to the
@@ -183,10 +136,10 @@ func (v *view) formValue() (json.RawMessage, error) {
 func (v *view) fieldError(err error) {
 	fe, ok := errors.AsType[*question.FieldError](err)
 	if !ok {
-		v.Error = upperFirst(err.Error())
+		v.Error = present.UpperFirst(err.Error())
 		return
 	}
-	msg := upperFirst(fe.Msg)
+	msg := present.UpperFirst(fe.Msg)
 	switch {
 	case fe.Field == "note" && v.Note != nil:
 		v.Note.Error = msg
@@ -195,17 +148,17 @@ func (v *view) fieldError(err error) {
 		for _, f := range v.Fields {
 			if name == f.f.Name || strings.HasPrefix(name, f.f.Name+"[") {
 				f.Error = msg
-				v.Error = "Please fix: " + f.title()
+				v.Error = "Please fix: " + f.Label
 				return
 			}
 		}
-		v.Error = upperFirst(err.Error())
+		v.Error = present.UpperFirst(err.Error())
 	case v.Text != nil:
 		v.Text.Error = msg
 	case v.Options != nil:
 		v.Options.Error = msg
 	default:
-		v.Error = upperFirst(err.Error())
+		v.Error = present.UpperFirst(err.Error())
 	}
 	if v.Error == "" {
 		v.Error = "Please fix the marked answer."

@@ -5,12 +5,13 @@ import (
 	"strings"
 
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // resultView is the page shown after an answer, or when the question had
 // already ended.
 func resultView(q question.Question, r question.Result, ended bool) *view {
-	v := &view{Q: q, Title: q.Client.DisplayName() + " asks", ClientLine: clientLine(q.Client)}
+	v := &view{Q: q, Title: q.Client.DisplayName() + " asks", ClientLine: present.ClientLine(q.Client)}
 	rt := &resultText{Ended: ended}
 	who := q.Client.DisplayName()
 	switch r.Outcome {
@@ -43,9 +44,9 @@ func answerLines(q question.Question, raw json.RawMessage) []string {
 	switch q.Kind {
 	case question.KindConfirm:
 		if string(raw) == `"yes"` {
-			return []string{"Your answer: " + labelOr(q.YesLabel, "Yes")}
+			return []string{"Your answer: " + present.LabelOr(q.YesLabel, "Yes")}
 		}
-		return []string{"Your answer: " + labelOr(q.NoLabel, "No")}
+		return []string{"Your answer: " + present.LabelOr(q.NoLabel, "No")}
 	case question.KindApproval:
 		return []string{"Allowed once."}
 	case question.KindNotice:
@@ -67,7 +68,7 @@ func answerLines(q question.Question, raw json.RawMessage) []string {
 		var lines []string
 		for _, f := range s.Fields {
 			if val, ok := obj[f.Name]; ok {
-				lines = append(lines, labelOr(f.Title, f.Name)+": "+string(val))
+				lines = append(lines, present.LabelOr(f.Title, f.Name)+": "+string(val))
 			}
 		}
 		return lines
