@@ -133,8 +133,11 @@ func TestConfigWrite_MergesJSON(t *testing.T) {
 	if b, _ := os.ReadFile(path); !strings.Contains(string(b), "2.50,") || !strings.Contains(string(b), `"<&>"`) {
 		t.Errorf("a value lost its text:\n%s", b)
 	}
-	if m := mode(t, path); m != 0o644 {
-		t.Errorf("mode %v, want the old 0644", m)
+	if m := mode(t, path); m != 0o600 {
+		t.Errorf("mode %v, want 0600 for a file holding the token", m)
+	}
+	if !strings.Contains(out, "mode was 0644; it is now 0600") {
+		t.Errorf("output does not say the mode changed:\n%s", out)
 	}
 	bk := backups(t, path)
 	if len(bk) != 1 {
@@ -159,7 +162,9 @@ func TestConfigWrite_MergesJSON(t *testing.T) {
 
 func TestConfigWrite_RefusesWhatItCannotParse(t *testing.T) {
 	for _, tc := range []struct{ client, content string }{
-		{"vscode", "{\n  // JSONC\n  \"servers\": {}\n}\n"},
+		{"cursor", "{\n  // JSONC\n  \"mcpServers\": {}\n}\n"},
+		{"zed", `{"context_servers": []}`},
+		{"opencode", `{"mcp": {"servers": 1}}`},
 		{"cursor", `{"mcpServers": {},}`},
 		{"windsurf", `{"mcpServers": ["not", "an", "object"]}`},
 		{"claude-code", `[]`},
@@ -297,12 +302,81 @@ X = "1"
 			if b, _ := os.ReadFile(path); string(b) != tc.want {
 				t.Errorf("got:\n%s\nwant:\n%s", b, tc.want)
 			}
-			if m := mode(t, path); m != 0o640 {
-				t.Errorf("mode %v", m)
+			if m := mode(t, path); m != 0o600 {
+				t.Errorf("mode %v, want 0600 for a file holding the token", m)
 			}
 			if bk := backups(t, path); len(bk) != 1 {
 				t.Errorf("backups %v", bk)
 			}
 		})
+	}
+}
+
+func TestConfigWrite_KeepsComments(t *testing.T) {
+	for _, tc := range []struct{ client, old, want string }{
+		{"vscode", "{\n\t// my servers\n\t\"servers\": {\n\t\t\"other\": {\"url\": \"http://x\"}, // keep me\n\t},\n\t/* tail */\n}\n",
+			"{\n\t// my servers\n\t\"servers\": {\n\t\t\"other\": {\"url\": \"http://x\"}, // keep me\n\t\t\"asktray\": {\n\t\t\t\"type\": \"http\",\n\t\t\t\"url\": \"" + testURL + "\",\n\t\t\t\"headers\": {\n\t\t\t\t\"Authorization\": \"Bearer " + testToken + "\"\n\t\t\t}\n\t\t},\n\t},\n\t/* tail */\n}\n"},
+		{"zed", "// Zed settings\n{\n  \"theme\": \"One Dark\", // dark\n}\n",
+			"// Zed settings\n{\n  \"theme\": \"One Dark\", // dark\n  \"context_servers\": {\n    \"asktray\": {\n      \"url\": \"" + testURL + "\",\n      \"headers\": {\n        \"Authorization\": \"Bearer " + testToken + "\"\n      }\n    }\n  },\n}\n"},
+	} {
+		t.Run(tc.client, func(t *testing.T) {
+			home := t.TempDir()
+			fakeConfig(t, home, nil, false)
+			path := configPath(t, tc.client, home)
+			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(tc.old), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := runConfig(t, tc.client, "--write"); err != nil {
+				t.Fatal(err)
+			}
+			if b, _ := os.ReadFile(path); string(b) != tc.want {
+				t.Errorf("got:\n%s\nwant:\n%s", b, tc.want)
+			}
+			out, _, err := runConfig(t, tc.client, "--write")
+			if err != nil || !strings.Contains(out, "nothing to change") || len(backups(t, path)) != 1 {
+				t.Errorf("second run: %v, %d backups\n%s", err, len(backups(t, path)), out)
+			}
+		})
+	}
+}
+
+func TestConfigWrite_StdioKeepsMode(t *testing.T) {
+	home := t.TempDir()
+	fakeConfig(t, home, nil, false)
+	path := configPath(t, "cursor", home)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(`{"mcpServers": {}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runConfig(t, "cursor", "--write", "--stdio")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := mode(t, path); m != 0o644 || strings.Contains(out, "mode was") {
+		t.Errorf("a file without the token changed mode to %v:\n%s", m, out)
+	}
+}
+
+func TestConfigWrite_TightensModeWhenUnchanged(t *testing.T) {
+	home := t.TempDir()
+	fakeConfig(t, home, nil, false)
+	if _, _, err := runConfig(t, "windsurf", "--write"); err != nil {
+		t.Fatal(err)
+	}
+	path := configPath(t, "windsurf", home)
+	if err := os.Chmod(path, 0o664); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runConfig(t, "windsurf", "--write")
+	if err != nil || !strings.Contains(out, "nothing to change") || !strings.Contains(out, "now 0600") {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if m := mode(t, path); m != 0o600 {
+		t.Errorf("mode %v", m)
 	}
 }

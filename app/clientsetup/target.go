@@ -26,7 +26,6 @@ package clientsetup
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -39,7 +38,7 @@ import (
 const ServerName = "asktray"
 
 // clients are the MCP clients 'asktray config' knows, in the order it lists them.
-var clients = []string{"claude-code", "claude-desktop", "cursor", "vscode", "codex", "windsurf"}
+var clients = []string{"claude-code", "claude-desktop", "cursor", "vscode", "codex", "windsurf", "gemini-cli", "zed", "opencode", "copilot-cli"}
 
 // codexToolTimeout is the tool_timeout_sec written for Codex, in seconds.
 const codexToolTimeout = 600
@@ -100,12 +99,13 @@ func asktrayPath() (string, error) {
 // Target is one client's setup: where it goes and what goes there.
 type Target struct {
 	Client, Title string
-	Path          string // the config file
-	Stdio         bool   // the entry runs 'asktray stdio'
-	Command       string // Claude Code: the 'claude mcp add' command line
-	rootKey       string // JSON: the object holding the servers; "" for Codex's TOML
-	entry         jsonServer
-	toml          string // Codex: the [mcp_servers.asktray] table
+	Path          string   // the config file
+	Stdio         bool     // the entry runs 'asktray stdio'
+	Command       string   // a command line that adds the server, where the client has one
+	rootPath      []string // JSON: the object holding the servers; nil for Codex's TOML
+	jsonc         bool     // the client reads JSON with comments and trailing commas
+	entry         any      // the JSON entry
+	toml          string   // Codex: the [mcp_servers.asktray] table
 }
 
 // jsonServer is a server entry in a client's JSON config; its field order is
@@ -114,59 +114,111 @@ type jsonServer struct {
 	Type      string            `json:"type,omitempty"`
 	URL       string            `json:"url,omitempty"`
 	ServerURL string            `json:"serverUrl,omitempty"`
+	HTTPURL   string            `json:"httpUrl,omitempty"`
 	Headers   map[string]string `json:"headers,omitempty"`
 	Command   string            `json:"command,omitempty"`
 	Args      []string          `json:"args,omitempty"`
+	Timeout   int               `json:"timeout,omitempty"`
+	Tools     []string          `json:"tools,omitempty"`
+}
+
+// opencodeServer is an entry of opencode's "mcp" config, whose local command
+// is one array.
+type opencodeServer struct {
+	Type    string            `json:"type"`
+	URL     string            `json:"url,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+	Command []string          `json:"command,omitempty"`
+}
+
+// build is what every client's builder starts from.
+type build struct {
+	sys       Sys
+	srv       Server
+	http      bool
+	stdioArgs []string
+	headers   map[string]string
+}
+
+// entry is the common entry: url + headers, or command + args.
+func (b build) entry() jsonServer {
+	if b.http {
+		return jsonServer{URL: b.srv.URL, Headers: b.headers}
+	}
+	return jsonServer{Command: b.sys.Exe, Args: b.stdioArgs}
 }
 
 // Build makes client's setup. With useHTTP the entry points at srv;
-// otherwise it runs 'asktray stdio --data-dir dir'.
+// otherwise it runs 'asktray stdio --data-dir dir'. It only reads the file
+// system (to find which of a client's files exists).
 func Build(client string, sys Sys, dir string, srv Server, useHTTP bool) (Target, error) {
-	t := Target{Client: client, Stdio: !useHTTP, rootKey: "mcpServers"}
-	headers := map[string]string{"Authorization": "Bearer " + srv.Token}
-	stdioArgs := []string{"stdio", "--data-dir", dir}
-	if useHTTP {
-		t.entry = jsonServer{URL: srv.URL, Headers: headers}
-	} else {
-		t.entry = jsonServer{Command: sys.Exe, Args: stdioArgs}
+	b := build{sys: sys, srv: srv, http: useHTTP, stdioArgs: []string{"stdio", "--data-dir", dir},
+		headers: map[string]string{"Authorization": "Bearer " + srv.Token}}
+	mk, ok := builders[client]
+	if !ok {
+		return Target{}, fmt.Errorf("unknown client %q", client)
 	}
-	switch client {
-	case "claude-code":
-		t.Title, t.Path = "Claude Code", claudeCodePath(sys)
-		if useHTTP {
-			t.entry.Type = "http"
-			t.Command = shellJoin(sys.GOOS, "claude", "mcp", "add", "--transport", "http", "--scope", "user",
-				ServerName, srv.URL, "--header", "Authorization: Bearer "+srv.Token)
-		} else {
-			t.entry.Type = "stdio"
-			t.Command = shellJoin(sys.GOOS, append([]string{"claude", "mcp", "add", "--transport", "stdio", "--scope", "user",
-				ServerName, "--", sys.Exe}, stdioArgs...)...)
-		}
-	case "claude-desktop":
-		t.Title = "Claude Desktop"
-		t.Path = filepath.Join(appConfigDir(sys), "Claude", "claude_desktop_config.json")
-	case "cursor":
-		t.Title, t.Path = "Cursor", filepath.Join(sys.Home, ".cursor", "mcp.json")
-	case "vscode":
-		t.Title, t.rootKey = "VS Code", "servers"
-		t.Path = filepath.Join(appConfigDir(sys), "Code", "User", "mcp.json")
-		t.entry.Type = "stdio"
-		if useHTTP {
-			t.entry.Type = "http"
-		}
-	case "codex":
-		t.Title, t.Path, t.rootKey = "Codex", codexPath(sys), ""
+	t := Target{Client: client, Stdio: !useHTTP, rootPath: []string{"mcpServers"}}
+	mk(&t, b)
+	if client == "codex" {
 		var err error
-		if t.toml, err = codexTable(useHTTP, srv, sys.Exe, stdioArgs); err != nil {
+		if t.toml, err = codexTable(useHTTP, srv, sys.Exe, b.stdioArgs); err != nil {
 			return t, err
-		}
-	case "windsurf":
-		t.Title, t.Path = "Windsurf", filepath.Join(sys.Home, ".codeium", "windsurf", "mcp_config.json")
-		if useHTTP {
-			t.entry.URL, t.entry.ServerURL = "", srv.URL
 		}
 	}
 	return t, nil
+}
+
+// builders fill in each client's Target.
+var builders = map[string]func(*Target, build){
+	"claude-code": buildClaudeCode,
+	"claude-desktop": func(t *Target, b build) {
+		t.Title, t.entry = "Claude Desktop", b.entry()
+		t.Path = filepath.Join(appConfigDir(b.sys), "Claude", "claude_desktop_config.json")
+	},
+	"cursor": func(t *Target, b build) {
+		t.Title, t.Path, t.entry = "Cursor", filepath.Join(b.sys.Home, ".cursor", "mcp.json"), b.entry()
+	},
+	"vscode": func(t *Target, b build) {
+		t.Title, t.rootPath, t.jsonc = "VS Code", []string{"servers"}, true
+		t.Path = filepath.Join(appConfigDir(b.sys), "Code", "User", "mcp.json")
+		e := b.entry()
+		e.Type = "stdio"
+		if b.http {
+			e.Type = "http"
+		}
+		t.entry = e
+	},
+	"codex": func(t *Target, b build) {
+		t.Title, t.Path, t.rootPath = "Codex", codexPath(b.sys), nil
+	},
+	"windsurf": func(t *Target, b build) {
+		t.Title, t.Path = "Windsurf", filepath.Join(b.sys.Home, ".codeium", "windsurf", "mcp_config.json")
+		e := b.entry()
+		if b.http {
+			e.URL, e.ServerURL = "", b.srv.URL
+		}
+		t.entry = e
+	},
+	"gemini-cli":  buildGemini,
+	"zed":         buildZed,
+	"opencode":    buildOpencode,
+	"copilot-cli": buildCopilot,
+}
+
+func buildClaudeCode(t *Target, b build) {
+	t.Title, t.Path = "Claude Code", claudeCodePath(b.sys)
+	e := b.entry()
+	if b.http {
+		e.Type = "http"
+		t.Command = shellJoin(b.sys.GOOS, "claude", "mcp", "add", "--transport", "http", "--scope", "user",
+			ServerName, b.srv.URL, "--header", "Authorization: Bearer "+b.srv.Token)
+	} else {
+		e.Type = "stdio"
+		t.Command = shellJoin(b.sys.GOOS, append([]string{"claude", "mcp", "add", "--transport", "stdio", "--scope", "user",
+			ServerName, "--", b.sys.Exe}, b.stdioArgs...)...)
+	}
+	t.entry = e
 }
 
 func claudeCodePath(sys Sys) string {
@@ -225,72 +277,4 @@ func codexTable(useHTTP bool, srv Server, exe string, args []string) (string, er
 		return "", errors.New("the asktray path or data dir is not valid UTF-8, which TOML cannot hold")
 	}
 	return s, nil
-}
-
-// Snippet returns what goes into the config file: a JSON object holding only
-// the asktray entry, or Codex's TOML table.
-func (t Target) Snippet() ([]byte, error) {
-	if t.rootKey == "" {
-		return []byte(t.toml), nil
-	}
-	return encodeJSON(map[string]any{t.rootKey: map[string]any{ServerName: t.entry}})
-}
-
-// Print writes the heading, the file and the snippet for t to w, as 'asktray
-// config CLIENT' prints them.
-func (t Target) Print(w io.Writer) error {
-	snip, err := t.Snippet()
-	if err != nil {
-		return err
-	}
-	write := "asktray config " + t.Client + " --write"
-	if t.Stdio && t.Client != "claude-desktop" {
-		write += " --stdio"
-	}
-	entry := fmt.Sprintf("the %q entry to %q in", ServerName, t.rootKey)
-	fmt.Fprintf(w, "%s\n\n", t.Title)
-	switch t.Client {
-	case "claude-code":
-		fmt.Fprintf(w, "Run this once (user scope, for every project):\n\n  %s\n\n", t.Command)
-		fmt.Fprintf(w, "If an asktray server is there already, first run: claude mcp remove --scope user %s\n", ServerName)
-		fmt.Fprintf(w, "Or quit Claude Code and let '%s' add\n%s %s:\n\n", write, entry, t.Path)
-	case "claude-desktop":
-		fmt.Fprintf(w, "Claude Desktop takes only local servers from its config file, so it runs 'asktray stdio',\n"+
-			"which starts Asktray when it is not running. Add %s\n%s\n(or let '%s' do it):\n\n", entry, t.Path, write)
-	case "vscode":
-		fmt.Fprintf(w, "Add %s your user mcp.json,\n%s (MCP: Open User Configuration),\n"+
-			"or let '%s' do it. A workspace's .vscode/mcp.json\ntakes the same entry, for that workspace only:\n\n", entry, t.Path, write)
-	case "codex":
-		fmt.Fprintf(w, "Add this table to %s\n(or let '%s' do it):\n\n", t.Path, write)
-	default:
-		fmt.Fprintf(w, "Add %s %s\n(or let '%s' do it):\n\n", entry, t.Path, write)
-	}
-	if _, err := w.Write(snip); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "\n%s\n", t.AfterNote())
-	return nil
-}
-
-// AfterNote says how the client picks the setup up, and what to keep in mind.
-func (t Target) AfterNote() string {
-	var s string
-	switch t.Client {
-	case "claude-code":
-		s = "Claude Code connects at its next start; 'claude mcp get asktray' or /mcp shows the server."
-	case "claude-desktop":
-		s = "Quit Claude Desktop completely and start it again to connect."
-	case "cursor":
-		s = "Cursor picks it up in Settings > MCP (restart Cursor if it does not show)."
-	case "vscode":
-		s = "Start the server from the mcp.json editor or MCP: List Servers."
-	case "codex":
-		s = "Codex connects at its next start; /mcp shows the server."
-	case "windsurf":
-		s = "Press Refresh in Cascade's MCP panel to connect."
-	}
-	if !t.Stdio {
-		s += "\nThe token is a secret: whoever has it can put questions to you. Run this again if it or the port changes."
-	}
-	return s
 }

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,48 +17,91 @@ import (
 )
 
 // Write merges t into its client's config file, keeping everything else
-// there. It backs the old file up first (<file>.bak-<time>, 0600), keeps the
-// file's mode (0600 for a new one) and creates missing parent dirs 0700. A file
-// it cannot parse is left untouched: it prints the snippet and says to add it
-// by hand. It reports what it did to out; it blocks on the file system only.
+// there, comments and layout included. It backs the old file up first
+// (<file>.bak-<time>, 0600), creates missing parent dirs 0700, and keeps the
+// file's mode, except that a file holding the token is made 0600 (and out
+// says so). A file it cannot parse is left untouched: it prints the snippet
+// and says to add it by hand. It reports what it did to out; it blocks on the
+// file system only.
 func (t Target) Write(out io.Writer) error {
 	path, old, mode, exists, err := readConfigFile(t.Path)
 	if err != nil {
 		return err
 	}
-	var merged []byte
-	if t.rootKey == "" {
-		merged, err = mergeTOMLTable(old, t.toml)
-	} else {
-		merged, err = mergeJSONServer(old, t.rootKey, t.entry)
-	}
+	merged, err := t.merge(old)
 	if err != nil {
 		if perr := t.Print(out); perr != nil {
 			return perr
 		}
 		return fmt.Errorf("%s: %w\nasktray left the file untouched; add the %s entry printed above to it by hand", path, err, ServerName)
 	}
+	newMode := mode
+	if !t.Stdio && mode&0o077 != 0 {
+		newMode = 0o600 // the entry holds the bearer token
+	}
 	if exists && bytes.Equal(merged, old) {
 		fmt.Fprintf(out, "%s already holds this %s setup; nothing to change.\n", path, ServerName)
-		return nil
+		return tightenMode(path, mode, newMode, out)
 	}
-	backup := ""
-	if exists {
-		if backup, err = writeBackup(path, old); err != nil {
-			return err
-		}
-	} else if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
+	backup, err := prepare(path, old, exists)
+	if err != nil {
+		return err
 	}
-	if err := atomicfile.Write(path, merged, mode); err != nil {
+	if err := atomicfile.Write(path, merged, newMode); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if exists {
 		fmt.Fprintf(out, "Added the %s server to %s.\nThe previous file is in %s.\n", ServerName, path, backup)
+		if newMode != mode {
+			fmt.Fprintf(out, "Its mode was %#o; it is now %#o, because it holds the token.\n", mode, newMode)
+		}
 	} else {
 		fmt.Fprintf(out, "Created %s with the %s server.\n", path, ServerName)
 	}
 	fmt.Fprintln(out, t.AfterNote())
+	return nil
+}
+
+// merge returns old with t's entry in it.
+func (t Target) merge(old []byte) ([]byte, error) {
+	if t.rootPath == nil {
+		return mergeTOMLTable(old, t.toml)
+	}
+	d, err := parseJSONDoc(old, t.jsonc)
+	if err != nil {
+		return nil, err
+	}
+	path := append(slices.Clone(t.rootPath), ServerName)
+	if d.same(path, t.entry) {
+		return old, nil
+	}
+	if err := d.set(path, t.entry); err != nil {
+		return nil, err
+	}
+	return d.bytes(), nil
+}
+
+// prepare backs up the old file, or makes the dirs a new one goes in.
+func prepare(path string, old []byte, exists bool) (backup string, err error) {
+	if exists {
+		return writeBackup(path, old)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return "", fmt.Errorf("create %s: %w", filepath.Dir(path), err)
+	}
+	return "", nil
+}
+
+// tightenMode changes path's mode from mode to newMode when they differ, and
+// says so on out.
+func tightenMode(path string, mode, newMode fs.FileMode, out io.Writer) error {
+	if mode == newMode {
+		return nil
+	}
+	if err := os.Chmod(path, newMode); err != nil {
+		return fmt.Errorf("make %s private: %w", path, err)
+	}
+	fmt.Fprintf(out, "Its mode was %#o; it is now %#o, because it holds the token.\n", mode, newMode)
 	return nil
 }
 
@@ -115,42 +159,6 @@ func writeBackup(path string, old []byte) (string, error) {
 		}
 		return name, nil
 	}
-}
-
-// mergeJSONServer sets old[rootKey]["asktray"] = entry and returns the whole
-// document again, 2-space indented. Every other key is kept (numbers keep
-// their exact text; key order is not kept). Empty input counts as {}; input
-// that is not a JSON object (JSONC with comments, for one) is an error.
-func mergeJSONServer(old []byte, rootKey string, entry jsonServer) ([]byte, error) {
-	old = bytes.TrimPrefix(old, []byte("\xef\xbb\xbf"))
-	root := map[string]any{}
-	if len(bytes.TrimSpace(old)) > 0 {
-		dec := json.NewDecoder(bytes.NewReader(old))
-		dec.UseNumber()
-		var v any
-		if err := dec.Decode(&v); err != nil {
-			return nil, fmt.Errorf("not plain JSON (%w); comments and trailing commas are not understood here", err)
-		}
-		if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-			return nil, errors.New("not plain JSON: more follows the top-level value")
-		}
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil, errors.New("the top level is not a JSON object")
-		}
-		root = m
-	}
-	servers := map[string]any{}
-	switch s := root[rootKey].(type) {
-	case nil:
-	case map[string]any:
-		servers = s
-	default:
-		return nil, fmt.Errorf("%q is not a JSON object", rootKey)
-	}
-	servers[ServerName] = entry
-	root[rootKey] = servers
-	return encodeJSON(root)
 }
 
 // encodeJSON is json.MarshalIndent with 2 spaces, no HTML escaping and a final newline.

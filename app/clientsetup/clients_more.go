@@ -1,0 +1,99 @@
+package clientsetup
+
+// The MCP clients added after the first six. Where each format comes from:
+//
+//   - gemini-cli: https://github.com/google-gemini/gemini-cli/blob/main/docs/tools/mcp-server.md
+//     ("mcpServers" in ~/.gemini/settings.json; "httpUrl" is Streamable HTTP,
+//     where "url" would mean SSE; "headers"; "timeout" in ms, whose default
+//     is 10 minutes). Gemini CLI strips comments from its settings files
+//     before parsing them, so the file may be JSONC.
+//     'gemini mcp add --scope user --transport http --header …' does the same.
+//   - zed: https://zed.dev/docs/ai/mcp ("context_servers" in the settings
+//     file; a remote server is "url" + "headers", a local one "command" +
+//     "args"); the settings file is JSONC (https://zed.dev/docs/configuring-zed),
+//     at ~/.config/zed/settings.json on Linux and macOS ($XDG_CONFIG_HOME
+//     respected) and %APPDATA%\Zed\settings.json on Windows.
+//   - opencode: https://opencode.ai/docs/mcp-servers/ (OpenCode 2 keeps servers
+//     under "mcp" → "servers"; a remote one is "type": "remote" + "url" +
+//     "headers", a local one "type": "local" + "command" as one array);
+//     global config ~/.config/opencode/opencode.json or opencode.jsonc, JSONC.
+//     OpenCode 1 read servers straight under "mcp"
+//     (https://opencode.ai/docs/migrate-v1/); docs/clients.md says how.
+//   - copilot-cli: https://docs.github.com/en/copilot/how-tos/use-copilot-agents/use-copilot-cli
+//     (~/.copilot/mcp-config.json, or $COPILOT_HOME/mcp-config.json; its
+//     "mcpServers" entries take "type": "http" | "local", "url", "headers",
+//     "command", "args" and "tools", with "*" for every tool).
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// geminiToolTimeoutMS is the "timeout" written for Gemini CLI: its default
+// (10 minutes), said out loud so that a question waiting for the person is
+// not cut short if the default changes.
+const geminiToolTimeoutMS = 600_000
+
+func buildGemini(t *Target, b build) {
+	t.Title, t.jsonc = "Gemini CLI", true
+	t.Path = filepath.Join(b.sys.Home, ".gemini", "settings.json")
+	e := b.entry()
+	if b.http {
+		e.URL, e.HTTPURL, e.Timeout = "", b.srv.URL, geminiToolTimeoutMS
+		t.Command = shellJoin(b.sys.GOOS, "gemini", "mcp", "add", "--scope", "user", "--transport", "http",
+			"--header", "Authorization: Bearer "+b.srv.Token, ServerName, b.srv.URL)
+	}
+	t.entry = e
+}
+
+func buildZed(t *Target, b build) {
+	t.Title, t.rootPath, t.jsonc = "Zed", []string{"context_servers"}, true
+	dir := filepath.Join(xdgConfigDir(b.sys), "zed")
+	if b.sys.GOOS == "windows" {
+		dir = filepath.Join(appConfigDir(b.sys), "Zed")
+	}
+	t.Path = filepath.Join(dir, "settings.json")
+	t.entry = b.entry()
+}
+
+func buildOpencode(t *Target, b build) {
+	t.Title, t.rootPath, t.jsonc = "opencode", []string{"mcp", "servers"}, true
+	dir := filepath.Join(xdgConfigDir(b.sys), "opencode")
+	t.Path = filepath.Join(dir, "opencode.json")
+	if _, err := os.Stat(filepath.Join(dir, "opencode.jsonc")); err == nil {
+		t.Path = filepath.Join(dir, "opencode.jsonc")
+	}
+	if b.http {
+		t.entry = opencodeServer{Type: "remote", URL: b.srv.URL, Headers: b.headers}
+	} else {
+		t.entry = opencodeServer{Type: "local", Command: append([]string{b.sys.Exe}, b.stdioArgs...)}
+	}
+}
+
+func buildCopilot(t *Target, b build) {
+	t.Title = "Copilot CLI"
+	t.Path = filepath.Join(copilotHome(b.sys), "mcp-config.json")
+	e := b.entry()
+	e.Type, e.Tools = "local", []string{"*"}
+	if b.http {
+		e.Type = "http"
+	}
+	t.entry = e
+}
+
+// copilotHome is $COPILOT_HOME, or ~/.copilot.
+func copilotHome(sys Sys) string {
+	if d := sys.Getenv("COPILOT_HOME"); d != "" {
+		return d
+	}
+	return filepath.Join(sys.Home, ".copilot")
+}
+
+// xdgConfigDir is $XDG_CONFIG_HOME when it is absolute, or ~/.config, on
+// every OS (tools such as opencode and Zed use it on macOS too).
+func xdgConfigDir(sys Sys) string {
+	if d := sys.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(d) {
+		return d
+	}
+	return filepath.Join(sys.Home, ".config")
+}
