@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -223,19 +224,30 @@ func (d *jsonDoc) layOut(path []string) {
 		return
 	}
 	indent := strings.Repeat(d.unit, depth)
-	b := bytes.TrimRight(*before, " \t")
+	// The slices share the parsed input's memory: build new ones.
+	b := slices.Clone(bytes.TrimRight(*before, " \t"))
+	if last {
+		// A comment on the line of the member before stays on that line.
+		if i := bytes.IndexByte(*closing, '\n'); i > 0 && len(bytes.TrimSpace((*closing)[:i])) > 0 {
+			b = append(slices.Clone((*closing)[:i]), b...)
+			*closing = slices.Clone((*closing)[i:])
+		}
+	}
 	if !bytes.HasSuffix(b, []byte("\n")) {
 		b = append(b, d.nl...)
 	}
 	*before = append(b, indent...)
 	if last && !bytes.Contains(*closing, []byte("\n")) {
-		*closing = append(bytes.TrimRight(*closing, " \t"), (d.nl + strings.Repeat(d.unit, depth-1))...)
+		*closing = append(slices.Clone(bytes.TrimRight(*closing, " \t")), (d.nl + strings.Repeat(d.unit, depth-1))...)
 	}
 }
 
 // bytes returns the document as it is now, with its byte order mark.
 func (d *jsonDoc) bytes() []byte {
 	b := d.root.Pack()
+	if d.nl == "\r\n" {
+		b = lfToCRLF(b)
+	}
 	if d.bom {
 		b = append([]byte("\xef\xbb\xbf"), b...)
 	}
@@ -263,4 +275,17 @@ func (d *jsonDoc) same(path []string, value any) bool {
 		return false
 	}
 	return reflect.DeepEqual(have, w)
+}
+
+// lfToCRLF turns every line feed not after a carriage return into CRLF, for
+// a file that uses CRLF.
+func lfToCRLF(b []byte) []byte {
+	out := make([]byte, 0, len(b)+16)
+	for i, c := range b {
+		if c == '\n' && (i == 0 || b[i-1] != '\r') {
+			out = append(out, '\r')
+		}
+		out = append(out, c)
+	}
+	return out
 }
