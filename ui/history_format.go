@@ -145,6 +145,8 @@ func reasonText(r *question.Result) string {
 		return "away mode"
 	case question.ReasonStopped:
 		return "app stopped"
+	case question.ReasonAnsweredInAgent:
+		return "answered in the agent"
 	case question.ReasonRule:
 		if r.RuleID != "" {
 			return "rule " + r.RuleID

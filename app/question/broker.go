@@ -284,8 +284,15 @@ func (b *Broker) Answer(id string, r Response) error {
 // Withdraw ends the pending question id as Withdrawn, decided by ByAgent: the
 // agent that asked no longer wants an answer. It blocks until the outcome is durable.
 func (b *Broker) Withdraw(id string) error {
+	return b.WithdrawBecause(id, "")
+}
+
+// WithdrawBecause is Withdraw with a reason in the result, e.g.
+// ReasonAnsweredInAgent or ReasonTimeout (the asker stopped waiting). It
+// blocks until the outcome is durable.
+func (b *Broker) WithdrawBecause(id string, why Reason) error {
 	return b.decide(id, func(*Question) (Result, error) {
-		return Result{Outcome: Withdrawn, DecidedBy: ByAgent}, nil
+		return Result{Outcome: Withdrawn, DecidedBy: ByAgent, Reason: why}, nil
 	})
 }
 

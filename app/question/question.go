@@ -167,6 +167,9 @@ const (
 	ReasonRule    Reason = "rule"
 	ReasonAway    Reason = "away"
 	ReasonStopped Reason = "app_stopped"
+	// ReasonAnsweredInAgent withdraws a question the agent's own prompt
+	// answered first (its session moved on), so the tray need not.
+	ReasonAnsweredInAgent Reason = "answered_in_agent"
 )
 
 // Via says through which channel a decision came.
