@@ -190,7 +190,8 @@ func Run(ctx context.Context, o Options) (err error) {
 		Started: time.Now().UTC().Format(time.RFC3339), GUI: gui,
 	}
 	var show atomic.Pointer[func()]
-	ctl := &control.Server{Broker: broker, Store: store, Policy: pol, Log: log, URL: web.URL, Show: func() bool {
+	hooks := &control.Hooks{Broker: broker, Policy: pol, Render: mcpbridge.PermissionView, Settings: keeper.hookSettings, Log: log}
+	ctl := &control.Server{Broker: broker, Store: store, Policy: pol, Hooks: hooks, Log: log, URL: web.URL, Show: func() bool {
 		if f := show.Load(); f != nil {
 			(*f)()
 			return true

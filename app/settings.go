@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/asktray/asktray/app/atomicfile"
+	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
@@ -69,6 +70,10 @@ type Settings struct {
 	// StartAtLogin starts asktray in the tray when the person logs in
 	// (an XDG autostart entry on Linux and the BSDs; see autostart.go).
 	StartAtLogin bool `json:"start_at_login,omitempty"`
+	// HookAskUserQuestion answers Claude Code's own multiple-choice
+	// questions (its AskUserQuestion tool) in the tray, through
+	// `asktray hook claude-code` on PreToolUse (default off).
+	HookAskUserQuestion bool `json:"hook_ask_user_question,omitempty"`
 }
 
 // LoadSettings reads the settings of dir. A missing file gives the zero
@@ -232,6 +237,18 @@ func (k *settingsKeeper) apply(s Settings) error {
 	k.retain(s.HistoryRetentionDays)
 	k.log.Info("settings applied", "default_timeout_seconds", s.DefaultTimeoutSeconds, "retention_days", s.HistoryRetentionDays)
 	return nil
+}
+
+// hookSettings are the settings `asktray hook` calls read: the person's
+// deadline and hook_ask_user_question. Safe for concurrent use; it waits
+// for an apply in progress.
+func (k *settingsKeeper) hookSettings() control.HookSettings {
+	k.applyMu.Lock()
+	defer k.applyMu.Unlock()
+	return control.HookSettings{
+		Deadline:        question.ClampTimeout(time.Duration(k.cur.DefaultTimeoutSeconds) * time.Second),
+		AskUserQuestion: k.cur.HookAskUserQuestion,
+	}
 }
 
 // askMode is the --ask flag when given, else the setting's mode.

@@ -208,3 +208,12 @@ func denyMessage(r *toolResult) string {
 		"The question stays open in Asktray; once the user answers it there, retry exactly the same action: "+
 		"the retry re-attaches to question %s and gets the answer instead of asking again.", id, id)
 }
+
+// PermissionView renders a tool's input for an approval exactly as
+// permission_prompt shows it: the Markdown details, the model's own
+// description as the reason, and the risk grade. The agent hooks
+// (app/control) use it too. It does not block; any goroutine may call it.
+func PermissionView(tool string, input json.RawMessage) (details, reason string, risk question.Risk) {
+	r := toolinput.RenderJSON(tool, input)
+	return r.Details, r.Reason, permissionRisk(tool)
+}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/asktray/asktray/app/hook"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -40,7 +41,9 @@ type Client struct {
 func NewClient(path string) *Client {
 	tr := &http.Transport{
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			var d net.Dialer
+			// A unix socket connects at once or not at all; the limit only
+			// guards against an app too stuck to accept.
+			d := net.Dialer{Timeout: time.Second}
 			return d.DialContext(ctx, "unix", path)
 		},
 	}
@@ -170,3 +173,14 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 	}
 	return nil
 }
+
+// Hook sends an agent's hook call and waits, without the client's usual
+// time limit, for the person's decision or ctx's end. It blocks.
+func (c *Client) Hook(ctx context.Context, req hook.Request) (hook.Reply, error) {
+	var rep hook.Reply
+	hc := *c.hc
+	hc.Timeout = 0
+	return rep, c.with(&hc).do(ctx, http.MethodPost, "/v1/hook", req, &rep)
+}
+
+func (c *Client) with(hc *http.Client) *Client { return &Client{hc: hc, path: c.path} }

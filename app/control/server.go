@@ -80,7 +80,9 @@ type Server struct {
 	URL func(id string) string
 	// Policy, if set, serves away and the rules (/v1/away, /v1/rules).
 	Policy *policy.Policy
-	Log    *slog.Logger
+	// Hooks, if set, serves `asktray hook AGENT` (/v1/hook).
+	Hooks *Hooks
+	Log   *slog.Logger
 
 	srv *http.Server
 	ln  net.Listener
@@ -153,6 +155,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /v1/away", s.setAway)
 	mux.HandleFunc("GET /v1/rules", s.rules)
 	mux.HandleFunc("DELETE /v1/rules/{id}", s.removeRule)
+	s.Hooks.route(mux)
 }
 
 func (s *Server) status(w http.ResponseWriter, _ *http.Request) {

@@ -1,0 +1,328 @@
+package control
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/asktray/asktray/app/hook"
+	"github.com/asktray/asktray/app/policy"
+	"github.com/asktray/asktray/app/question"
+)
+
+// HookSettings are the person's settings a hook call reads.
+type HookSettings struct {
+	// Deadline is the person's question deadline; a hook waits at most this long.
+	Deadline time.Duration
+	// AskUserQuestion answers Claude Code's AskUserQuestion in the tray
+	// (setting hook_ask_user_question, off by default).
+	AskUserQuestion bool
+}
+
+// Hooks serves the calls of `asktray hook AGENT` (POST /v1/hook): it asks
+// the person an agent's permission request, shows its notifications, and
+// withdraws the tray question when the agent's own prompt was answered
+// first. Its methods are safe for concurrent use.
+type Hooks struct {
+	Broker *question.Broker
+	// Policy, if set, supplies away mode; its rules decide through the
+	// Broker's Gate like any approval's.
+	Policy *policy.Policy
+	// Render shows a tool's input: Markdown details, the model's reason and
+	// the risk grade.
+	Render   func(tool string, input json.RawMessage) (details, reason string, risk question.Risk)
+	Settings func() HookSettings
+	Log      *slog.Logger
+
+	mu    sync.Mutex
+	open  map[string]openHook    // pending hook approvals by question id
+	moved map[sessionKey]sessionMove // the last moved-on event of each session
+}
+
+type sessionKey struct {
+	agent   hook.Agent
+	session string
+}
+
+// sessionMove is a session's last moved-on event: when, and for which tool (""
+// for every one). An approval asked just before it but tracked just after
+// learns of it here.
+type sessionMove struct {
+	at   time.Time
+	tool string
+}
+
+// movedKeep is how long a moved-on event is remembered for approvals still
+// being asked.
+const movedKeep = time.Minute
+
+// openHook is a hook approval waiting for the person.
+type openHook struct {
+	agent            hook.Agent
+	session, toolKey string
+}
+
+// hookSlack is how far past the hook's wait the question's deadline lies, so
+// that the hook's own window (ending as withdrawn) ends it, not the deadline.
+const hookSlack = 5 * time.Second
+
+// route registers the hook endpoint; a nil Hooks serves none, so that a
+// hook finds nothing and prints nothing.
+func (h *Hooks) route(mux *http.ServeMux) {
+	if h != nil {
+		mux.HandleFunc("POST /v1/hook", h.serve)
+	}
+}
+
+func (h *Hooks) log() *slog.Logger {
+	if h.Log != nil {
+		return h.Log
+	}
+	return slog.Default()
+}
+
+func (h *Hooks) settings() HookSettings {
+	s := HookSettings{Deadline: question.DefaultTimeout}
+	if h.Settings != nil {
+		s = h.Settings()
+	}
+	return s
+}
+
+func (h *Hooks) serve(w http.ResponseWriter, r *http.Request) {
+	var req hook.Request
+	if err := decodeBody(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	if _, err := hook.ParseAgent(string(req.Agent)); err != nil {
+		writeError(w, badRequest("agent", err.Error()))
+		return
+	}
+	var rep hook.Reply
+	switch req.Event {
+	case hook.PermissionRequest:
+		rep = h.permission(r.Context(), req)
+	case hook.PreToolUse:
+		if req.Agent == hook.ClaudeCode && req.ToolName == hook.AskUserQuestion && h.settings().AskUserQuestion {
+			rep = h.askUserQuestion(r.Context(), req)
+		}
+	case hook.Notification:
+		h.notify(r.Context(), req)
+	case hook.PostToolUse, hook.PostToolUseFailure, hook.UserPromptSubmit, hook.Stop, hook.SessionEnd:
+		h.movedOn(req)
+	}
+	writeJSON(w, http.StatusOK, rep)
+}
+
+// window is how long a hook call waits for the person: what the hook asked
+// for, at most the person's deadline.
+func (h *Hooks) window(req hook.Request) time.Duration {
+	d := h.settings().Deadline
+	if w := time.Duration(req.WaitMS) * time.Millisecond; w > 0 && w < d {
+		d = w
+	}
+	return d
+}
+
+// approval is req's permission request as a tray approval.
+func (h *Hooks) approval(req hook.Request) question.Question {
+	details, reason, risk := "", "", question.RiskMedium
+	if h.Render != nil {
+		details, reason, risk = h.Render(req.ToolName, req.ToolInput)
+	}
+	if req.Cwd != "" {
+		details = "**Working directory:** `" + strings.ReplaceAll(req.Cwd, "`", "'") + "`\n\n" + details
+	}
+	if r := []rune(details); len(r) > question.MaxDetails {
+		details = string(r[:question.MaxDetails-64]) + "\n\n… (cut: the request is too long to show in full)"
+	}
+	return question.Question{
+		Kind: question.KindApproval, Client: question.Client{Name: string(req.Agent), SessionID: req.SessionID},
+		Tool: hook.Tool, Action: clip(req.ToolName, question.MaxAction), Message: clip(req.ToolName, question.MaxMessage),
+		Details: details, AgentReason: reason, Risk: risk,
+	}
+}
+
+// holding reports whether away mode holds q: the person is away, the mode
+// is hold, and no rule decides q. The hook then returns no decision at once
+// and the agent asks in its own prompt.
+func (h *Hooks) holding(q question.Question) bool {
+	if h.Policy == nil || !h.Policy.Away() || h.Policy.AwayMode() != policy.AwayHold {
+		return false
+	}
+	_, ruled := h.Policy.Match(q, time.Now())
+	return !ruled
+}
+
+// permission asks the person req's permission request and waits for the
+// answer, at most the hook's window; it blocks.
+func (h *Hooks) permission(ctx context.Context, req hook.Request) hook.Reply {
+	q := h.approval(req)
+	if h.holding(q) {
+		return hook.Reply{}
+	}
+	res, qid, ok := h.askAndWait(ctx, q, req)
+	if !ok {
+		return hook.Reply{}
+	}
+	rep := replyFor(res)
+	rep.QuestionID = qid
+	return rep
+}
+
+// askAndWait asks q for req and waits up to the hook's window. On the
+// window's end it withdraws q (reason timeout) and on the hook's going away
+// it withdraws q; ok is false then, or when q could not be asked.
+func (h *Hooks) askAndWait(ctx context.Context, q question.Question, req hook.Request) (question.Result, string, bool) {
+	window := h.window(req)
+	start := time.Now()
+	q.Deadline = start.Add(window + hookSlack)
+	asked, err := h.Broker.Ask(ctx, q)
+	if err != nil {
+		h.log().Error("hook: ask", "agent", req.Agent, "err", err)
+		return question.Result{}, "", false
+	}
+	o := openHook{agent: req.Agent, session: req.SessionID, toolKey: req.ToolName}
+	if h.track(asked.ID, o, start) {
+		h.withdrawAnswered(asked.ID, req)
+	}
+	defer h.untrack(asked.ID)
+	wctx, cancel := context.WithTimeout(ctx, window)
+	defer cancel()
+	res, err := h.Broker.Wait(wctx, asked.ID)
+	if err == nil {
+		return res, asked.ID, true
+	}
+	why := question.ReasonTimeout
+	if ctx.Err() != nil {
+		why = "" // the hook went away: the agent timed it out, or exited
+	}
+	if werr := h.Broker.WithdrawBecause(asked.ID, why); werr != nil && errors.Is(werr, question.ErrNotPending) && ctx.Err() == nil {
+		// Answered in the same instant: the answer stands.
+		if _, r, gerr := h.Broker.Get(asked.ID); gerr == nil && r != nil {
+			return *r, asked.ID, true
+		}
+	}
+	return question.Result{}, asked.ID, false
+}
+
+// replyFor maps an outcome to the agent's decision. Only the person, or a
+// rule the person made, decides; anything else is no decision, so that the
+// agent asks in its own prompt.
+func replyFor(res question.Result) hook.Reply {
+	note := ""
+	if res.Note != "" {
+		note = fmt.Sprintf(" Their message: %q.", res.Note)
+	}
+	switch res.Outcome {
+	case question.Answered, question.AutoApproved:
+		return hook.Reply{Behavior: hook.Allow}
+	case question.Declined:
+		if res.Note != "" {
+			return hook.Reply{Behavior: hook.Deny, Message: "The user denied this in Asktray: " + res.Note}
+		}
+		return hook.Reply{Behavior: hook.Deny, Message: "The user denied this in Asktray. Do not try to reach the same result another way; ask the user or continue without it."}
+	case question.AutoRejected:
+		switch res.Reason {
+		case question.ReasonRule:
+			return hook.Reply{Behavior: hook.Deny, Message: fmt.Sprintf("A rule the user made in Asktray (rule %s) denies this.%s Do not try to reach the same result another way.", res.RuleID, note)}
+		case question.ReasonAway:
+			return hook.Reply{Behavior: hook.Deny, Message: "The user is away and has Asktray reject requests meanwhile. It is not allowed; try again later."}
+		}
+	}
+	return hook.Reply{}
+}
+
+// track records the open approval id and reports whether its session
+// already moved on since start.
+func (h *Hooks) track(id string, o openHook, start time.Time) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.open == nil {
+		h.open = map[string]openHook{}
+	}
+	h.open[id] = o
+	m, ok := h.moved[sessionKey{o.agent, o.session}]
+	return ok && o.session != "" && !m.at.Before(start) && (m.tool == "" || m.tool == o.toolKey)
+}
+
+func (h *Hooks) untrack(id string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(h.open, id)
+}
+
+// movedOn withdraws the open hook approvals of req's session that req shows
+// were answered in the agent: after PostToolUse or PostToolUseFailure, the
+// approvals for that tool; after UserPromptSubmit, Stop or SessionEnd, all.
+// Claude Code shows its own dialog while the hook waits and does not stop the
+// hook when the person answers there
+// (https://github.com/anthropics/claude-code/issues/15433), so these events
+// are how the tray learns it.
+func (h *Hooks) movedOn(req hook.Request) {
+	if req.SessionID == "" {
+		return
+	}
+	tool := ""
+	if req.Event == hook.PostToolUse || req.Event == hook.PostToolUseFailure {
+		tool = req.ToolName
+	}
+	now := time.Now()
+	var ids []string
+	h.mu.Lock()
+	if h.moved == nil {
+		h.moved = map[sessionKey]sessionMove{}
+	}
+	for k, m := range h.moved {
+		if now.Sub(m.at) > movedKeep {
+			delete(h.moved, k)
+		}
+	}
+	h.moved[sessionKey{req.Agent, req.SessionID}] = sessionMove{at: now, tool: tool}
+	for id, o := range h.open {
+		if o.agent == req.Agent && o.session == req.SessionID && (tool == "" || o.toolKey == tool) {
+			ids = append(ids, id)
+		}
+	}
+	h.mu.Unlock()
+	for _, id := range ids {
+		h.withdrawAnswered(id, req)
+	}
+}
+
+// withdrawAnswered ends the open approval id as answered in the agent.
+func (h *Hooks) withdrawAnswered(id string, req hook.Request) {
+	if err := h.Broker.WithdrawBecause(id, question.ReasonAnsweredInAgent); err != nil {
+		if !errors.Is(err, question.ErrNotPending) {
+			h.log().Error("hook: withdraw", "id", id, "err", err)
+		}
+		return
+	}
+	h.log().Info("hook: answered in the agent", "id", id, "agent", req.Agent, "event", req.Event)
+}
+
+// sessionOpen reports whether a hook approval of agent a's session is open.
+func (h *Hooks) sessionOpen(a hook.Agent, session string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, o := range h.open {
+		if o.agent == a && o.session == session {
+			return true
+		}
+	}
+	return false
+}
+
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

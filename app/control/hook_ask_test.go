@@ -1,0 +1,92 @@
+package control
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/asktray/asktray/app/hook"
+	"github.com/asktray/asktray/app/question"
+)
+
+func TestHook_NotificationIsANotice(t *testing.T) {
+	t.Parallel()
+	e := newHookServer(t, question.RiskMedium)
+	cases := []struct {
+		agent  hook.Agent
+		file   string
+		header string
+		msg    string
+	}{
+		{hook.ClaudeCode, "Notification", "Waiting for your permission", "Claude Code is waiting for your permission in its terminal (in /home/u/app).\n\nClaude needs your permission to use Bash"},
+		{hook.ClaudeCode, "Notification_idle", "Waiting for you", "Claude Code has finished and is waiting for your next message (in /home/u/app).\n\nClaude is waiting for your input"},
+		{hook.CopilotCLI, "notification", "Waiting for your permission", "Copilot CLI is waiting for your permission in its terminal (in /home/u/app).\n\nCopilot needs your permission to run bash"},
+	}
+	for _, c := range cases {
+		start := time.Now()
+		rep := recv(t, e.call(payload(t, c.agent, c.file), time.Minute))
+		if rep.Behavior != "" || time.Since(start) > time.Second {
+			t.Fatalf("%s: %+v after %v", c.file, rep, time.Since(start))
+		}
+		q := e.nextAsked(t)
+		if q.Kind != question.KindNotice || q.Header != c.header || q.Message != c.msg || q.Client.Name != string(c.agent) || q.Client.SessionID == "" {
+			t.Errorf("%s: notice %q / %q / %+v", c.file, q.Header, q.Message, q.Client)
+		}
+	}
+	// While the tray shows that session's request, its permission_prompt adds nothing.
+	got := e.call(payload(t, hook.ClaudeCode, "PermissionRequest"), time.Minute)
+	q := e.nextAsked(t)
+	recv(t, e.call(payload(t, hook.ClaudeCode, "Notification"), time.Minute))
+	select {
+	case n := <-e.asked:
+		t.Fatalf("a second notice %+v", n)
+	case <-time.After(100 * time.Millisecond):
+	}
+	_ = e.b.Answer(q.ID, question.Response{Action: question.Accept, Value: json.RawMessage(`"allow"`)})
+	recv(t, got)
+}
+
+func TestHook_AskUserQuestion(t *testing.T) {
+	t.Parallel()
+	e := newHookServer(t, question.RiskMedium)
+	p := payload(t, hook.ClaudeCode, "PreToolUse_AskUserQuestion")
+	// Off by default: Claude Code asks in its own prompt.
+	if rep := recv(t, e.call(p, time.Minute)); rep.Behavior != "" {
+		t.Fatalf("setting off: %+v", rep)
+	}
+	e.set.AskUserQuestion = true
+	got := e.call(p, time.Minute)
+	q := e.nextAsked(t)
+	if q.Kind != question.KindChoice || q.Message != "Which package manager should I use?" || len(q.Options) != 2 || q.Options[1].Description != "Faster installs" {
+		t.Fatalf("question %+v", q)
+	}
+	if err := e.b.Answer(q.ID, question.Response{Action: question.Accept, Value: json.RawMessage(`"pnpm"`)}); err != nil {
+		t.Fatal(err)
+	}
+	rep := recv(t, got)
+	want := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"answers":{"Which package manager should I use?":"pnpm"},"questions":[{"header":"Package manager","multiSelect":false,"options":[{"description":"The default","label":"npm"},{"description":"Faster installs","label":"pnpm"}],"question":"Which package manager should I use?"}]}}}`
+	if out := strings.TrimSpace(string(hook.Format(p, rep))); out != want {
+		t.Fatalf("output\n got %s\nwant %s", out, want)
+	}
+	// Several questions become one form; a multi-select answer joins its labels.
+	p.ToolInput = json.RawMessage(`{"questions":[{"question":"Which one?","header":"One","options":[{"label":"a"},{"label":"b"}],"multiSelect":false},{"question":"Which ones?","header":"Many","options":[{"label":"x"},{"label":"y"}],"multiSelect":true}]}`)
+	got = e.call(p, time.Minute)
+	q = e.nextAsked(t)
+	if q.Kind != question.KindForm {
+		t.Fatalf("kind %s", q.Kind)
+	}
+	if err := e.b.Answer(q.ID, question.Response{Action: question.Accept, Value: json.RawMessage(`{"q1":"b","q2":["x","y"]}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if rep := recv(t, got); rep.Answers["Which one?"] != "b" || rep.Answers["Which ones?"] != "x, y" {
+		t.Fatalf("answers %+v", rep)
+	}
+	// A dismissal leaves it to Claude Code.
+	got = e.call(p, time.Minute)
+	q = e.nextAsked(t)
+	_ = e.b.Answer(q.ID, question.Response{Action: question.Cancel})
+	if rep := recv(t, got); rep.Behavior != "" {
+		t.Fatalf("dismissed: %+v", rep)
+	}
+}
