@@ -28,8 +28,10 @@ const (
 // Version is the app's version; the build may override it with -ldflags "-X".
 var Version = "0.1.0-dev"
 
-// IO is where a command reads and writes.
+// IO is where a command reads and writes. In is read only by the hook
+// command; nil means os.Stdin.
 type IO struct {
+	In       io.Reader
 	Out, Err io.Writer
 }
 
@@ -54,6 +56,7 @@ Usage:
   asktray url [--json]                                       the MCP URL and token
   asktray config CLIENT [--write] [--stdio]                  set up claude-code, claude-desktop, cursor, vscode, codex or windsurf
   asktray stdio                                              MCP over stdin/stdout, bridged to the running app
+  asktray hook claude-code|codex|copilot-cli [--timeout S] [--event E]   an agent's permission hook (see docs/hooks.md)
   asktray version
 
 Every command takes --data-dir DIR (default $ASKTRAY_DATA_DIR or the XDG data dir).
@@ -96,6 +99,9 @@ func Main(ctx context.Context, args []string, stdio IO, gui GUI) int {
 		err = cmdConfig(ctx, args, stdio)
 	case "stdio":
 		err = cmdStdio(ctx, args, stdio)
+	case "hook":
+		cmdHook(ctx, args, stdio) // a hook always exits 0
+		return ExitOK
 	case "version":
 		_, err = fmt.Fprintln(stdio.Out, "asktray", Version)
 	case "help", "-h", "--help":

@@ -1,0 +1,123 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/asktray/asktray/app"
+	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/hook"
+)
+
+// defaultHookTimeout is each agent's own hook timeout, used when the command
+// line gives no --timeout: 600 s for Claude Code
+// (https://code.claude.com/docs/en/hooks#configuration) and Codex
+// (codex-rs/hooks/src/engine/discovery.rs: timeout_sec.unwrap_or(600)), 30 s
+// for Copilot CLI (timeoutSec, https://docs.github.com/en/copilot/reference/hooks-reference).
+var defaultHookTimeout = map[hook.Agent]time.Duration{
+	hook.ClaudeCode: 600 * time.Second, hook.Codex: 600 * time.Second, hook.CopilotCLI: 30 * time.Second,
+}
+
+// getppid and parentPoll let tests stand in for the agent exiting.
+var (
+	getppid    = os.Getppid
+	parentPoll = 200 * time.Millisecond
+)
+
+// cmdHook runs `asktray hook AGENT`: read the agent's payload on stdin, ask
+// the running app over the control socket, print the decision in the
+// agent's format. Whatever goes wrong (no app, an error, a timeout) it
+// prints nothing, so that the agent asks in its own prompt; it never allows
+// or denies by itself. Malformed input or a bad command line costs one line
+// on stderr. It blocks until the app answers, the wait ends or the agent
+// (the parent process) exits.
+func cmdHook(ctx context.Context, args []string, stdio IO) {
+	f := newFlags("hook")
+	timeoutSec := f.Int("timeout", 0, "the agent's timeout for this hook, in seconds")
+	event := f.String("event", "", "the hook event, for payloads that do not name it (Copilot CLI)")
+	pos, err := f.parse(args)
+	if err == nil && len(pos) != 1 {
+		err = fmt.Errorf("usage: asktray hook claude-code|codex|copilot-cli [--timeout S] [--event E]")
+	}
+	var agent hook.Agent
+	if err == nil {
+		agent, err = hook.ParseAgent(pos[0])
+	}
+	if err != nil {
+		fmt.Fprintf(stdio.Err, "asktray hook: %v\n", err)
+		return
+	}
+	in := stdio.In
+	if in == nil {
+		in = os.Stdin
+	}
+	data, err := io.ReadAll(io.LimitReader(in, hook.MaxPayload+1))
+	if err == nil && len(data) > hook.MaxPayload {
+		err = fmt.Errorf("stdin: larger than %d MiB", hook.MaxPayload>>20)
+	}
+	var p hook.Payload
+	if err == nil {
+		p, err = hook.Parse(agent, *event, data)
+	}
+	if err != nil {
+		fmt.Fprintf(stdio.Err, "asktray hook: %v\n", err)
+		return
+	}
+	dir, err := f.dir()
+	if err != nil {
+		return
+	}
+	out, ok := askHook(ctx, filepath.Join(dir, app.SocketFile), p, hookWait(agent, *timeoutSec))
+	if ok {
+		_, _ = stdio.Out.Write(out)
+	}
+}
+
+// hookWait is how long the hook may wait for the person: the agent's
+// timeout for it less hook.Margin, at least a second.
+func hookWait(a hook.Agent, timeoutSec int) time.Duration {
+	t := defaultHookTimeout[a]
+	if timeoutSec > 0 {
+		t = time.Duration(timeoutSec) * time.Second
+	}
+	return max(t-hook.Margin, time.Second)
+}
+
+// askHook sends p to the app at socket and returns what to print. It gives
+// up, printing nothing, after wait (plus a second for the app's own
+// answer) or when the parent process exits.
+func askHook(ctx context.Context, socket string, p hook.Payload, wait time.Duration) ([]byte, bool) {
+	ctx, cancel := context.WithTimeout(ctx, wait+time.Second)
+	defer cancel()
+	go watchParent(ctx, cancel)
+	rep, err := control.NewClient(socket).Hook(ctx, hook.Request{Payload: p, WaitMS: wait.Milliseconds()})
+	if err != nil {
+		return nil, false
+	}
+	out := hook.Format(p, rep)
+	return out, len(out) > 0
+}
+
+// watchParent calls cancel when the parent process (the agent) exits: the
+// hook is re-parented, and nobody waits for its answer any more. It returns
+// when ctx ends.
+func watchParent(ctx context.Context, cancel func()) {
+	parent := getppid()
+	t := time.NewTicker(parentPoll)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if getppid() != parent {
+				cancel()
+				return
+			}
+		}
+	}
+}

@@ -1,0 +1,240 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/asktray/asktray/app"
+	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/hook"
+	"github.com/asktray/asktray/app/policy"
+	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/mcpbridge"
+)
+
+// hookApp is a control socket served the way the app serves it, with a
+// broker and a policy, in a data dir the hook command finds.
+type hookApp struct {
+	dir   string
+	b     *question.Broker
+	pol   *policy.Policy
+	store history.Store
+	asked chan question.Question
+}
+
+func newHookApp(t *testing.T) *hookApp {
+	t.Helper()
+	dir := shortTempDir(t)
+	if err := app.EnsureDataDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	pol, err := policy.Open(filepath.Join(dir, policy.File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &hookApp{dir: dir, pol: pol, store: history.NewMemory(), asked: make(chan question.Question, 8)}
+	h.b = question.NewBroker(question.Config{Journal: h.store, Gate: pol.Gate})
+	h.b.Subscribe(func(ev question.Event) {
+		if ev.Type == question.EventAsked {
+			h.asked <- ev.Question
+		}
+	})
+	hooks := &control.Hooks{Broker: h.b, Policy: pol, Render: mcpbridge.PermissionView,
+		Settings: func() control.HookSettings { return control.HookSettings{Deadline: time.Minute} }}
+	s := &control.Server{Broker: h.b, Store: h.store, Policy: pol, Hooks: hooks, Status: func() control.Status { return control.Status{} }}
+	if err := s.Listen(filepath.Join(dir, app.SocketFile)); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = s.Shutdown(context.Background())
+		_ = h.b.Close()
+	})
+	return h
+}
+
+type hookRun struct {
+	code        int
+	out, errOut string
+	took        time.Duration
+}
+
+// runHook runs `asktray hook ARGS` in this process with stdin.
+func runHook(stdin []byte, args ...string) hookRun {
+	var out, errOut bytes.Buffer
+	start := time.Now()
+	code := Main(context.Background(), append([]string{"hook"}, args...), IO{In: bytes.NewReader(stdin), Out: &out, Err: &errOut}, nil)
+	return hookRun{code, out.String(), errOut.String(), time.Since(start)}
+}
+
+func goHook(stdin []byte, args ...string) <-chan hookRun {
+	ch := make(chan hookRun, 1)
+	go func() { ch <- runHook(stdin, args...) }()
+	return ch
+}
+
+func recorded(t *testing.T, a hook.Agent, file string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "hook", "testdata", string(a), file+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func wait[T any](t *testing.T, ch <-chan T) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(10 * time.Second):
+		t.Fatal("timed out")
+	}
+	var zero T
+	return zero
+}
+
+// TestHook_RecordedPayloads feeds each agent's recorded PermissionRequest to
+// the command, answers in the tray (the broker) or with `asktray answer`,
+// and checks the exact output.
+func TestHook_RecordedPayloads(t *testing.T) {
+	t.Parallel()
+	h := newHookApp(t)
+	cases := []struct {
+		agent       hook.Agent
+		file        string
+		extra       []string
+		allow, deny string
+	}{
+		{hook.ClaudeCode, "PermissionRequest", nil,
+			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}`,
+			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"The user denied this in Asktray: keep node_modules"}}}`},
+		{hook.Codex, "PermissionRequest", nil,
+			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}`,
+			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"The user denied this in Asktray: keep node_modules"}}}`},
+		{hook.CopilotCLI, "permissionRequest", []string{"--event", "permissionRequest"},
+			`{"behavior":"allow"}`,
+			`{"behavior":"deny","message":"The user denied this in Asktray: keep node_modules"}`},
+	}
+	for _, c := range cases {
+		args := append([]string{string(c.agent), "--data-dir", h.dir}, c.extra...)
+		run := goHook(recorded(t, c.agent, c.file), args...)
+		q := wait(t, h.asked)
+		if q.Client.Name != string(c.agent) || q.Tool != hook.Tool || !strings.Contains(q.Details, "**Working directory:**") {
+			t.Fatalf("%s: question %+v", c.agent, q)
+		}
+		if err := h.b.Answer(q.ID, question.Response{Action: question.Accept, Value: json.RawMessage(`"allow"`), Via: question.ViaDialog}); err != nil {
+			t.Fatal(err)
+		}
+		if r := wait(t, run); r.code != 0 || strings.TrimSpace(r.out) != c.allow || r.errOut != "" {
+			t.Errorf("%s allow: %+v\nwant %s", c.agent, r, c.allow)
+		}
+		run = goHook(recorded(t, c.agent, c.file), args...)
+		q = wait(t, h.asked)
+		var out, errOut bytes.Buffer
+		if code := Main(context.Background(), []string{"answer", q.ID, "--decline", "--note", "keep node_modules", "--data-dir", h.dir}, IO{Out: &out, Err: &errOut}, nil); code != 0 {
+			t.Fatalf("answer: %d %s", code, errOut.String())
+		}
+		if r := wait(t, run); r.code != 0 || strings.TrimSpace(r.out) != c.deny {
+			t.Errorf("%s deny: %+v\nwant %s", c.agent, r, c.deny)
+		}
+	}
+}
+
+// TestHook_PrintsNothingWhenItCannotAsk: no app, malformed input, away, a
+// timeout: exit 0 and no output, quickly, so the agent asks in its prompt.
+func TestHook_PrintsNothingWhenItCannotAsk(t *testing.T) {
+	t.Parallel()
+	payload := recorded(t, hook.ClaudeCode, "PermissionRequest")
+	for _, a := range hook.Agents() {
+		r := runHook(payload, string(a), "--data-dir", filepath.Join(t.TempDir(), "none"), "--event", "permissionRequest")
+		if r.code != 0 || r.out != "" || r.errOut != "" || r.took > time.Second {
+			t.Errorf("%s, no app: %+v", a, r)
+		}
+	}
+	h := newHookApp(t)
+	for _, bad := range []string{"", "not json", `{"hook_event_name":"PermissionRequest"}`, `{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":"rm"}`} {
+		r := runHook([]byte(bad), "claude-code", "--data-dir", h.dir)
+		if r.code != 0 || r.out != "" || strings.Count(r.errOut, "\n") != 1 || !strings.HasPrefix(r.errOut, "asktray hook: ") {
+			t.Errorf("malformed %q: %+v", bad, r)
+		}
+	}
+	if r := runHook(payload, "gemini-cli", "--data-dir", h.dir); r.code != 0 || r.out != "" || strings.Count(r.errOut, "\n") != 1 {
+		t.Errorf("unknown agent: %+v", r)
+	}
+	// A timeout: the agent's hook timeout of 4 s leaves a 1 s wait.
+	r := runHook(payload, "claude-code", "--timeout", "4", "--data-dir", h.dir)
+	if r.code != 0 || r.out != "" || r.took > 3*time.Second {
+		t.Errorf("timeout: %+v", r)
+	}
+	q := wait(t, h.asked)
+	if _, res, _ := h.b.Get(q.ID); res == nil || res.Outcome != question.Withdrawn || res.Reason != question.ReasonTimeout {
+		t.Errorf("after the timeout: %+v", res)
+	}
+	if err := h.pol.SetAway(true); err != nil {
+		t.Fatal(err)
+	}
+	if r := runHook(payload, "codex", "--data-dir", h.dir); r.code != 0 || r.out != "" || r.took > time.Second {
+		t.Errorf("away: %+v", r)
+	}
+}
+
+// TestHook_SessionMovedOnClosesTheApproval: the person answers in Claude
+// Code's terminal; its PostToolUse hook ends the tray question.
+func TestHook_SessionMovedOnClosesTheApproval(t *testing.T) {
+	t.Parallel()
+	h := newHookApp(t)
+	run := goHook(recorded(t, hook.ClaudeCode, "PermissionRequest"), "claude-code", "--data-dir", h.dir)
+	q := wait(t, h.asked)
+	if r := runHook(recorded(t, hook.ClaudeCode, "PostToolUse"), "claude-code", "--data-dir", h.dir); r.code != 0 || r.out != "" {
+		t.Fatalf("PostToolUse: %+v", r)
+	}
+	if r := wait(t, run); r.code != 0 || r.out != "" {
+		t.Fatalf("the waiting hook printed %+v", r)
+	}
+	rec, err := h.store.Get(context.Background(), q.ID)
+	if err != nil || rec.Result == nil || rec.Result.Outcome != question.Withdrawn || rec.Result.Reason != question.ReasonAnsweredInAgent {
+		t.Fatalf("history: %+v %v", rec.Result, err)
+	}
+}
+
+// TestHook_ParentExitEndsTheQuestion: the agent exits while the hook waits.
+// Not parallel: it stands in for getppid.
+func TestHook_ParentExitEndsTheQuestion(t *testing.T) {
+	h := newHookApp(t)
+	parent := make(chan int, 1)
+	parent <- os.Getppid()
+	getppid = func() int {
+		p := <-parent
+		parent <- p
+		return p
+	}
+	parentPoll = 10 * time.Millisecond
+	t.Cleanup(func() { getppid, parentPoll = os.Getppid, 200*time.Millisecond })
+	run := goHook(recorded(t, hook.Codex, "PermissionRequest"), "codex", "--data-dir", h.dir)
+	q := wait(t, h.asked)
+	<-parent
+	parent <- 1 // re-parented to init
+	if r := wait(t, run); r.code != 0 || r.out != "" {
+		t.Fatalf("hook printed %+v", r)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if _, res, _ := h.b.Get(q.ID); res != nil {
+			if res.Outcome != question.Withdrawn {
+				t.Fatalf("outcome %+v", res)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the question stayed open after the agent exited")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
