@@ -41,7 +41,7 @@ type Hooks struct {
 	Log      *slog.Logger
 
 	mu    sync.Mutex
-	open  map[string]openHook    // pending hook approvals by question id
+	open  map[string]openHook        // pending hook approvals by question id
 	moved map[sessionKey]sessionMove // the last moved-on event of each session
 }
 
