@@ -204,6 +204,10 @@ func (d *questionDialog) guardChanged() {
 	case armed:
 		d.unlockHint.Hide()
 		d.keysHint.Show()
+	case d.guard.typing:
+		d.unlockHint.SetText("Answer buttons unlock once you stop typing")
+		d.unlockHint.Show()
+		d.keysHint.Hide()
 	case d.guard.active:
 		d.unlockHint.SetText("Answer buttons unlock in a moment")
 		d.unlockHint.Show()
@@ -301,7 +305,7 @@ func (d *questionDialog) logAnswer(control, input string, a question.Action) {
 		"id", d.q.ID, "kind", string(d.q.Kind), "client", d.q.Client.DisplayName(),
 		"action", string(a), "control", control, "input", input,
 		"since_shown_ms", now.Sub(d.shownAt).Milliseconds(),
-		"ignored_inputs", d.guard.rejected,
+		"ignored_inputs", d.guard.rejected, "arming_restarts", d.guard.restarts,
 	}
 	if d.guard.armed {
 		attrs = append(attrs, "since_armed_ms", now.Sub(d.guard.armedAt).Milliseconds())

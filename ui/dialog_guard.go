@@ -65,7 +65,11 @@ func realClock() clock {
 // guard decides when a dialog's answer controls may act, after Firefox's
 // PromptUtils and Chromium's InputEventActivationProtector (docs/security.md A4):
 //
-//   - it arms only after the window has held keyboard focus for delay;
+//   - it arms only after the window has held keyboard focus for delay with
+//     no key pressed: a key pressed before then starts the delay again, so
+//     a person typing elsewhere when the window pops up and takes focus
+//     never confirms it with the Enter that ends their line, however long
+//     they type (docs/arming.md);
 //   - it disarms when the window loses focus and starts the delay again when
 //     focus returns;
 //   - a key acts only if its key-down arrived while armed and it was not
@@ -95,6 +99,8 @@ type guard struct {
 	gen        int    // bumped on each (de)activation, so stale timers do nothing
 	stopTimer  func() // the pending arming timer
 	rejected   int    // inputs ignored while unarmed, for the log
+	restarts   int    // key presses that started the delay again, for the log
+	typing     bool   // the delay was started again by a key press
 	quiet      bool   // a focus change of our own is in progress
 	owner      fyne.Focusable
 	ownerFocus bool
@@ -191,14 +197,14 @@ func (g *guard) check() {
 		g.schedule(left)
 		return
 	}
-	g.armed, g.armedAt = true, g.clock.now()
+	g.armed, g.armedAt, g.typing = true, g.clock.now(), false
 	g.onChange()
 }
 
 // deactivate disarms: the window lost focus or was hidden. Runs on the Fyne goroutine.
 func (g *guard) deactivate() {
 	wasActive, wasArmed := g.active, g.armed
-	g.active, g.armed = false, false
+	g.active, g.armed, g.typing = false, false, false
 	g.gen++
 	if g.stopTimer != nil {
 		g.stopTimer()
@@ -217,13 +223,23 @@ func (g *guard) deactivate() {
 func (g *guard) arm() {
 	g.active, g.activeAt = true, g.clock.now()
 	g.gen++
-	g.armed, g.armedAt = true, g.clock.now()
+	g.armed, g.armedAt, g.typing = true, g.clock.now(), false
 	g.onChange()
 }
 
-// keyDown records a key press. A key already held (a repeat, on platforms
-// that report repeats as presses) stays stale. Runs on the Fyne goroutine.
+// keyDown records a key press. While the window is focused but not yet
+// armed, every press (a repeat too) starts the arming delay again. A key
+// already held (a repeat, on platforms that report repeats as presses)
+// stays stale. Runs on the Fyne goroutine.
 func (g *guard) keyDown(k fyne.KeyName) {
+	if g.active && !g.armed {
+		g.activeAt = g.clock.now() // check sees the time left and waits again
+		g.restarts++
+		if !g.typing {
+			g.typing = true
+			g.onChange()
+		}
+	}
 	if g.held[k] {
 		return
 	}

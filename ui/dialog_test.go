@@ -77,12 +77,56 @@ func TestDialog_ArmsAfterDelayOfFocus(t *testing.T) {
 	e.pending(d.q.ID)
 	e.focusWindow(d)
 	e.clock.advance(DefaultArmDelay / 2)
-	e.press(d, fyne.KeyReturn)
+	e.press(d, fyne.KeyReturn) // too early, and it starts the delay again
 	e.pending(d.q.ID)
-	e.clock.advance(DefaultArmDelay / 2)
+	e.clock.advance(DefaultArmDelay)
 	e.press(d, fyne.KeyReturn)
 	if res := e.result(d.q.ID); string(res.Value) != `"yes"` {
 		t.Fatalf("value %s", res.Value)
+	}
+}
+
+// TestDialog_TypingNeverArms is a person typing in a terminal when a
+// confirm pops up and takes focus: every key they press before the dialog
+// is armed starts the delay again, so the Enter that ends their line does
+// nothing however long they typed, and the dialog arms only once the delay
+// has passed with no key pressed.
+func TestDialog_TypingNeverArms(t *testing.T) {
+	e := newDialogEnv(t)
+	d := e.ask(confirmQ())
+	e.focusWindow(d)
+	line := []fyne.KeyName{fyne.KeyL, fyne.KeyS, fyne.KeySpace, fyne.KeyMinus, fyne.KeyL, fyne.KeyA}
+	for i := range 20 { // 20 keys 150 ms apart: 3 s of typing, six arming delays
+		e.clock.advance(150 * time.Millisecond)
+		e.press(d, line[i%len(line)])
+		if d.guard.armed {
+			t.Fatalf("armed while typing, after key %d", i+1)
+		}
+	}
+	if !findButton(t, d, "Yes").Disabled() || d.unlockHint.Text != "Answer buttons unlock once you stop typing" {
+		t.Fatalf("while typing: Yes enabled %v, hint %q", !findButton(t, d, "Yes").Disabled(), d.unlockHint.Text)
+	}
+	e.clock.advance(150 * time.Millisecond)
+	e.press(d, fyne.KeyReturn) // the end of the line
+	e.clock.advance(DefaultArmDelay - time.Millisecond)
+	e.press(d, fyne.KeyReturn) // pressed again a little too soon: still nothing
+	e.pending(d.q.ID)
+	e.clock.advance(DefaultArmDelay - time.Millisecond)
+	if d.guard.armed {
+		t.Fatal("armed before the delay passed with no key pressed")
+	}
+	e.clock.advance(time.Millisecond)
+	if !d.guard.armed || d.unlockHint.Visible() {
+		t.Fatalf("not armed once the keys stopped for the delay: armed %v", d.guard.armed)
+	}
+	e.typeKey(d, fyne.KeyReturn) // a repeat of the last Enter, no new key-down
+	e.pending(d.q.ID)
+	e.press(d, fyne.KeyReturn)
+	if res := e.result(d.q.ID); string(res.Value) != `"yes"` {
+		t.Fatalf("value %s", res.Value)
+	}
+	if logs := e.logs.String(); !strings.Contains(logs, "arming_restarts=22") {
+		t.Errorf("restarts not logged: %s", logs)
 	}
 }
 

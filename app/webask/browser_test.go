@@ -292,3 +292,45 @@ func TestBrowser_ArmingFollowsFocus(t *testing.T) {
 		t.Fatalf("Enter on a destructive confirm gave %+v %s", res, res.Value)
 	}
 }
+
+// TestBrowser_TypingNeverArms is a person typing when the page pops up and
+// takes focus: every key they press before the page is armed starts the
+// delay again, so the buttons stay off however long they type and the Enter
+// that ends their line does nothing; once the delay passes with no key
+// pressed, Enter answers.
+func TestBrowser_TypingNeverArms(t *testing.T) {
+	e := newRealEnv(t)
+	const delay = 1500 * time.Millisecond // far above the gaps between the keys below, even on a busy machine
+	e.web.SetArmDelay(delay)
+	ctx := newBrowser(t)
+	id, link := e.ask(question.Question{Kind: question.KindConfirm, Message: "Push the branch?"})
+	must(t, chromedp.Do(ctx, chromedp.Navigate(link)))
+	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.enabledWhileTyping = false;
+		new MutationObserver(() => {
+			if (!document.querySelector('button[value="yes"]').disabled) { window.enabledWhileTyping = true; }
+		}).observe(document.getElementById("answer"), {attributes: true, subtree: true});
+		true`))
+	must(t, err)
+	for start := time.Now(); time.Since(start) < 3*delay; {
+		must(t, chromedp.Do(ctx, chromedp.KeyEvent("x")))
+		time.Sleep(100 * time.Millisecond)
+	}
+	must(t, chromedp.Do(ctx, chromedp.KeyEvent("\r"))) // the end of the line
+	state, err := chromedp.Run(ctx, chromedp.Evaluate[[]any](`[window.enabledWhileTyping,
+		document.querySelector('button[value="yes"]').disabled, document.getElementById("hint").textContent]`))
+	must(t, err)
+	if b, _ := json.Marshal(state); string(b) != `[false,true,"Answer buttons unlock once you stop typing."]` {
+		t.Fatalf("while typing [ever enabled, yes disabled, hint]: %s", b)
+	}
+	e.pending(id)
+	typed := time.Now()
+	must(t, chromedp.Do(ctx, chromedp.WaitEnabled(chromedp.CSS(`button[value="yes"]`))))
+	if since := time.Since(typed); since < delay-200*time.Millisecond {
+		t.Errorf("armed %v after the last key, want about %v", since, delay)
+	}
+	_, err = chromedp.RunResponse(ctx, chromedp.KeyEvent("\r"))
+	must(t, err)
+	if res := e.result(id); res.Outcome != question.Answered || string(res.Value) != `"yes"` || res.Via != question.ViaWeb {
+		t.Fatalf("Enter once armed gave %+v %s", res, res.Value)
+	}
+}

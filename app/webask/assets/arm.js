@@ -1,9 +1,12 @@
 (function () {
 	"use strict";
 	// Arms the answer buttons the way the desktop dialog does: only after
-	// the page has been visible and focused for the arming delay; leaving the
-	// page disarms and coming back starts the delay again. A key acts only
-	// if it went down while armed, and key-repeat never acts. The server
+	// the page has been visible and focused for the arming delay with no key
+	// pressed; a key pressed before then starts the delay again, so a person
+	// typing when the page takes focus never answers it with the Enter that
+	// ends their line (docs/arming.md). Leaving the page disarms and coming
+	// back starts the delay again. A key acts only if it went down while
+	// armed, and key-repeat never acts. The server
 	// refuses an answer posted sooner than the delay after the page was
 	// served, whatever this script does.
 	var form = document.getElementById("answer");
@@ -42,12 +45,16 @@
 		clearTimeout(timer);
 		set(false, "Answer buttons unlock when this page has focus.");
 	}
-	function check() {
-		if (armed || sent) { return; }
+	// wait starts the arming delay (again), showing why the buttons are off.
+	function wait(why) {
 		clearTimeout(timer);
 		if (!active()) { disarm(); return; }
-		set(false, "Answer buttons unlock in a moment.");
+		set(false, why);
 		timer = setTimeout(function () { if (active()) { set(true); } else { disarm(); } }, delay);
+	}
+	function check() {
+		if (armed || sent) { return; }
+		wait("Answer buttons unlock in a moment.");
 	}
 	window.addEventListener("focus", check);
 	document.addEventListener("focusin", function () { if (armed) { hint.textContent = keys(); } });
@@ -56,6 +63,7 @@
 		if (document.visibilityState === "visible") { check(); } else { disarm(); }
 	});
 	document.addEventListener("keydown", function (e) {
+		if (!armed && !sent) { wait("Answer buttons unlock once you stop typing."); }
 		var t = e.target, tag = t && t.tagName, answerButton = tag === "BUTTON" && t.type === "submit";
 		if (e.key === "Enter") {
 			if (tag === "TEXTAREA" && !e.ctrlKey && !e.metaKey) { return; }
