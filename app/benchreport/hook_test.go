@@ -1,0 +1,120 @@
+package benchreport
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/asktray/asktray/app"
+	"github.com/asktray/asktray/app/cli"
+	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/question"
+)
+
+// hookPayload is Claude Code's PermissionRequest as recorded in app/hook/testdata.
+func hookPayload(b *testing.B) []byte {
+	b.Helper()
+	p, err := os.ReadFile(filepath.Join("..", "hook", "testdata", "claude-code", "PermissionRequest.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+// answerAsked answers every approval the broker asks with allow, at once,
+// and sends the time each was asked.
+func answerAsked(b *testing.B, env app.Env) <-chan time.Time {
+	b.Helper()
+	asked := make(chan time.Time, 64)
+	unsub := env.Broker.Subscribe(func(ev question.Event) {
+		if ev.Type != question.EventAsked || ev.Question.Kind != question.KindApproval {
+			return
+		}
+		asked <- time.Now()
+		go func() {
+			_ = env.Broker.Answer(ev.Question.ID, question.Response{Action: question.Accept, Value: json.RawMessage(`"allow"`), Via: question.ViaDialog})
+		}()
+	})
+	b.Cleanup(unsub)
+	return asked
+}
+
+const hookAllow = `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}` + "\n"
+
+// BenchmarkReport_HookToQuestion times `asktray hook claude-code`, run in
+// this process, from its start to the question pending in the broker (the
+// event the tray shows it on), next to a bare control-socket round trip
+// (GET /v1/status) to the same app.
+func BenchmarkReport_HookToQuestion(b *testing.B) {
+	const n = 50
+	env := startApp(b)
+	asked := answerAsked(b, env)
+	payload := hookPayload(b)
+	c := control.NewClient(filepath.Join(env.DataDir, app.SocketFile))
+	ctx := context.Background()
+	var hookD, bareD []time.Duration
+	for range n * b.N {
+		start := time.Now()
+		if _, err := c.Status(ctx); err != nil {
+			b.Fatal(err)
+		}
+		bareD = append(bareD, time.Since(start))
+
+		var out bytes.Buffer
+		start = time.Now()
+		code := cli.Main(ctx, []string{"hook", "claude-code", "--data-dir", env.DataDir}, cli.IO{In: bytes.NewReader(payload), Out: &out, Err: os.Stderr}, nil)
+		if code != 0 || out.String() != hookAllow {
+			b.Fatalf("hook: exit %d, output %q", code, out.String())
+		}
+		hookD = append(hookD, (<-asked).Sub(start))
+	}
+	report(fmt.Sprintf("`asktray hook claude-code` (in process) start to the question pending in the tray's broker, %d PermissionRequests", len(hookD)),
+		"p50 "+ms(pct(hookD, 0.5))+", p95 "+ms(pct(hookD, 0.95))+", max "+ms(slices.Max(hookD)),
+		"bare control-socket round trip (GET /v1/status): p50 "+ms(pct(bareD, 0.5))+", p95 "+ms(pct(bareD, 0.95)))
+}
+
+// BenchmarkReport_HookBinary execs the real binary as an agent does: from
+// exec to the question pending, and from exec to its decision printed (the
+// approval answered at once), next to exec of `asktray version`.
+func BenchmarkReport_HookBinary(b *testing.B) {
+	const n = 10
+	bin := os.Getenv("ASKTRAY_BIN")
+	if bin == "" {
+		bin = filepath.Join(b.TempDir(), "asktray")
+		if out, err := exec.Command("go", "build", "-tags", "migrated_fynedo", "-o", bin, "github.com/asktray/asktray/cmd/asktray").CombinedOutput(); err != nil {
+			b.Fatalf("build: %v\n%s", err, out)
+		}
+	}
+	env := startApp(b)
+	asked := answerAsked(b, env)
+	payload := hookPayload(b)
+	var toAsk, toOut, version []time.Duration
+	for range n * b.N {
+		cmd := exec.Command(bin, "hook", "claude-code", "--data-dir", env.DataDir)
+		cmd.Stdin = bytes.NewReader(payload)
+		cmd.Env = append(os.Environ(), "DISPLAY=", "WAYLAND_DISPLAY=")
+		start := time.Now()
+		out, err := cmd.Output()
+		toOut = append(toOut, time.Since(start))
+		if err != nil || string(out) != hookAllow {
+			b.Fatalf("hook: %v, output %q", err, out)
+		}
+		toAsk = append(toAsk, (<-asked).Sub(start))
+
+		start = time.Now()
+		if err := exec.Command(bin, "version").Run(); err != nil {
+			b.Fatal(err)
+		}
+		version = append(version, time.Since(start))
+	}
+	report(fmt.Sprintf("exec of `asktray hook claude-code` to the question pending, and to its decision printed (answered at once), %d runs", len(toAsk)),
+		"to pending: p50 "+ms(pct(toAsk, 0.5))+", max "+ms(slices.Max(toAsk))+"; to output: p50 "+ms(pct(toOut, 0.5))+", max "+ms(slices.Max(toOut)),
+		"exec of `asktray version` to exit: p50 "+ms(pct(version, 0.5)))
+}
