@@ -54,7 +54,10 @@ Usage:
   asktray rules [--json]                                     the standing allow/deny rules
   asktray rules rm ID                                        remove a rule
   asktray url [--json]                                       the MCP URL and token
-  asktray config CLIENT [--write] [--stdio]                  set up claude-code, claude-desktop, cursor, vscode, codex or windsurf
+  asktray config CLIENT [--write] [--stdio]                  set up an MCP client: claude-code, claude-desktop, cursor, vscode,
+                                                             codex, windsurf, gemini-cli, zed, opencode or copilot-cli
+  asktray config AGENT --hooks [--write] [--remove]          answer an agent's own permission prompts in the tray:
+                                                             claude-code, codex or copilot-cli (docs/clients.md)
   asktray stdio                                              MCP over stdin/stdout, bridged to the running app
   asktray hook claude-code|codex|copilot-cli [--timeout S] [--event E]   an agent's permission hook (see docs/hooks.md)
   asktray version

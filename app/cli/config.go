@@ -17,6 +17,7 @@ import (
 	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/clientsetup"
 	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/question"
 )
 
 // configSystem returns the machine's clientsetup.Sys; tests replace it to pin
@@ -62,9 +63,14 @@ func cmdConfig(ctx context.Context, args []string, stdio IO) error {
 	f := newFlags("config")
 	write := f.Bool("write", false, "merge the setup into the client's config file")
 	useStdio := f.Bool("stdio", false, "use 'asktray stdio' even where the client takes HTTP")
+	hooks := f.Bool("hooks", false, "set up the agent's hooks instead of its MCP server")
+	remove := f.Bool("remove", false, "with --hooks: take the hooks out of the agent's file")
 	pos, err := f.parse(args)
 	if err != nil {
 		return err
+	}
+	if *hooks || *remove {
+		return cmdConfigHooks(pos, f, *write, *remove, *hooks, stdio)
 	}
 	names := strings.Join(clientsetup.Clients(), ", ")
 	switch {
@@ -107,4 +113,48 @@ func cmdConfig(ctx context.Context, args []string, stdio IO) error {
 		return t.Write(stdio.Out)
 	}
 	return t.Print(stdio.Out)
+}
+
+// cmdConfigHooks is 'asktray config AGENT --hooks [--write] [--remove]'.
+func cmdConfigHooks(pos []string, f *flags, write, remove, hooks bool, stdio IO) error {
+	names := strings.Join(clientsetup.HookAgents(), ", ")
+	switch {
+	case !hooks:
+		return usagef("--remove goes with --hooks: asktray config AGENT --hooks --remove")
+	case len(pos) != 1:
+		return usagef("config --hooks takes one agent: %s", names)
+	case !slices.Contains(clientsetup.HookAgents(), pos[0]):
+		return usagef("%q has no hooks asktray can answer; pick one of: %s", pos[0], names)
+	}
+	dir, err := f.dir()
+	if err != nil {
+		return err
+	}
+	if dir, err = filepath.Abs(dir); err != nil {
+		return err
+	}
+	sys, err := configSystem()
+	if err != nil {
+		return err
+	}
+	h, err := clientsetup.BuildHooks(pos[0], sys, dir, personDeadline(dir))
+	if err != nil {
+		return err
+	}
+	switch {
+	case remove:
+		return h.Remove(stdio.Out)
+	case write:
+		return h.Write(stdio.Out)
+	}
+	return h.Print(stdio.Out)
+}
+
+// personDeadline is the person's question deadline: the
+// default_timeout_seconds setting of dir, or the default.
+func personDeadline(dir string) time.Duration {
+	if set, err := app.LoadSettings(dir); err == nil && set.DefaultTimeoutSeconds > 0 {
+		return question.ClampTimeout(time.Duration(set.DefaultTimeoutSeconds) * time.Second)
+	}
+	return question.DefaultTimeout
 }

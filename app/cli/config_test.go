@@ -154,3 +154,42 @@ func TestConfig_RunningApp(t *testing.T) {
 		t.Errorf("output does not hold %v:\n%s", info, out)
 	}
 }
+
+func TestConfig_Hooks(t *testing.T) {
+	home := t.TempDir()
+	fakeConfig(t, home, nil, false)
+	dir := shortTempDir(t)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "settings.json"), []byte(`{"default_timeout_seconds": 600}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runConfig(t, "codex", "--hooks", "--data-dir", dir)
+	if err != nil || !strings.Contains(out, `"timeout": 606`) || !strings.Contains(out, "/hooks") {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if _, _, err := runConfig(t, "codex", "--hooks", "--write", "--data-dir", dir); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(home, ".codex", "hooks.json")
+	if b, err := os.ReadFile(path); err != nil || !strings.Contains(string(b), testExe+" hook codex --timeout 606 --data-dir "+dir) {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	if out, _, err = runConfig(t, "codex", "--hooks", "--remove", "--data-dir", dir); err != nil || !strings.Contains(out, "Removed") {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if b, _ := os.ReadFile(path); strings.Contains(string(b), "asktray") {
+		t.Errorf("hooks left after --remove:\n%s", b)
+	}
+	for _, args := range [][]string{{"cursor", "--hooks"}, {"codex", "--remove"}, {"--hooks"}} {
+		if _, _, err := runConfig(t, args...); !isUsage(err) {
+			t.Errorf("%q: want a usage error, got %v", args, err)
+		}
+	}
+}
+
+func isUsage(err error) bool {
+	_, ok := errors.AsType[*usageError](err)
+	return ok
+}

@@ -47,8 +47,8 @@ func (t Target) Write(out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := atomicfile.Write(path, merged, newMode); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	if err := writeFile(path, merged, newMode); err != nil {
+		return err
 	}
 	if exists {
 		fmt.Fprintf(out, "Added the %s server to %s.\nThe previous file is in %s.\n", ServerName, path, backup)
@@ -79,6 +79,14 @@ func (t Target) merge(old []byte) ([]byte, error) {
 		return nil, err
 	}
 	return d.bytes(), nil
+}
+
+// writeFile writes data to path atomically with mode.
+func writeFile(path string, data []byte, mode fs.FileMode) error {
+	if err := atomicfile.Write(path, data, mode); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
 }
 
 // prepare backs up the old file, or makes the dirs a new one goes in.
