@@ -11,10 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sync/atomic"
 	"time"
 
-	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/loopback"
 	"github.com/asktray/asktray/app/policy"
@@ -104,137 +102,6 @@ func (e *AlreadyRunningError) Error() string {
 }
 
 var errLocked = errors.New("locked by another process")
-
-// Run starts the app and blocks until ctx is done or the person quits, then
-// shuts down in order: the listeners stop taking calls, pending questions
-// become interrupted, the history is closed. Call it from the main goroutine:
-// the desktop UI must run there.
-func Run(ctx context.Context, o Options) (err error) {
-	if o.DataDir == "" {
-		return errors.New("no data dir given")
-	}
-	askFlag, err := o.askFlag()
-	if err != nil {
-		return err
-	}
-	if err := EnsureDataDir(o.DataDir); err != nil {
-		return err
-	}
-	lock, err := acquire(o.DataDir)
-	if err != nil {
-		return err
-	}
-	defer lock.Close()
-
-	logf, log, err := openLog(o.DataDir)
-	if err != nil {
-		return err
-	}
-	defer logf.Close()
-	log.Info("starting", "version", o.Version, "pid", os.Getpid(), "data_dir", o.DataDir)
-	defer func() {
-		if err != nil {
-			log.Error("stopped with error", "err", err)
-		} else {
-			log.Info("stopped")
-		}
-	}()
-
-	token, err := LoadOrCreateToken(o.DataDir)
-	if err != nil {
-		return err
-	}
-	store, err := openStore(ctx, o.DataDir, log)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-
-	settings, err := LoadSettings(o.DataDir)
-	if err != nil {
-		return err
-	}
-	pol, err := policy.Open(filepath.Join(o.DataDir, policy.File))
-	if err != nil {
-		return err
-	}
-	pol.SetAwayMode(settings.AwayMode)
-	gui := o.desktopUI()
-	keeper := &settingsKeeper{dir: o.DataDir, store: store, log: log, ctx: ctx, cur: settings, policy: pol, login: loginStarter(o), loginOn: settings.StartAtLogin, askFlag: askFlag, desktop: gui}
-	keeper.retain(settings.HistoryRetentionDays)
-	defer keeper.stop()
-	broker := question.NewBroker(question.Config{Journal: store, Gate: pol.Gate})
-	defer func() {
-		if cerr := broker.Close(); cerr != nil {
-			log.Error("close broker", "err", cerr)
-		}
-	}()
-	unsub := broker.Subscribe(logEvents(log))
-	defer unsub()
-
-	web := webask.New(webask.Config{Broker: broker, Log: log, ArmDelay: time.Duration(settings.ArmDelayMS) * time.Millisecond, LogLinks: !gui})
-	defer web.Close()
-	// The --ask flag wins over the ask_mode setting for this run.
-	runSettings := settings
-	runSettings.AskMode = string(keeper.askMode(mcpbridge.AskMode(settings.AskMode)))
-	mcp, bridge, err := startMCP(o, runSettings, mcpbridge.Config{Broker: broker, Version: o.Version, Log: log, Policy: pol, Desktop: gui}, token, web)
-	if err != nil {
-		return err
-	}
-	defer mcp.stop()
-	keeper.bridge, keeper.mcp, keeper.web = bridge, mcp, web
-	url := mcp.URL()
-	inst := Instance{
-		PID: os.Getpid(), Version: o.Version, URL: url, Addr: addrOf(url),
-		Socket: filepath.Join(o.DataDir, SocketFile), DataDir: o.DataDir,
-		Started: time.Now().UTC().Format(time.RFC3339), GUI: gui,
-	}
-	var show atomic.Pointer[func()]
-	hooks := &control.Hooks{Broker: broker, Policy: pol, Render: mcpbridge.PermissionView, Settings: keeper.hookSettings, Log: log}
-	ctl := &control.Server{Broker: broker, Store: store, Policy: pol, Hooks: hooks, Log: log, URL: web.URL, Show: func() bool {
-		if f := show.Load(); f != nil {
-			(*f)()
-			return true
-		}
-		return false
-	}, Status: func() control.Status {
-		return control.Status{PID: inst.PID, Version: inst.Version, URL: mcp.URL(), DataDir: inst.DataDir, GUI: inst.GUI}
-	}}
-	if err := ctl.Listen(inst.Socket); err != nil {
-		return err
-	}
-	defer func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = ctl.Shutdown(sctx)
-	}()
-	if err := writeInstance(o.DataDir, inst); err != nil {
-		return fmt.Errorf("write instance file: %w", err)
-	}
-	defer os.Remove(filepath.Join(o.DataDir, InstanceFile))
-	mcp.setOnMove(func(url string) {
-		web.SetAddr(addrOf(url)) // question page links follow the port
-		in := inst
-		in.URL, in.Addr = url, addrOf(url)
-		if err := writeInstance(o.DataDir, in); err != nil {
-			log.Error("write instance file", "err", err)
-		}
-	})
-	log.Info("serving", "url", url, "socket", inst.Socket, "gui", gui, "ask", runSettings.AskMode)
-	env := Env{SetShow: func(fn func()) { show.Store(&fn) }, ApplySettings: keeper.apply, Settings: settings, Broker: broker, Store: store,
-		Policy: pol, URL: url, Token: token, DataDir: o.DataDir, Log: log, WebURL: web.URL,
-		Endpoint:        func() (string, string) { return mcp.URL(), mcp.currentToken() },
-		RegenerateToken: mcp.regenerate,
-	}
-	if o.Ready != nil {
-		o.Ready(inst, env)
-	}
-	if gui {
-		return o.GUI(ctx, env)
-	}
-	<-ctx.Done()
-	return nil
-}
 
 // askFlag is o.Ask checked, or "" when not given (the setting decides).
 func (o Options) askFlag() (mcpbridge.AskMode, error) {

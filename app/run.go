@@ -1,0 +1,226 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"time"
+
+	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/policy"
+	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/webask"
+	"github.com/asktray/asktray/mcpbridge"
+)
+
+// closers is the stack of shutdown steps: each part of the app pushes how
+// to close it once it is open, and run closes them in reverse, so that
+// what was opened last (the listeners) stops first and what everything
+// else uses (the history, the log, the lock) closes last. Not safe for
+// concurrent use: Run alone pushes and runs it.
+type closers []func()
+
+// push adds fn to be run before everything pushed earlier.
+func (c *closers) push(fn func()) { *c = append(*c, fn) }
+
+// run calls the closers in reverse order of push, once; it blocks until
+// each returns.
+func (c *closers) run() {
+	for i := len(*c) - 1; i >= 0; i-- {
+		(*c)[i]()
+	}
+	*c = nil
+}
+
+// Run starts the app and blocks until ctx is done or the person quits, then
+// shuts down in order: the listeners stop taking calls, pending questions
+// become interrupted, the history is closed. Call it from the main goroutine:
+// the desktop UI must run there.
+func Run(ctx context.Context, o Options) (err error) {
+	if o.DataDir == "" {
+		return errors.New("no data dir given")
+	}
+	askFlag, err := o.askFlag()
+	if err != nil {
+		return err
+	}
+	var down closers
+	defer down.run()
+	log, err := openDataDir(o, &down)
+	if err != nil {
+		return err
+	}
+	down.push(func() {
+		if err != nil {
+			log.Error("stopped with error", "err", err)
+		} else {
+			log.Info("stopped")
+		}
+	})
+	c, err := openCore(ctx, o, log, askFlag, &down)
+	if err != nil {
+		return err
+	}
+	s, err := startServers(o, c, &down)
+	if err != nil {
+		return err
+	}
+	return s.serve(ctx, o, c)
+}
+
+// openDataDir creates the data dir, takes its single-instance lock and
+// opens its log, pushing their closers on down.
+func openDataDir(o Options, down *closers) (*slog.Logger, error) {
+	if err := EnsureDataDir(o.DataDir); err != nil {
+		return nil, err
+	}
+	lock, err := acquire(o.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	down.push(func() { lock.Close() })
+	logf, log, err := openLog(o.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	down.push(func() { logf.Close() })
+	log.Info("starting", "version", o.Version, "pid", os.Getpid(), "data_dir", o.DataDir)
+	return log, nil
+}
+
+// core is what the app opens before it serves anything: the token, the
+// history, the settings and rules, and the broker with its question pages.
+type core struct {
+	log      *slog.Logger
+	token    string
+	store    *history.SQLite
+	settings Settings
+	policy   *policy.Policy
+	gui      bool
+	keeper   *settingsKeeper
+	broker   *question.Broker
+	web      *webask.Server
+}
+
+// openCore opens the core and pushes its closers on down.
+func openCore(ctx context.Context, o Options, log *slog.Logger, askFlag mcpbridge.AskMode, down *closers) (*core, error) {
+	c := &core{log: log, gui: o.desktopUI()}
+	var err error
+	if c.token, err = LoadOrCreateToken(o.DataDir); err != nil {
+		return nil, err
+	}
+	if c.store, err = openStore(ctx, o.DataDir, log); err != nil {
+		return nil, err
+	}
+	down.push(func() { c.store.Close() })
+	if c.settings, err = LoadSettings(o.DataDir); err != nil {
+		return nil, err
+	}
+	if c.policy, err = policy.Open(filepath.Join(o.DataDir, policy.File)); err != nil {
+		return nil, err
+	}
+	c.policy.SetAwayMode(c.settings.AwayMode)
+	c.keeper = &settingsKeeper{dir: o.DataDir, store: c.store, log: log, ctx: ctx, cur: c.settings, policy: c.policy,
+		login: loginStarter(o), loginOn: c.settings.StartAtLogin, askFlag: askFlag, desktop: c.gui}
+	c.keeper.retain(c.settings.HistoryRetentionDays)
+	down.push(c.keeper.stop)
+	c.broker = question.NewBroker(question.Config{Journal: c.store, Gate: c.policy.Gate})
+	down.push(func() {
+		if cerr := c.broker.Close(); cerr != nil {
+			log.Error("close broker", "err", cerr)
+		}
+	})
+	down.push(c.broker.Subscribe(logEvents(log)))
+	c.web = webask.New(webask.Config{Broker: c.broker, Log: log, ArmDelay: time.Duration(c.settings.ArmDelayMS) * time.Millisecond, LogLinks: !c.gui})
+	down.push(c.web.Close)
+	return c, nil
+}
+
+// servers is what the app serves on: the MCP endpoint (with the question
+// pages) and the control socket, and what it wrote to the instance file.
+type servers struct {
+	mcp  *mcpEndpoint
+	inst Instance
+	ask  string // the ask mode of this run
+	show atomic.Pointer[func()]
+}
+
+// startServers starts the MCP endpoint and the control socket, writes the
+// instance file, and pushes their closers on down.
+func startServers(o Options, c *core, down *closers) (*servers, error) {
+	// The --ask flag wins over the ask_mode setting for this run.
+	runSettings := c.settings
+	runSettings.AskMode = string(c.keeper.askMode(mcpbridge.AskMode(c.settings.AskMode)))
+	mcp, bridge, err := startMCP(o, runSettings, mcpbridge.Config{Broker: c.broker, Version: o.Version, Log: c.log, Policy: c.policy, Desktop: c.gui}, c.token, c.web)
+	if err != nil {
+		return nil, err
+	}
+	down.push(mcp.stop)
+	c.keeper.bridge, c.keeper.mcp, c.keeper.web = bridge, mcp, c.web
+	url := mcp.URL()
+	s := &servers{mcp: mcp, ask: runSettings.AskMode, inst: Instance{
+		PID: os.Getpid(), Version: o.Version, URL: url, Addr: addrOf(url),
+		Socket: filepath.Join(o.DataDir, SocketFile), DataDir: o.DataDir,
+		Started: time.Now().UTC().Format(time.RFC3339), GUI: c.gui,
+	}}
+	hooks := &control.Hooks{Broker: c.broker, Policy: c.policy, Render: mcpbridge.PermissionView, Settings: c.keeper.hookSettings, Log: c.log}
+	ctl := &control.Server{Broker: c.broker, Store: c.store, Policy: c.policy, Hooks: hooks, Log: c.log, URL: c.web.URL, Show: s.showUI, Status: func() control.Status {
+		return control.Status{PID: s.inst.PID, Version: s.inst.Version, URL: mcp.URL(), DataDir: s.inst.DataDir, GUI: s.inst.GUI}
+	}}
+	if err := ctl.Listen(s.inst.Socket); err != nil {
+		return nil, err
+	}
+	down.push(func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = ctl.Shutdown(sctx)
+	})
+	if err := writeInstance(o.DataDir, s.inst); err != nil {
+		return nil, fmt.Errorf("write instance file: %w", err)
+	}
+	down.push(func() { os.Remove(filepath.Join(o.DataDir, InstanceFile)) })
+	mcp.setOnMove(func(url string) {
+		c.web.SetAddr(addrOf(url)) // question page links follow the port
+		in := s.inst
+		in.URL, in.Addr = url, addrOf(url)
+		if err := writeInstance(o.DataDir, in); err != nil {
+			c.log.Error("write instance file", "err", err)
+		}
+	})
+	return s, nil
+}
+
+// showUI brings the UI's window to the front, if the UI registered how. It
+// runs on a control-socket goroutine.
+func (s *servers) showUI() bool {
+	if f := s.show.Load(); f != nil {
+		(*f)()
+		return true
+	}
+	return false
+}
+
+// serve hands the app to the UI, or waits for ctx when headless. It blocks
+// until ctx is done or the person quits.
+func (s *servers) serve(ctx context.Context, o Options, c *core) error {
+	url := s.inst.URL
+	c.log.Info("serving", "url", url, "socket", s.inst.Socket, "gui", c.gui, "ask", s.ask)
+	env := Env{SetShow: func(fn func()) { s.show.Store(&fn) }, ApplySettings: c.keeper.apply, Settings: c.settings, Broker: c.broker, Store: c.store,
+		Policy: c.policy, URL: url, Token: c.token, DataDir: o.DataDir, Log: c.log, WebURL: c.web.URL,
+		Endpoint:        func() (string, string) { return s.mcp.URL(), s.mcp.currentToken() },
+		RegenerateToken: s.mcp.regenerate,
+	}
+	if o.Ready != nil {
+		o.Ready(s.inst, env)
+	}
+	if c.gui {
+		return o.GUI(ctx, env)
+	}
+	<-ctx.Done()
+	return nil
+}
