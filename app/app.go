@@ -178,7 +178,7 @@ func startMCP(o Options, s Settings, cfg mcpbridge.Config, token string, web *we
 		return nil, nil, err
 	}
 	host, _, _ := net.SplitHostPort(o.Addr) // listen checked it
-	e := &mcpEndpoint{dir: o.DataDir, host: host, nonLoopback: o.AllowNonLoopback, log: cfg.Log}
+	e := &mcpEndpoint{dir: o.DataDir, host: host, nonLoopback: o.AllowNonLoopback, log: cfg.Log, timeouts: defaultHTTPTimeouts}
 	e.token.Store(&token)
 	bridge := mcpbridge.New(cfg)
 	mux := http.NewServeMux()

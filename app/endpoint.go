@@ -23,6 +23,30 @@ const DefaultPort = 7931
 // call then still gets its answer.
 var moveGrace = 60 * time.Second
 
+// httpTimeouts bound how long a client may take to send a request and how
+// long an idle connection stays open.
+type httpTimeouts struct {
+	readHeader time.Duration // the request line and headers
+	read       time.Duration // the whole request, body included
+	idle       time.Duration // between requests on a kept-alive connection
+}
+
+// defaultHTTPTimeouts close a connection whose headers never end within
+// seconds. They do not cut a tool call waiting for a person: net/http
+// clears the read deadline once a request's body has been read, when it
+// starts watching the connection for the client leaving (see
+// https://github.com/golang/go/issues/18447), so read bounds only the
+// sending of a request, and mcp-go's streamable HTTP handler then holds
+// the POST (or the GET event stream) open for as long as the call runs.
+var defaultHTTPTimeouts = httpTimeouts{readHeader: 3 * time.Second, read: 10 * time.Second, idle: 2 * time.Minute}
+
+// newHTTPServer returns the server for the MCP endpoint and the question
+// pages. It has no WriteTimeout: a tool call may wait minutes for a person,
+// and a write deadline would cut its response.
+func newHTTPServer(h http.Handler, t httpTimeouts) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: t.readHeader, ReadTimeout: t.read, IdleTimeout: t.idle}
+}
+
 // mcpEndpoint is the MCP listener: its HTTP server, the address it listens
 // on and the token its guard accepts. It can move to another port and take
 // a new token while the app runs. Safe for concurrent use.
@@ -31,6 +55,7 @@ type mcpEndpoint struct {
 	host        string // the listen host; a move keeps it
 	nonLoopback bool
 	handler     http.Handler
+	timeouts    httpTimeouts
 	log         *slog.Logger
 	token       atomic.Pointer[string]
 	onMove      func(url string) // called with the new URL after a move, under mu
@@ -66,8 +91,7 @@ func (e *mcpEndpoint) setOnMove(fn func(url string)) {
 // serve starts serving on ln; the caller holds mu or owns e alone.
 func (e *mcpEndpoint) serve(ln net.Listener) {
 	e.url = "http://" + ln.Addr().String() + "/mcp"
-	// No WriteTimeout: a tool call may wait minutes for a person.
-	hs := &http.Server{Handler: e.handler, ReadHeaderTimeout: 10 * time.Second}
+	hs := newHTTPServer(e.handler, e.timeouts)
 	e.hs = hs
 	go func() {
 		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
