@@ -1,52 +1,107 @@
 package ui
 
 import (
+	"bytes"
+	"slices"
+	"time"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/clientsetup"
+	"github.com/asktray/asktray/app/question"
+)
+
+// The two setups the window offers for an agent that has hooks.
+const (
+	setupMCP   = "MCP server"
+	setupHooks = "Permission hooks"
 )
 
 // connectWindow shows how to connect each MCP client: what 'asktray config
-// CLIENT' prints, with copy buttons. It reads the MCP URL and token each
-// time it shows a setup, so a moved port or a new token shows at once. Its
+// CLIENT' prints, with copy buttons; for an agent with hooks (Claude Code,
+// Codex, Copilot CLI) it also offers its permission hooks, with buttons that
+// install or remove them. It reads the MCP URL, token and deadline each time
+// it shows a setup, so a moved port or a new token shows at once. Its
 // methods run on the Fyne goroutine.
 type connectWindow struct {
 	app      fyne.App
 	dataDir  string
 	endpoint func() (url, token string)
+	deadline func() time.Duration
 	win      fyne.Window
 
 	client      *widget.Select
+	kind        *widget.RadioGroup
 	text        *widget.Label
+	hint        *widget.Label
 	copySnippet *widget.Button
 	copyCommand *widget.Button
-	setup       clientsetup.Setup
+	install     *widget.Button
+	remove      *widget.Button
+	snippet     string
+	command     string
 }
 
 func newConnectWindow(a fyne.App, dataDir string, endpoint func() (url, token string)) *connectWindow {
-	c := &connectWindow{app: a, dataDir: dataDir, endpoint: endpoint}
+	c := &connectWindow{app: a, dataDir: dataDir, endpoint: endpoint, deadline: func() time.Duration { return settingsDeadline(dataDir) }}
 	c.text = widget.NewLabel("")
 	c.text.Wrapping = fyne.TextWrapWord
 	c.text.TextStyle = fyne.TextStyle{Monospace: true}
-	c.copySnippet = widget.NewButton("Copy config entry", func() { a.Clipboard().SetContent(c.setup.Snippet) })
+	c.hint = widget.NewLabel("")
+	c.hint.Wrapping = fyne.TextWrapWord
+	c.copySnippet = widget.NewButton("Copy config entry", func() { a.Clipboard().SetContent(c.snippet) })
 	c.copySnippet.Importance = widget.HighImportance
-	c.copyCommand = widget.NewButton("Copy command", func() { a.Clipboard().SetContent(c.setup.Command) })
+	c.copyCommand = widget.NewButton("Copy command", func() { a.Clipboard().SetContent(c.command) })
+	c.install = widget.NewButton("Install hooks", func() { c.applyHooks(false) })
+	c.remove = widget.NewButton("Remove hooks", func() { c.applyHooks(true) })
+	c.kind = widget.NewRadioGroup([]string{setupMCP, setupHooks}, func(string) { c.refresh() })
+	c.kind.Horizontal = true
+	c.kind.Required = true
+	c.kind.Selected = setupMCP
 	c.client = widget.NewSelect(clientsetup.Clients(), c.choose)
 	return c
 }
 
+// settingsDeadline is the person's question deadline: the
+// default_timeout_seconds setting of dir, or the default.
+func settingsDeadline(dir string) time.Duration {
+	if s, err := app.LoadSettings(dir); err == nil && s.DefaultTimeoutSeconds > 0 {
+		return question.ClampTimeout(time.Duration(s.DefaultTimeoutSeconds) * time.Second)
+	}
+	return question.DefaultTimeout
+}
+
+// hooks reports whether the window shows client's hooks rather than its MCP
+// server.
+func (c *connectWindow) hooks(client string) bool {
+	return c.kind.Selected == setupHooks && slices.Contains(clientsetup.HookAgents(), client)
+}
+
 // choose shows the setup of client.
 func (c *connectWindow) choose(client string) {
+	if slices.Contains(clientsetup.HookAgents(), client) {
+		c.kind.Show()
+	} else {
+		c.kind.Hide()
+	}
+	if c.hooks(client) {
+		c.chooseHooks(client)
+		return
+	}
+	c.install.Hide()
+	c.remove.Hide()
+	c.copySnippet.SetText("Copy config entry")
+	c.hint.SetText("Or run 'asktray config CLIENT --write' to add it to the client's config file.")
 	url, token := c.endpoint()
 	s, err := clientsetup.For(client, c.dataDir, url, token)
 	if err != nil {
 		c.text.SetText(err.Error())
 		return
 	}
-	c.setup = s
+	c.snippet, c.command = s.Snippet, s.Command
 	c.text.SetText(s.Text)
 	if s.Command == "" {
 		c.copyCommand.Hide()
@@ -55,15 +110,57 @@ func (c *connectWindow) choose(client string) {
 	}
 }
 
+// chooseHooks shows agent's hooks setup.
+func (c *connectWindow) chooseHooks(agent string) {
+	c.copyCommand.Hide()
+	c.install.Show()
+	c.remove.Show()
+	c.copySnippet.SetText("Copy hooks")
+	c.hint.SetText("Install hooks merges them into the agent's file (keeping everything there, with a backup); " +
+		"the same as 'asktray config " + agent + " --hooks --write'.")
+	h, err := clientsetup.HooksFor(agent, c.dataDir, c.deadline())
+	if err != nil {
+		c.text.SetText(err.Error())
+		return
+	}
+	snip, err := h.Snippet()
+	var buf bytes.Buffer
+	if err == nil {
+		err = h.Print(&buf)
+	}
+	if err != nil {
+		c.text.SetText(err.Error())
+		return
+	}
+	c.snippet = string(snip)
+	c.text.SetText(buf.String())
+}
+
+// applyHooks installs (or removes) the chosen agent's hooks and shows what
+// happened. It writes a small file on the Fyne goroutine.
+func (c *connectWindow) applyHooks(remove bool) {
+	h, err := clientsetup.HooksFor(c.client.Selected, c.dataDir, c.deadline())
+	var buf bytes.Buffer
+	if err == nil {
+		if remove {
+			err = h.Remove(&buf)
+		} else {
+			err = h.Write(&buf)
+		}
+	}
+	if err != nil {
+		buf.WriteString(err.Error())
+	}
+	c.text.SetText(buf.String())
+}
+
 // Show shows the window, making it on first use; closing it hides it.
 func (c *connectWindow) Show() {
 	if c.win == nil {
 		w := c.app.NewWindow("Connect a client")
-		top := container.NewBorder(nil, nil, widget.NewLabel("Client"), nil, c.client)
-		bottom := container.NewHBox(c.copyCommand, c.copySnippet)
-		hint := widget.NewLabel("Or run 'asktray config CLIENT --write' to add it to the client's config file.")
-		hint.Wrapping = fyne.TextWrapWord
-		w.SetContent(container.NewBorder(top, container.NewVBox(hint, bottom), nil, nil, container.NewVScroll(c.text)))
+		top := container.NewVBox(container.NewBorder(nil, nil, widget.NewLabel("Client"), nil, c.client), c.kind)
+		bottom := container.NewHBox(c.remove, c.install, c.copyCommand, c.copySnippet)
+		w.SetContent(container.NewBorder(top, container.NewVBox(c.hint, bottom), nil, nil, container.NewVScroll(c.text)))
 		w.SetCloseIntercept(w.Hide)
 		w.Resize(fyne.NewSize(720, 560))
 		w.CenterOnScreen()

@@ -138,8 +138,15 @@ func (h Hooks) handlerOurs(v any) bool {
 	if !ok {
 		return false
 	}
+	// This very executable counts too, whatever its name.
+	var own []string
+	if len(h.entries) > 0 && len(h.entries[0].Args) >= 3 {
+		args := h.entries[0].Args[:3]
+		own = []string{hook.Entry{Args: args}.Command() + " ", powerShellCommand(args) + " "}
+	}
 	for _, k := range []string{"command", "bash", "powershell"} {
-		if s, ok := m[k].(string); ok && isOurs(s, h.Agent) {
+		s, ok := m[k].(string)
+		if ok && (isOurs(s, h.Agent) || slices.ContainsFunc(own, func(p string) bool { return strings.HasPrefix(s+" ", p) })) {
 			return true
 		}
 	}

@@ -251,3 +251,22 @@ func TestHooks_PrintSaysTrustAndTimeout(t *testing.T) {
 		t.Error("the hook timeout does not leave room past the deadline")
 	}
 }
+
+func TestHooks_OwnExecutableWhateverItsName(t *testing.T) {
+	sys := Sys{GOOS: "linux", Home: "/h", Getenv: func(string) string { return "" }, Exe: "/tmp/b/ui.test"}
+	h, err := BuildHooks("codex", sys, "/d", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for cmd, want := range map[string]bool{
+		"/tmp/b/ui.test hook codex --timeout 5":     true,
+		"& '/tmp/b/ui.test' 'hook' 'codex' '--x'":   true,
+		"/tmp/b/ui.test hook claude-code":           false,
+		"/tmp/b/ui.test2 hook codex --timeout 5":    false,
+		"/tmp/b/ui.test hook codexx --timeout 5 --": false,
+	} {
+		if got := h.handlerOurs(map[string]any{"command": cmd}); got != want {
+			t.Errorf("%q: %v", cmd, got)
+		}
+	}
+}

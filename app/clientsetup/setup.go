@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"time"
 )
 
 // Clients lists the MCP clients that For and 'asktray config' know.
@@ -42,4 +43,15 @@ func For(client, dataDir, url, token string) (Setup, error) {
 		return Setup{}, err
 	}
 	return Setup{Text: buf.String(), Snippet: string(snip), Command: t.Command, Path: t.Path}, nil
+}
+
+// HooksFor returns agent's hooks setup on this machine: the hooks run this
+// executable with data dir dataDir and fit the person's deadline. It does not
+// block and may be called from any goroutine.
+func HooksFor(agent, dataDir string, deadline time.Duration) (Hooks, error) {
+	sys, err := System()
+	if err != nil {
+		return Hooks{}, err
+	}
+	return BuildHooks(agent, sys, dataDir, deadline)
 }
