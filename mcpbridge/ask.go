@@ -74,8 +74,9 @@ func (b *Bridge) askParsed(ctx context.Context, c caller, tool string, a ask) (*
 }
 
 // await waits up to window for q's outcome, sending progress keep-alives.
-// When the window passes or the client goes away the question stays open and
-// the result is pending; when the client explicitly cancels the call
+// When the window passes, the client goes away or its own request times out
+// (notifications/cancelled whose reason says so) the question stays open and
+// the result is pending; when the client otherwise cancels the call
 // (notifications/cancelled), the question is withdrawn. With a plan, q is
 // put to the client's own form meanwhile; when the wait ends first, that
 // request is cancelled and q goes to the desktop, the page and the CLI.
@@ -92,7 +93,7 @@ func (b *Bridge) await(ctx context.Context, c caller, q question.Question, windo
 	if run != nil {
 		cancel()
 		<-run.done
-		explicit := ctx.Err() != nil && c.call.explicitlyCancelled()
+		explicit := ctx.Err() != nil && c.call.withdraws()
 		if err != nil && !explicit {
 			b.release(q.ID)
 		}
@@ -113,15 +114,17 @@ func (b *Bridge) awaitResult(ctx context.Context, c caller, q question.Question,
 		return b.finished(c, q, &res), nil
 	case errors.Is(err, question.ErrNotFound):
 		return nil, &argError{fmt.Sprintf("question_id: no question %q", q.ID)}
-	case ctx.Err() != nil && c.call.explicitlyCancelled():
+	case ctx.Err() != nil && c.call.withdraws():
 		// The agent cancelled its call: it no longer wants the answer.
 		if werr := b.cfg.Broker.Withdraw(q.ID); werr == nil {
-			b.cfg.Log.Info("question withdrawn by notifications/cancelled", "id", q.ID)
+			b.cfg.Log.Info("question withdrawn by notifications/cancelled", "id", q.ID, "reason", c.call.reason)
 		}
 		return b.pendingResult(c, q), nil
 	case ctx.Err() != nil:
 		// A dropped connection is not a cancellation (MCP 2025-11-25,
-		// basic/transports): keep the question for get_answer or a re-ask.
+		// basic/transports), nor is the client's own request timeout
+		// (notifications/cancelled with a deadline or timeout reason):
+		// keep the question for get_answer or a re-ask.
 		b.cfg.Log.Info("client stopped waiting; question stays open", "id", q.ID)
 		return b.pendingResult(c, q), nil
 	default:

@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -109,12 +110,36 @@ func tokenMatches(header string, o HTTPOptions) bool {
 // trackedCall is one tools/call in flight over HTTP.
 type trackedCall struct {
 	once      sync.Once
+	reason    string        // the notification's reason; written before cancelled closes
 	cancelled chan struct{} // closed when the client sends notifications/cancelled for it
 }
 
 func newTrackedCall() *trackedCall { return &trackedCall{cancelled: make(chan struct{})} }
 
-func (c *trackedCall) cancel() { c.once.Do(func() { close(c.cancelled) }) }
+func (c *trackedCall) cancel(reason string) {
+	c.once.Do(func() {
+		c.reason = reason
+		close(c.cancelled)
+	})
+}
+
+// clientTimedOut reports whether a notifications/cancelled reason says the
+// client's own request timed out rather than that the agent no longer wants
+// the answer: the Go SDK sends "context deadline exceeded", the TypeScript
+// SDK "McpError: MCP error -32001: Request timed out".
+func clientTimedOut(reason string) bool {
+	r := strings.ToLower(reason)
+	return strings.Contains(r, "deadline") || strings.Contains(r, "timeout") || strings.Contains(r, "timed out")
+}
+
+// withdraws reports whether the client cancelled the call because the agent
+// no longer wants the answer: a notifications/cancelled arrived (waiting up
+// to cancelGrace for it) and its reason is not the client's own timeout.
+// A timed-out client is treated like a dropped connection: the question
+// stays open for get_answer or a re-ask.
+func (c *trackedCall) withdraws() bool {
+	return c.explicitlyCancelled() && !clientTimedOut(c.reason)
+}
 
 // cancelGrace is how long a call whose connection dropped waits for a
 // notifications/cancelled that may follow: clients such as the Go SDK abort
@@ -163,6 +188,7 @@ func (t *callTracker) observe(ctx context.Context, session string, body []byte) 
 		Method string          `json:"method"`
 		Params struct {
 			RequestID json.RawMessage `json:"requestId"`
+			Reason    any             `json:"reason"`
 		} `json:"params"`
 	}
 	if json.Unmarshal(body, &msg) != nil {
@@ -172,7 +198,8 @@ func (t *callTracker) observe(ctx context.Context, session string, body []byte) 
 	case "notifications/cancelled":
 		t.mu.Lock()
 		if c, ok := t.calls[callKey{session, compact(msg.Params.RequestID)}]; ok {
-			c.cancel()
+			reason, _ := msg.Params.Reason.(string)
+			c.cancel(reason)
 		}
 		t.mu.Unlock()
 	case "tools/call":

@@ -15,7 +15,10 @@
 //   {"event":"result","ms":elapsed,"result":CallToolResult}      exit code 0
 //   {"event":"error","ms":elapsed,"code":N,"message":"..."}       exit code 1
 // With "progress":true a progress token is sent (onprogress is set). With
-// "lingerMs" the client stays connected that long after the call ends.
+// "reask":{"afterMs":N,"timeoutMs":M} the same call is made again on the same
+// session N ms after the first ends (its own result or error line follows;
+// the exit code is the second call's). With "lingerMs" the client stays
+// connected that long after the calls end.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -66,12 +69,29 @@ try {
     options.onprogress = (p) => say({ event: "progress", progress: p.progress, message: p.message ?? "", ms: Date.now() - t0 });
     options.resetTimeoutOnProgress = Boolean(cfg.resetTimeoutOnProgress);
   }
-  t0 = Date.now();
-  const result = await client.callTool({ name: cfg.tool, arguments: cfg.arguments ?? {} }, undefined, options);
-  say({ event: "result", ms: Date.now() - t0, result });
+  code = await callOnce(options);
+  if (cfg.reask) {
+    // Ask the same question again on the same session, as an agent does
+    // after its call timed out: it re-attaches and collects the answer.
+    await new Promise((r) => setTimeout(r, cfg.reask.afterMs ?? 0));
+    code = await callOnce({ ...options, timeout: cfg.reask.timeoutMs ?? options.timeout });
+  }
 } catch (err) {
   code = 1;
   say({ event: "error", ms: Date.now() - t0, code: err?.code ?? null, message: String(err?.message ?? err) });
+}
+
+// callOnce calls the tool and prints its result or error; it returns the exit code.
+async function callOnce(options) {
+  t0 = Date.now();
+  try {
+    const result = await client.callTool({ name: cfg.tool, arguments: cfg.arguments ?? {} }, undefined, options);
+    say({ event: "result", ms: Date.now() - t0, result });
+    return 0;
+  } catch (err) {
+    say({ event: "error", ms: Date.now() - t0, code: err?.code ?? null, message: String(err?.message ?? err) });
+    return 1;
+  }
 }
 // A real agent outlives a timed-out call. Give the notifications/cancelled
 // the SDK sends on a timeout time to reach the server before closing.

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/mcpbridge"
 )
 
@@ -96,7 +95,9 @@ func wantStructured(t *testing.T, ev sdkEvent, want map[string]any) {
 // the answer, because the bridge's progress every second resets the timeout
 // (onprogress + resetTimeoutOnProgress). A control call without
 // resetTimeoutOnProgress times out at 3 s (-32001) despite the same
-// progress, and its cancellation withdraws its question.
+// progress; the notifications/cancelled the SDK then sends says "Request
+// timed out", so the question stays open, and the same call made again on
+// that session collects the person's answer.
 func TestTypeScriptSDK_HTTPProgressKeepsCallAlive(t *testing.T) {
 	t.Parallel()
 	requireNode(t)
@@ -109,7 +110,9 @@ func TestTypeScriptSDK_HTTPProgressKeepsCallAlive(t *testing.T) {
 			"timeoutMs": timeoutMS, "progress": true, "resetTimeoutOnProgress": reset,
 		}
 		if !reset {
-			cfg["lingerMs"] = 2000 // stay connected while the test looks for the withdrawal
+			// After the timeout, ask again on the same session a little
+			// later, when the server has seen the cancellation.
+			cfg["reask"] = map[string]any{"afterMs": 2500, "timeoutMs": 20000}
 		}
 		return runSDK(t, cfg)
 	}
@@ -129,13 +132,22 @@ func TestTypeScriptSDK_HTTPProgressKeepsCallAlive(t *testing.T) {
 	if progress == 0 {
 		t.Errorf("control call saw no progress before its timeout")
 	}
-	// The SDK sends notifications/cancelled on timeout: the question is
-	// withdrawn. (Found in the history: it may end before a poll of pending.)
-	if it := app.waitEnded(t, "Control: no reset on progress?"); it.Result.Outcome != question.Withdrawn {
-		t.Errorf("timed-out call's question ended %q, want withdrawn", it.Result.Outcome)
+	// The SDK sends notifications/cancelled on timeout, reason "Request
+	// timed out": the client stopped waiting, the question stays open and
+	// the person's answer reaches the re-asked call.
+	control := app.waitPending(t, "Control: no reset on progress?")
+	time.Sleep(1500 * time.Millisecond) // past the server's wait for the cancellation
+	control = app.waitPending(t, "Control: no reset on progress?")
+	app.answer(t, control.ID, `"no"`)
+	for ev = noReset.next(t); ev.Event == "progress"; ev = noReset.next(t) {
 	}
-	if code := noReset.wait(); code != 1 {
-		t.Errorf("control sdk-client.mjs exit code %d, want 1", code)
+	wantStructured(t, ev, map[string]any{"question_id": control.ID, "status": "answered", "answer": "no", "confirmed": false, "via": "cli"})
+	// The very question of the timed-out call, not a new one asked by the re-ask.
+	if ms, _ := ev.Result.StructuredContent["elapsed_ms"].(float64); ms < timeoutMS {
+		t.Errorf("re-ask collected a question %v ms old; the timed-out call's question was older than %d ms", ms, timeoutMS)
+	}
+	if code := noReset.wait(); code != 0 {
+		t.Errorf("control sdk-client.mjs exit code %d, want 0 (the re-ask answered)", code)
 	}
 
 	// The kept call: answer only once it has outlived its timeout twice over.
