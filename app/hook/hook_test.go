@@ -152,3 +152,27 @@ func TestEntries(t *testing.T) {
 		t.Error("gemini-cli parsed as a hook agent")
 	}
 }
+
+func TestSuggestions(t *testing.T) {
+	t.Parallel()
+	got := Suggestions(load(t, ClaudeCode, "PermissionRequest").Suggestions)
+	if len(got) != 1 || got[0].Label != "Always allow Bash(rm -rf node_modules) in this project (Claude Code keeps it)" ||
+		string(got[0].Raw) != `{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"rm -rf node_modules"}],"behavior":"allow","destination":"localSettings"}` {
+		t.Fatalf("suggestions %+v", got)
+	}
+	more := Suggestions(json.RawMessage(`[{"type":"setMode","mode":"acceptEdits","destination":"session"},{"type":"addDirectories","directories":["/srv"],"destination":"userSettings"},` +
+		`{"type":"addRules","rules":[{"toolName":"WebFetch"}],"behavior":"deny","destination":"projectSettings"},{"no":"type"},7]`))
+	want := []string{"Switch to acceptEdits mode, this session (Claude Code keeps it)", "Allow access to /srv everywhere (Claude Code keeps it)",
+		"Always deny WebFetch in this project, shared (Claude Code keeps it)"}
+	if len(more) != len(want) {
+		t.Fatalf("got %+v", more)
+	}
+	for i, w := range want {
+		if more[i].Label != w {
+			t.Errorf("label %d: %q, want %q", i, more[i].Label, w)
+		}
+	}
+	if Suggestions(json.RawMessage(`{"not":"an array"}`)) != nil {
+		t.Error("an object read as suggestions")
+	}
+}
