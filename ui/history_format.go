@@ -179,6 +179,9 @@ func shortAnswer(rec history.Record) string {
 // confirm as its button label, a list joined by commas, a form's fields as
 // "name: value".
 func valueSummary(q question.Question, raw json.RawMessage) string {
+	if label, ok := question.AgentRuleChoice(raw); ok && q.Kind == question.KindApproval {
+		return "Allow: " + label
+	}
 	var v any
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()

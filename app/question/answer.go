@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -128,10 +129,44 @@ func (q *Question) checkValue(raw json.RawMessage, field string) (json.RawMessag
 		case `"allow"`, `true`:
 			return json.RawMessage(`"allow"`), nil
 		}
+		if label, ok := AgentRuleChoice(raw); ok && len(q.AgentRules) > 0 {
+			if !slices.ContainsFunc(q.AgentRules, func(o Option) bool { return o.Label == label }) {
+				return nil, fieldErr(field+".agent_rule", "%q is not one of the agent's rules", label)
+			}
+			return AgentRuleValue(label), nil
+		}
+		if len(q.AgentRules) > 0 {
+			return nil, fieldErr(field, `must be "allow" or {"agent_rule": "<label>"}; to deny, decline`)
+		}
 		return nil, fieldErr(field, `must be "allow"; to deny, decline`)
 	default: // notice
 		return json.RawMessage(`"ok"`), nil
 	}
+}
+
+// AgentRuleValue is the value of an approval allowed with the agent's own
+// rule label (see Question.AgentRules).
+func AgentRuleValue(label string) json.RawMessage {
+	b, _ := json.Marshal(map[string]string{"agent_rule": label})
+	return b
+}
+
+// AgentRuleChoice returns the agent rule an approval's value picks, if any:
+// the value is exactly {"agent_rule": "<label>"}.
+func AgentRuleChoice(v json.RawMessage) (string, bool) {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 || v[0] != '{' {
+		return "", false
+	}
+	fields, err := decodeObjectStrict(v)
+	if err != nil || len(fields) != 1 || fields[0].Name != "agent_rule" {
+		return "", false
+	}
+	var label string
+	if json.Unmarshal(fields[0].Value, &label) != nil || label == "" {
+		return "", false
+	}
+	return label, true
 }
 
 func decodeString(raw json.RawMessage, field string) (string, error) {

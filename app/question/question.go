@@ -102,10 +102,15 @@ type Question struct {
 	Action      string          `json:"action,omitempty"`       // an approval's short title, e.g. "Deploy to production" or "Bash"
 	Details     string          `json:"details,omitempty"`      // an approval's Markdown body: the command, the paths, a diff
 	AgentReason string          `json:"agent_reason,omitempty"` // why the agent wants an approval
-	Created     time.Time       `json:"created"`
-	Deadline    time.Time       `json:"deadline"`
-	SnoozeUntil time.Time       `json:"snooze_until,omitzero"`
-	State       State           `json:"state"`
+	// AgentRules are standing permissions the asking agent would keep
+	// itself (Claude Code's permission_suggestions), offered next to
+	// Asktray's own rules. An approval answered {"agent_rule": "<label>"}
+	// allows and picks one. Approvals only.
+	AgentRules  []Option  `json:"agent_rules,omitempty"`
+	Created     time.Time `json:"created"`
+	Deadline    time.Time `json:"deadline"`
+	SnoozeUntil time.Time `json:"snooze_until,omitzero"`
+	State       State     `json:"state"`
 	// DeliverTo is where the question is being asked when not on the
 	// desktop: DeliverClient while the asking client's own form shows it
 	// (MCP elicitation); the desktop opens no dialog for it meanwhile.

@@ -111,6 +111,7 @@ func (q *Question) Validate() error {
 		checkLen("agent_reason", q.AgentReason, 0, MaxAgentReason),
 	}
 	errs = append(errs, q.validateOptions()...)
+	errs = append(errs, q.validateAgentRules()...)
 	errs = append(errs, q.validateKind()...)
 	if err := invalid(errs...); err != nil {
 		return err
@@ -125,6 +126,25 @@ func (q *Question) Validate() error {
 		}
 	}
 	return nil
+}
+
+// validateAgentRules checks an approval's agent rules like options: at
+// most MaxChoices, labels present, short and distinct.
+func (q *Question) validateAgentRules() []error {
+	var errs []error
+	if n := len(q.AgentRules); n > MaxChoices {
+		errs = append(errs, fieldErr("agent_rules", "at most %d, got %d", MaxChoices, n))
+	}
+	seen := make(map[string]bool, len(q.AgentRules))
+	for i, o := range q.AgentRules {
+		f := fmt.Sprintf("agent_rules[%d]", i)
+		errs = append(errs, checkLen(f+".label", o.Label, 1, MaxLabel), checkLen(f+".description", o.Description, 0, MaxDescription))
+		if seen[o.Label] {
+			errs = append(errs, fieldErr(f+".label", "%q repeats; labels must be distinct", o.Label))
+		}
+		seen[o.Label] = true
+	}
+	return errs
 }
 
 func (q *Question) validateOptions() []error {
@@ -160,6 +180,7 @@ var kindOnly = []struct {
 	{"action", func(q *Question) bool { return q.Action != "" }, []Kind{KindApproval}},
 	{"details", func(q *Question) bool { return q.Details != "" }, []Kind{KindApproval}},
 	{"agent_reason", func(q *Question) bool { return q.AgentReason != "" }, []Kind{KindApproval}},
+	{"agent_rules", func(q *Question) bool { return len(q.AgentRules) > 0 }, []Kind{KindApproval}},
 	{"free_text", func(q *Question) bool { return q.FreeText }, []Kind{KindText, KindChoice, KindMultiChoice}},
 	{"options", func(q *Question) bool { return len(q.Options) > 0 }, []Kind{KindText, KindChoice, KindMultiChoice}},
 }
