@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app/policy"
+	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/app/question/present"
 )
 
@@ -44,10 +45,36 @@ func (d *questionDialog) showAlways() {
 		fyne.NewMenuItem("Always allow…", func() { d.openAlways(policy.Allow) }),
 		fyne.NewMenuItem("Always deny…", func() { d.openAlways(policy.Deny) }),
 	)
+	if len(d.q.AgentRules) > 0 {
+		// The agent's own standing permissions (Claude Code's
+		// suggestions) answer at once, so the menu restarts the arm
+		// delay and each item acts only once armed.
+		d.alwaysMenu.Items = append(d.alwaysMenu.Items, fyne.NewMenuItemSeparator())
+		for _, ar := range d.q.AgentRules {
+			d.alwaysMenu.Items = append(d.alwaysMenu.Items, fyne.NewMenuItem(ar.Label, func() { d.answerAgentRule(ar.Label) }))
+		}
+		d.guard.deactivate()
+		d.guard.activate()
+	}
 	if d.alwaysButton == nil {
 		return
 	}
 	d.alwaysPopup = d.popUnder(d.alwaysMenu, d.alwaysButton)
+}
+
+// answerAgentRule allows the approval with the agent's own rule label, for
+// the agent to keep (question.AgentRuleValue). It acts only when armed.
+func (d *questionDialog) answerAgentRule(label string) {
+	if d.done || !d.guard.mayTap() {
+		return
+	}
+	if d.alwaysPopup != nil {
+		d.alwaysPopup.Hide()
+		d.alwaysPopup = nil
+	}
+	d.answer("Agent rule", "always-menu", func() (question.Response, error) {
+		return question.Response{Action: question.Accept, Value: question.AgentRuleValue(label)}, nil
+	})
 }
 
 // alwaysPanel is the scope dialog of "Always allow…" and "Always deny…": a

@@ -143,11 +143,17 @@ func (h *Hooks) approval(req hook.Request) question.Question {
 	if r := []rune(details); len(r) > question.MaxDetails {
 		details = string(r[:question.MaxDetails-64]) + "\n\n… (cut: the request is too long to show in full)"
 	}
-	return question.Question{
+	q := question.Question{
 		Kind: question.KindApproval, Client: question.Client{Name: string(req.Agent), SessionID: req.SessionID},
 		Tool: hook.Tool, Action: clip(req.ToolName, question.MaxAction), Message: clip(req.ToolName, question.MaxMessage),
 		Details: details, AgentReason: reason, Risk: risk,
 	}
+	if req.Agent == hook.ClaudeCode {
+		for _, s := range hook.Suggestions(req.Suggestions) {
+			q.AgentRules = append(q.AgentRules, question.Option{Label: s.Label})
+		}
+	}
+	return q
 }
 
 // holding reports whether away mode holds q: the person is away, the mode
@@ -174,6 +180,13 @@ func (h *Hooks) permission(ctx context.Context, req hook.Request) hook.Reply {
 	}
 	rep := replyFor(res)
 	rep.QuestionID = qid
+	if label, ok := question.AgentRuleChoice(res.Value); ok && rep.Behavior == hook.Allow {
+		for _, sg := range hook.Suggestions(req.Suggestions) {
+			if sg.Label == label {
+				rep.UpdatedPermissions = append(append(json.RawMessage("["), sg.Raw...), ']')
+			}
+		}
+	}
 	return rep
 }
 

@@ -90,3 +90,32 @@ func TestHook_AskUserQuestion(t *testing.T) {
 		t.Fatalf("dismissed: %+v", rep)
 	}
 }
+
+// TestHook_AgentRule: "Always…" offers Claude Code's own suggestion; picking
+// it allows and returns it as updatedPermissions, so Claude Code keeps it.
+func TestHook_AgentRule(t *testing.T) {
+	t.Parallel()
+	e := newHookServer(t, question.RiskMedium)
+	p := payload(t, hook.ClaudeCode, "PermissionRequest")
+	got := e.call(p, time.Minute)
+	q := e.nextAsked(t)
+	label := "Always allow Bash(rm -rf node_modules) in this project (Claude Code keeps it)"
+	if len(q.AgentRules) != 1 || q.AgentRules[0].Label != label {
+		t.Fatalf("agent rules %+v", q.AgentRules)
+	}
+	if err := e.b.Answer(q.ID, question.Response{Action: question.Accept, Value: question.AgentRuleValue(label), Via: question.ViaDialog}); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedPermissions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"rm -rf node_modules"}],"behavior":"allow","destination":"localSettings"}]}}}`
+	if out := strings.TrimSpace(string(hook.Format(p, recv(t, got)))); out != want {
+		t.Fatalf("output\n got %s\nwant %s", out, want)
+	}
+	// Codex sends none, so its approvals offer none.
+	got = e.call(payload(t, hook.Codex, "PermissionRequest"), time.Minute)
+	if q := e.nextAsked(t); len(q.AgentRules) != 0 {
+		t.Fatalf("codex agent rules %+v", q.AgentRules)
+	} else {
+		_ = e.b.Answer(q.ID, question.Response{Action: question.Cancel})
+	}
+	recv(t, got)
+}
