@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -47,6 +48,12 @@ type Options struct {
 	// GUI runs the desktop UI on the calling goroutine until ctx is done or
 	// the person quits; nil, Headless, or no display means headless.
 	GUI func(ctx context.Context, env Env) error
+
+	// Links, if set, is where a headless app prints the link of each new
+	// question's page, which carries the question's key: the CLI passes its
+	// stderr when that is a terminal, and nil otherwise. Links never go to
+	// the log file.
+	Links io.Writer
 
 	// Ready, if set, is called once the app serves, with what it wrote to the
 	// instance file and what the UI would get. Tests use it.
@@ -279,4 +286,13 @@ func logEvents(log *slog.Logger) func(question.Event) {
 			log.Info("question snoozed", "id", q.ID, "until", q.SnoozeUntil)
 		}
 	}
+}
+
+// linkPrinter returns what prints the page link of each new question on w
+// for a headless app, or nil.
+func linkPrinter(w io.Writer, gui bool) func(id, url string) {
+	if w == nil || gui {
+		return nil
+	}
+	return func(id, url string) { fmt.Fprintf(w, "asktray: answer %s in a browser: %s\n", id, url) }
 }

@@ -136,7 +136,7 @@ func openCore(ctx context.Context, o Options, log *slog.Logger, askFlag mcpbridg
 		}
 	})
 	down.push(c.broker.Subscribe(logEvents(log)))
-	c.web = webask.New(webask.Config{Broker: c.broker, Log: log, ArmDelay: time.Duration(c.settings.ArmDelayMS) * time.Millisecond, LogLinks: !c.gui})
+	c.web = webask.New(webask.Config{Broker: c.broker, Log: log, ArmDelay: time.Duration(c.settings.ArmDelayMS) * time.Millisecond, Links: linkPrinter(o.Links, c.gui)})
 	down.push(c.web.Close)
 	return c, nil
 }

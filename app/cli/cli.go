@@ -222,8 +222,12 @@ func runApp(ctx context.Context, args []string, stdio IO, gui GUI) error {
 	if *noAuth {
 		fmt.Fprintln(stdio.Err, "asktray: WARNING: MCP token check is off (--test-only-no-auth); use this for conformance tests only")
 	}
+	var links io.Writer
+	if isTerminal(stdio.Err) {
+		links = stdio.Err // a link carries its question's key: for the person's eyes only
+	}
 	err = app.Run(ctx, app.Options{DataDir: dir, Addr: *addr, Headless: *headless, Ask: *ask, Version: Version, GUI: gui,
-		AllowNonLoopback: *nonLoopback, NoAuth: *noAuth,
+		AllowNonLoopback: *nonLoopback, NoAuth: *noAuth, Links: links,
 		Ready: func(in app.Instance, env app.Env) {
 			fmt.Fprintf(stdio.Err, "asktray %s: MCP at %s (data dir %s)\n", Version, in.URL, in.DataDir)
 			if readyHook != nil {

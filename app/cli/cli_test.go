@@ -80,11 +80,14 @@ type result struct {
 	stdout, stderr string
 }
 
-// run runs the asktray command with args against dir and waits for it.
+// run runs the asktray command with args against dir and waits for it. It
+// runs in a new session (setsid), without a controlling terminal, as an
+// agent's shell runs commands; startPTY gives one a terminal.
 func run(t *testing.T, dir string, args ...string) result {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], append(args, "--data-dir", dir)...)
 	cmd.Env = append(os.Environ(), "ASKTRAY_TEST_CHILD=1")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

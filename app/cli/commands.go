@@ -41,6 +41,13 @@ func cmdPending(ctx context.Context, args []string, stdio IO) error {
 	if err != nil {
 		return err
 	}
+	if !isTerminal(stdio.Out) {
+		// A link carries its question's key: only for the person's eyes on
+		// a terminal, never for a pipe an agent may be reading.
+		for i := range qs {
+			qs[i].URL = ""
+		}
+	}
 	if *asJSON {
 		if qs == nil {
 			qs = []control.PendingQuestion{}
@@ -124,16 +131,15 @@ func cmdAnswer(ctx context.Context, args []string, stdio IO) error {
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usagef("answer takes one question ID")
+	set := map[string]bool{}
+	f.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	if len(pos) == 0 && !set["accept"] && !*decline && !*cancel && !set["note"] {
+		return walkPending(ctx, f)
 	}
-	acceptSet := false
-	f.Visit(func(fl *flag.Flag) {
-		if fl.Name == "accept" {
-			acceptSet = true
-		}
-	})
-	req, err := ParseAnswer(*accept, acceptSet, *decline, *cancel, *note)
+	if len(pos) != 1 {
+		return usagef("answer takes one question ID, or none to go through the pending questions on your terminal")
+	}
+	req, err := ParseAnswer(*accept, set["accept"], *decline, *cancel, *note)
 	if err != nil {
 		return err
 	}
@@ -141,12 +147,61 @@ func cmdAnswer(ctx context.Context, args []string, stdio IO) error {
 	if err != nil {
 		return err
 	}
-	it, err := c.Answer(ctx, pos[0], req)
+	it, err := answerOne(ctx, c, pos[0], req)
 	if err != nil {
 		return explainAnswerError(err)
 	}
 	fmt.Fprintf(stdio.Out, "%s: %s\n", it.Question.ID, it.Result.Outcome)
 	return nil
+}
+
+// walkPending goes through the pending questions on the controlling terminal.
+func walkPending(ctx context.Context, f *flags) error {
+	c, _, err := connect(f)
+	if err != nil {
+		return err
+	}
+	if _, err := c.Status(ctx); err != nil {
+		return err
+	}
+	t, err := openTerminal()
+	if err != nil {
+		return fmt.Errorf("'asktray answer' without an ID asks on your terminal, and there is none (%w); %s", err, noTerminalHelp)
+	}
+	defer t.Close()
+	return walk(ctx, c, t)
+}
+
+// answerOne sends req to question id. An answer that approves first shows
+// the question on the controlling terminal and needs the person to type the
+// confirmation there; without a terminal it is refused and the question
+// stays pending.
+func answerOne(ctx context.Context, c *control.Client, id string, req control.AnswerRequest) (control.Item, error) {
+	it, err := c.Get(ctx, id)
+	if err != nil {
+		return it, err
+	}
+	if !it.Question.Approves(question.Response{Action: req.Action, Value: req.Value}) {
+		return c.Answer(ctx, id, req)
+	}
+	if it.Result != nil {
+		return c.Answer(ctx, id, req) // the app says it is too late
+	}
+	t, err := openTerminal()
+	if err != nil {
+		return it, fmt.Errorf("approving needs you at a terminal, and this command has none (%w); the question stays pending: %s", err, noTerminalHelp)
+	}
+	defer t.Close()
+	showQuestion(t, control.PendingQuestion{Question: it.Question}, 1, 1)
+	ok, err := t.confirmWord(confirmWordFor(it.Question))
+	if err != nil {
+		return it, err
+	}
+	if !ok {
+		return it, errors.New("not confirmed; the question stays pending")
+	}
+	req.TerminalConfirmed = true
+	return c.Answer(ctx, id, req)
 }
 
 func explainAnswerError(err error) error {
@@ -161,6 +216,8 @@ func explainAnswerError(err error) error {
 		ae.Message = "no such question: " + ae.Message
 	case "not_pending":
 		ae.Message = "too late: " + ae.Message
+	case "needs_person":
+		ae.Message = "refused: " + ae.Message
 	}
 	return ae
 }
@@ -269,20 +326,21 @@ func cmdHistory(ctx context.Context, args []string, stdio IO) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(stdio.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ASKED\tCLIENT\tKIND\tOUTCOME\tANSWER\tTOOK\tQUESTION")
+	fmt.Fprintln(tw, "ASKED\tCLIENT\tKIND\tOUTCOME\tANSWER\tVIA\tTOOK\tQUESTION")
 	now := time.Now()
 	for _, it := range page.Items {
-		state, answer, took := "pending", "", ""
+		state, answer, via, took := "pending", "", "", ""
 		if r := it.Result; r != nil {
 			state = string(r.Outcome)
 			if r.Reason != "" {
 				state += " (" + string(r.Reason) + ")"
 			}
 			answer = oneLine(string(r.Value), 24)
+			via = string(r.Via)
 			took = (time.Duration(it.ElapsedMS) * time.Millisecond).Round(time.Second).String()
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", ago(now, it.Question.Created), it.Question.Client.DisplayName(),
-			it.Question.Kind, state, answer, took, oneLine(it.Question.Message, 50))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", ago(now, it.Question.Created), it.Question.Client.DisplayName(),
+			it.Question.Kind, state, answer, via, took, oneLine(it.Question.Message, 50))
 	}
 	return tw.Flush()
 }

@@ -61,10 +61,9 @@ func TestCLI_RulesAndAway(t *testing.T) {
 		t.Fatalf("pending after the rules decided: %s", r.stdout)
 	}
 
-	// An approval is allowed once with --accept '"allow"' and denied with --decline.
-	if r = run(t, dir, "answer", ids[2], "--accept", `"allow"`); r.code != 0 || !strings.Contains(r.stdout, "answered") {
-		t.Fatalf("allow: %+v", r)
-	}
+	// An approval is allowed once with --accept '"allow"' typed on a
+	// terminal, and denied with --decline from anywhere.
+	approveOnPTY(t, dir, ids[2], `"allow"`, "edit")
 	if r = run(t, dir, "answer", ids[3], "--decline", "--note", "not that file"); r.code != 0 || !strings.Contains(r.stdout, "declined") {
 		t.Fatalf("deny: %+v", r)
 	}

@@ -15,7 +15,8 @@ import (
 )
 
 // TestStdio_EveryTool runs every tool through 'asktray stdio' against a real
-// app, with the control socket playing the person.
+// app, with the control socket playing the person (on a pseudo-terminal for
+// the answers that approve).
 func TestStdio_EveryTool(t *testing.T) {
 	t.Parallel()
 	dir := shortTempDir(t)
@@ -71,7 +72,10 @@ func TestStdio_EveryTool(t *testing.T) {
 		if tc.value != "" {
 			req.Value = json.RawMessage(tc.value)
 		}
-		if _, err := ctl.Answer(ctx, pend[0].ID, req); err != nil {
+		if pend[0].Approves(question.Response{Action: req.Action, Value: req.Value}) {
+			// Only the person approves: on a terminal, typing the word.
+			approveOnPTY(t, dir, pend[0].ID, tc.value, confirmWordFor(pend[0]))
+		} else if _, err := ctl.Answer(ctx, pend[0].ID, req); err != nil {
 			t.Fatalf("%s: answer: %v", tc.tool, err)
 		}
 		got := <-done

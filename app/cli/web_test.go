@@ -8,12 +8,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
-// TestCLI_PendingLinks: a headless app hands the person a link per
-// question in `pending` (both formats) and in its log; the link opens the
-// page on the MCP listener without the bearer token, which /mcp still needs.
+// TestCLI_PendingLinks: a link carries its question's key, so it is shown
+// only on a terminal: 'pending' prints it (both formats) when its output is
+// one and never into a pipe; a headless app prints it on its own terminal
+// and never into its log. The link opens the page on the MCP listener
+// without the bearer token, which /mcp still needs.
 func TestCLI_PendingLinks(t *testing.T) {
 	t.Parallel()
 	dir := shortTempDir(t)
@@ -21,12 +22,21 @@ func TestCLI_PendingLinks(t *testing.T) {
 	id := p.askedIDs(t, 1)[0]
 
 	r := run(t, dir, "pending", "--json")
+	if !strings.Contains(r.stdout, id) || strings.Contains(r.stdout, "?k=") {
+		t.Fatalf("pending --json into a pipe: %+v, want the question without its link", r)
+	}
+	if r = run(t, dir, "pending"); !strings.Contains(r.stdout, id) || strings.Contains(r.stdout, "?k=") || strings.Contains(r.stdout, "Answer in a browser") {
+		t.Fatalf("pending into a pipe: %+v, want the question without its link", r)
+	}
+
+	tp := startPTY(t, dir, nil, "pending", "--json")
+	code, out := tp.wait()
 	var pend []struct {
 		ID  string `json:"id"`
 		URL string `json:"url"`
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &pend); err != nil || len(pend) != 1 || pend[0].ID != id {
-		t.Fatalf("pending --json: %v %+v", err, r)
+	if err := json.Unmarshal([]byte(strings.ReplaceAll(out, "\r", "")), &pend); code != 0 || err != nil || len(pend) != 1 || pend[0].ID != id {
+		t.Fatalf("pending --json on a terminal: %d %v\n%s", code, err, out)
 	}
 	var info URLInfo
 	_ = json.Unmarshal([]byte(run(t, dir, "url", "--json").stdout), &info)
@@ -35,8 +45,9 @@ func TestCLI_PendingLinks(t *testing.T) {
 	if !strings.HasPrefix(link, base+"/q/"+id+"?k=") || strings.Contains(link, info.Token) {
 		t.Fatalf("link %q (MCP at %s)", link, info.URL)
 	}
-	if r = run(t, dir, "pending"); !strings.Contains(r.stdout, "Answer in a browser") || !strings.Contains(r.stdout, id+"  "+link) {
-		t.Errorf("pending does not show the link:\n%s", r.stdout)
+	tp = startPTY(t, dir, nil, "pending")
+	if _, out = tp.wait(); !strings.Contains(out, "Answer in a browser") || !strings.Contains(out, id+"  "+link) {
+		t.Errorf("pending on a terminal does not show the link:\n%s", out)
 	}
 
 	res, err := http.Get(link)
@@ -53,15 +64,28 @@ func TestCLI_PendingLinks(t *testing.T) {
 	}
 	res.Body.Close()
 
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		log, _ := os.ReadFile(filepath.Join(dir, "log", "asktray.log"))
-		if strings.Contains(string(log), `msg="answer in a browser" id=`+id+` url="`+link+`"`) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no log line with the link:\n%s", log)
-		}
-		time.Sleep(20 * time.Millisecond)
+	key := strings.SplitN(link, "?k=", 2)[1]
+	if log, _ := os.ReadFile(filepath.Join(dir, "log", "asktray.log")); strings.Contains(string(log), key) {
+		t.Errorf("the log holds the link:\n%s", log)
+	}
+}
+
+// TestCLI_HeadlessAppPrintsLinksOnItsTerminal: a headless app started on a
+// terminal prints each new question's link there, and not into its log.
+func TestCLI_HeadlessAppPrintsLinksOnItsTerminal(t *testing.T) {
+	t.Parallel()
+	dir := shortTempDir(t)
+	seed, _ := json.Marshal([]any{confirm})
+	app := startPTY(t, dir, []string{"ASKTRAY_TEST_SEED=" + string(seed)}, "--headless", "--addr", "127.0.0.1:0")
+	app.expect("asked ")
+	app.expect("in a browser: http://127.0.0.1:")
+	app.expect("?k=")
+	app.mu.Lock()
+	shown := app.out.String()
+	app.mu.Unlock()
+	i := strings.Index(shown, "?k=")
+	key := strings.Fields(shown[i+3:])[0]
+	if log, _ := os.ReadFile(filepath.Join(dir, "log", "asktray.log")); len(key) < 40 || strings.Contains(string(log), key) {
+		t.Errorf("key %q; the log holds it or it is short:\n%s", key, log)
 	}
 }

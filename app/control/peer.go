@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/http"
 	"os"
+
+	"github.com/asktray/asktray/app/question"
 )
 
 // peer is what the kernel said about the process at the other end of a
@@ -66,4 +68,55 @@ func (s *Server) sameUser(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// errNeedsPerson marks an answer that approves refused for want of the person.
+var errNeedsPerson = errors.New("only the person can approve this")
+
+// channel decides how an answer to question id arrived: ViaTerminal when the
+// caller says the person confirmed it on its terminal and its process really
+// runs in the foreground of one, ViaCLI otherwise. An answer that approves
+// needs ViaTerminal; without it the error wraps errNeedsPerson, names the
+// other ways to answer, and the question stays pending.
+func (s *Server) channel(r *http.Request, id string, req AnswerRequest, resp question.Response) (question.Via, error) {
+	q, _, err := s.Broker.Get(id)
+	if err != nil {
+		return "", err
+	}
+	termErr := errors.New("the caller did not confirm on a terminal")
+	if req.TerminalConfirmed {
+		termErr = s.onTerminal(r)
+	}
+	if termErr == nil {
+		return question.ViaTerminal, nil
+	}
+	if !q.Approves(resp) {
+		return question.ViaCLI, nil
+	}
+	s.log().Warn("approval over the control socket refused", "id", id, "err", termErr)
+	return "", fmt.Errorf("%w (%s, %v); the question stays pending. Answer it in the Asktray dialog, "+
+		"on its page in a browser (the tray's Open in browser menu), or run 'asktray answer' in your own terminal",
+		errNeedsPerson, describe(q), termErr)
+}
+
+// describe names a question in an error: its action or the start of its message.
+func describe(q question.Question) string {
+	name := q.Action
+	if name == "" {
+		name = q.Message
+	}
+	if r := []rune(name); len(r) > 60 {
+		name = string(r[:59]) + "…"
+	}
+	return fmt.Sprintf("%s %q from %s", q.Kind, name, q.Client.DisplayName())
+}
+
+// onTerminal returns nil when the process that sent r runs in the
+// foreground of its controlling terminal.
+func (s *Server) onTerminal(r *http.Request) error {
+	p := peerOf(r.Context())
+	if p == nil || p.conn == nil {
+		return errors.New("the caller's process is unknown")
+	}
+	return peerOnTerminal(p.conn)
 }

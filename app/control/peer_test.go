@@ -35,12 +35,19 @@ func TestCheckPeer(t *testing.T) {
 	}
 }
 
-// peerHelperEnv names the socket the helper process calls as another user.
-const peerHelperEnv = "ASKTRAY_TEST_PEER_SOCKET"
+// The helper process calls the socket named by peerHelperEnv: POST with
+// peerBodyEnv to the path in peerPathEnv if both are set, GET that path if
+// only it is, else GET /v1/status.
+const (
+	peerHelperEnv = "ASKTRAY_TEST_PEER_SOCKET"
+	peerPathEnv   = "ASKTRAY_TEST_PEER_PATH"
+	peerBodyEnv   = "ASKTRAY_TEST_PEER_BODY"
+)
 
-// TestPeerHelperProcess is not a test: TestServer_RefusesOtherUser runs the
-// test binary as user nobody with peerHelperEnv set, and this calls the
-// socket and prints the status code and body.
+// TestPeerHelperProcess is not a test: other tests run the test binary as
+// another user, without a terminal or on a pseudo-terminal, with
+// peerHelperEnv set, and this makes one raw call on the socket and prints
+// the status code and body.
 func TestPeerHelperProcess(t *testing.T) {
 	sock := os.Getenv(peerHelperEnv)
 	if sock == "" {
@@ -49,7 +56,15 @@ func TestPeerHelperProcess(t *testing.T) {
 	hc := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
 		return (&net.Dialer{}).DialContext(ctx, "unix", sock)
 	}}}
-	resp, err := hc.Get("http://asktray/v1/status")
+	var resp *http.Response
+	var err error
+	if path, body := os.Getenv(peerPathEnv), os.Getenv(peerBodyEnv); path != "" && body == "" {
+		resp, err = hc.Get("http://asktray" + path)
+	} else if path != "" {
+		resp, err = hc.Post("http://asktray"+path, "application/json", strings.NewReader(os.Getenv(peerBodyEnv)))
+	} else {
+		resp, err = hc.Get("http://asktray/v1/status")
+	}
 	if err != nil {
 		os.Stdout.WriteString("error: " + err.Error())
 		os.Exit(0)

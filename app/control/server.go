@@ -60,6 +60,11 @@ type AnswerRequest struct {
 	Action question.Action `json:"action"`
 	Value  json.RawMessage `json:"value,omitempty"`
 	Note   string          `json:"note,omitempty"`
+	// TerminalConfirmed says the caller showed the question on its
+	// controlling terminal and the person typed the confirmation there. An
+	// answer that approves (question.Question.Approves) needs it, and the app
+	// checks that the caller really runs in the foreground of a terminal.
+	TerminalConfirmed bool `json:"terminal_confirmed,omitempty"`
 }
 
 // SnoozeRequest is the body of a snooze call.
@@ -169,12 +174,16 @@ func (s *Server) show(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]bool{"shown": shown})
 }
 
-func (s *Server) pending(w http.ResponseWriter, _ *http.Request) {
+// pending lists the pending questions. Their page links carry each
+// question's key, so they are given only to a caller in the foreground of a
+// terminal, where the person reads them.
+func (s *Server) pending(w http.ResponseWriter, r *http.Request) {
 	qs := s.Broker.Pending()
 	out := make([]PendingQuestion, len(qs))
+	links := s.URL != nil && s.onTerminal(r) == nil
 	for i, q := range qs {
 		out[i].Question = q
-		if s.URL != nil {
+		if links {
 			out[i].URL = s.URL(q.ID)
 		}
 	}
@@ -197,12 +206,18 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := r.PathValue("id")
-	err := s.Broker.Answer(id, question.Response{Action: req.Action, Value: req.Value, Note: req.Note, Via: question.ViaCLI})
+	resp := question.Response{Action: req.Action, Value: req.Value, Note: req.Note, Via: question.ViaCLI}
+	via, err := s.channel(r, id, req, resp)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	s.log().Info("question answered", "id", id, "action", req.Action, "via", question.ViaCLI)
+	resp.Via = via
+	if err := s.Broker.Answer(id, resp); err != nil {
+		writeError(w, err)
+		return
+	}
+	s.log().Info("question answered", "id", id, "action", req.Action, "via", via)
 	q, res, err := s.Broker.Get(id)
 	if err != nil {
 		writeError(w, err)
@@ -328,6 +343,8 @@ func writeError(w http.ResponseWriter, err error) {
 	switch {
 	case errors.Is(err, errOtherUser):
 		status, body.Code = http.StatusForbidden, "other_user"
+	case errors.Is(err, errNeedsPerson):
+		status, body.Code = http.StatusForbidden, "needs_person"
 	case errors.As(err, &re):
 		status, body.Code, body.Field = http.StatusBadRequest, "bad_request", re.field
 	case errors.Is(err, question.ErrInvalid):

@@ -185,9 +185,12 @@ const (
 	ViaDialog       Via = "dialog"
 	ViaNotification Via = "notification"
 	ViaCLI          Via = "cli"
-	ViaWeb          Via = "web"
-	ViaElicitation  Via = "elicitation"
-	ViaRule         Via = "rule"
+	// ViaTerminal is the CLI with the person's confirmation typed on its
+	// controlling terminal, which the app checked was really there.
+	ViaTerminal    Via = "terminal"
+	ViaWeb         Via = "web"
+	ViaElicitation Via = "elicitation"
+	ViaRule        Via = "rule"
 )
 
 // Result is how a question ended.

@@ -25,6 +25,7 @@ type env struct {
 	web    *Server
 	ts     *httptest.Server
 	logs   *strings.Builder
+	links  strings.Builder // what Config.Links was given, a line each
 	logMu  sync.Mutex
 
 	mu   sync.Mutex
@@ -42,7 +43,11 @@ func makeEnv(t *testing.T, real bool) *env {
 	t.Helper()
 	e := &env{t: t, broker: question.NewBroker(question.Config{}), now: time.Now(), logs: &strings.Builder{}, real: real}
 	log := slog.New(slog.NewTextHandler(lockedWriter{&e.logMu, e.logs}, nil))
-	e.web = New(Config{Broker: e.broker, Log: log, LogLinks: true, Now: e.clock})
+	e.web = New(Config{Broker: e.broker, Log: log, Now: e.clock, Links: func(id, u string) {
+		e.logMu.Lock()
+		defer e.logMu.Unlock()
+		e.links.WriteString(id + " " + u + "\n")
+	}})
 	e.ts = httptest.NewServer(e.web.Handler())
 	e.web.SetAddr(e.ts.Listener.Addr().String())
 	t.Cleanup(func() {
@@ -62,6 +67,13 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// linkText returns the links given to Config.Links so far, "id url" a line.
+func (e *env) linkText() string {
+	e.logMu.Lock()
+	defer e.logMu.Unlock()
+	return e.links.String()
 }
 
 // logText returns what was logged so far.

@@ -265,9 +265,9 @@ func TestPost_BadRequests(t *testing.T) {
 	e.pending(id)
 }
 
-// TestLinks_KeysAndLog: each question gets its own long random key, the
-// headless log line carries the link, and a question asked before the
-// server started gets one too.
+// TestLinks_KeysAndLog: each question gets its own long random key, a
+// headless app is handed each new link (for its terminal) but the log never
+// holds one, and a question asked before the server started gets one too.
 func TestLinks_KeysAndLog(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -281,11 +281,14 @@ func TestLinks_KeysAndLog(t *testing.T) {
 		t.Errorf("link %q", la)
 	}
 	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(e.logText(), `url="`+la+`"`) {
+	for !strings.Contains(e.linkText(), a+" "+la+"\n") {
 		if time.Now().After(deadline) {
-			t.Fatalf("no log line with the link; log:\n%s", e.logText())
+			t.Fatalf("the link was not handed out; got:\n%s", e.linkText())
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+	if strings.Contains(e.logText(), ka) || strings.Contains(e.logText(), kb) {
+		t.Errorf("the log holds a link's key:\n%s", e.logText())
 	}
 	late := New(Config{Broker: e.broker})
 	defer late.Close()

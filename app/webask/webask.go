@@ -50,9 +50,10 @@ type Config struct {
 	// ArmDelay is the arming delay (settings' arm_delay_ms); zero means
 	// DefaultArmDelay and anything shorter than MinArmDelay is raised to it.
 	ArmDelay time.Duration
-	// LogLinks logs one line with the link of each new question: for a
-	// headless app, whose log is the person's own file.
-	LogLinks bool
+	// Links, if set, is given the link of each new question, which carries
+	// its key: a headless app prints it on its own terminal. It runs on the
+	// broker's event goroutine and must not block. Links never go to the log.
+	Links func(id, url string)
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -166,9 +167,9 @@ func (s *Server) event(ev question.Event) {
 	switch ev.Type {
 	case question.EventAsked:
 		s.mint(ev.Question.ID)
-		if s.cfg.LogLinks {
+		if s.cfg.Links != nil {
 			if u := s.URL(ev.Question.ID); u != "" {
-				s.log.Info("answer in a browser", "id", ev.Question.ID, "url", u)
+				s.cfg.Links(ev.Question.ID, u)
 			}
 		}
 	case question.EventEnded:

@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/asktray/asktray/app/question"
+)
+
+var (
+	deploy = question.Question{Kind: question.KindApproval, Client: question.Client{Name: "claude-code"}, Message: "Deploy?",
+		Action: "Deploy to production", Details: "`make deploy ENV=prod`", Risk: question.RiskHigh}
+	wipe = question.Question{Kind: question.KindConfirm, Client: question.Client{Name: "codex"}, Message: "Wipe the cache?", Destructive: true}
+	pick = question.Question{Kind: question.KindChoice, Client: question.Client{Name: "cursor"}, Message: "Which branch?",
+		Options: []question.Option{{Label: "main"}, {Label: "dev"}}}
+)
+
+// pendingIDs returns the ids 'asktray pending --json' lists.
+func pendingIDs(t *testing.T, dir string) []string {
+	t.Helper()
+	var qs []question.Question
+	if err := json.Unmarshal([]byte(run(t, dir, "pending", "--json").stdout), &qs); err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]string, len(qs))
+	for i, q := range qs {
+		ids[i] = q.ID
+	}
+	return ids
+}
+
+// TestCLI_ApproveWithoutTerminalRefused: run as an agent's shell runs it
+// (setsid, no controlling terminal), 'answer' cannot allow an approval or say
+// yes to a destructive confirmation: exit 1, an error naming the dialog and
+// the page, and the question stays pending. Denying and a plain answer work.
+func TestCLI_ApproveWithoutTerminalRefused(t *testing.T) {
+	t.Parallel()
+	dir := shortTempDir(t)
+	p := startApp(t, dir, deploy, wipe, pick)
+	ids := p.askedIDs(t, 3)
+	for _, tc := range []struct{ id, value string }{{ids[0], `"allow"`}, {ids[0], `true`}, {ids[1], `"yes"`}} {
+		r := run(t, dir, "answer", tc.id, "--accept", tc.value)
+		if r.code != ExitError || !strings.Contains(r.stderr, "dialog") || !strings.Contains(r.stderr, "page") ||
+			!strings.Contains(r.stderr, "stays pending") || !strings.Contains(r.stderr, "no controlling terminal") {
+			t.Errorf("answer %s --accept %s without a terminal: %+v, want exit 1 naming the dialog and the page", tc.id, tc.value, r)
+		}
+	}
+	if got := pendingIDs(t, dir); len(got) != 3 {
+		t.Fatalf("after the refusals %d are pending, want 3", len(got))
+	}
+	if r := run(t, dir, "answer"); r.code != ExitError || !strings.Contains(r.stderr, "dialog") || !strings.Contains(r.stderr, "page") {
+		t.Errorf("answer (the walk) without a terminal: %+v, want exit 1 naming the dialog and the page", r)
+	}
+	if r := run(t, dir, "answer", ids[0], "--decline"); r.code != 0 {
+		t.Errorf("deny without a terminal: %+v", r)
+	}
+	if r := run(t, dir, "answer", ids[1], "--accept", `"no"`); r.code != 0 {
+		t.Errorf("no to a destructive confirm without a terminal: %+v", r)
+	}
+	if r := run(t, dir, "answer", ids[2], "--accept", `"dev"`); r.code != 0 {
+		t.Errorf("a choice without a terminal: %+v", r)
+	}
+	for range 3 {
+		id, js, _ := strings.Cut(p.next(t, "result "), " ")
+		var res question.Result
+		_ = json.Unmarshal([]byte(js), &res)
+		if res.Via != question.ViaCLI || (id == ids[0] && res.Outcome != question.Declined) {
+			t.Errorf("%s: %s, want via cli", id, js)
+		}
+	}
+}
+
+// TestCLI_AnswerWalk drives 'asktray answer' (no ID) through a real
+// pseudo-terminal: it shows each question in full with the dialog's
+// choices, takes arrow and number keys, ignores a confirmation typed before
+// the arming delay, refuses a wrong word, and records the terminal.
+func TestCLI_AnswerWalk(t *testing.T) {
+	t.Parallel()
+	dir := shortTempDir(t)
+	p := startApp(t, dir, deploy, wipe, pick)
+	ids := p.askedIDs(t, 3)
+	const armMS = 1500
+	w := startPTY(t, dir, []string{armDelayEnv + "=1500"}, "answer")
+	for _, want := range []string{"Question 1 of 3", "claude-code", "Action: ", "Deploy to production", "make deploy ENV=prod", "Risk: high", "1. Allow", "> 2. Deny"} {
+		w.expect(want) // the default is never the one that approves
+	}
+	w.send("1")
+	w.expect(`To confirm, type "deploy"`)
+	w.send("deploy\r") // typed ahead, before the prompt armed: dropped
+	time.Sleep(300 * time.Millisecond)
+	if got := pendingIDs(t, dir); len(got) != 3 {
+		t.Fatalf("a confirmation typed before arming was taken: %d pending", len(got))
+	}
+	time.Sleep(armMS*time.Millisecond + 500*time.Millisecond)
+	w.send("Deploy\r")
+	w.expect(ids[0] + ": answered")
+
+	w.expect("Wipe the cache?")
+	w.expect("> 2. No")
+	w.send("\x1b[A") // up to Yes
+	w.expect("> 1. Yes")
+	w.send("\r")
+	w.expect(`To confirm, type "yes"`)
+	time.Sleep(armMS*time.Millisecond + 500*time.Millisecond)
+	w.send("nope\r")
+	w.expect("Not confirmed; the question stays pending.")
+	w.expect("Wipe the cache?")
+	w.send("2")
+	w.expect(ids[1] + ": answered")
+
+	w.expect("Which branch?")
+	w.send("\x1b[B\r") // down to dev
+	w.expect(ids[2] + ": answered")
+	w.expect("No pending questions left.")
+	if code, out := w.wait(); code != 0 {
+		t.Fatalf("walk exit %d\n%s", code, out)
+	}
+
+	want := map[string]struct {
+		value string
+		via   question.Via
+	}{ids[0]: {`"allow"`, question.ViaTerminal}, ids[1]: {`"no"`, question.ViaTerminal}, ids[2]: {`["dev"]`, question.ViaTerminal}}
+	for range 3 {
+		id, js, _ := strings.Cut(p.next(t, "result "), " ")
+		var res question.Result
+		_ = json.Unmarshal([]byte(js), &res)
+		if w := want[id]; res.Outcome != question.Answered || string(res.Value) != w.value || res.Via != w.via {
+			t.Errorf("%s: %s, want %s via %s", id, js, w.value, w.via)
+		}
+	}
+	if h := run(t, dir, "history"); !strings.Contains(h.stdout, "VIA") || !strings.Contains(h.stdout, "terminal") {
+		t.Errorf("history does not show the channel:\n%s", h.stdout)
+	}
+}

@@ -1,0 +1,119 @@
+package cli
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// ptyRun is an asktray command running on a new pseudo-terminal, its
+// controlling terminal, as a person at a terminal runs it.
+type ptyRun struct {
+	t    *testing.T
+	cmd  *exec.Cmd
+	f    *os.File
+	mu   sync.Mutex
+	out  strings.Builder
+	seen int // how much of out expect has consumed
+	done chan struct{}
+}
+
+// startPTY runs the asktray command with args against dir on a new
+// pseudo-terminal, with env added to its environment (armDelayEnv sets the
+// arming delay).
+func startPTY(t *testing.T, dir string, env []string, args ...string) *ptyRun {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], append(args, "--data-dir", dir)...)
+	cmd.Env = append(append(os.Environ(), "ASKTRAY_TEST_CHILD=1"), env...)
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 50, Cols: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &ptyRun{t: t, cmd: cmd, f: f, done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		b := make([]byte, 4096)
+		for {
+			n, err := f.Read(b)
+			p.mu.Lock()
+			p.out.Write(b[:n])
+			p.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		f.Close()
+	})
+	return p
+}
+
+// expect waits until the output after what expect saw last holds want, and
+// moves past it.
+func (p *ptyRun) expect(want string) {
+	p.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		p.mu.Lock()
+		s := p.out.String()
+		i := strings.Index(s[p.seen:], want)
+		if i >= 0 {
+			p.seen += i + len(want)
+		}
+		p.mu.Unlock()
+		if i >= 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("no %q on the terminal; it shows:\n%s", want, s[p.seen:])
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func (p *ptyRun) send(s string) {
+	p.t.Helper()
+	if _, err := p.f.WriteString(s); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// wait waits for the command to end and returns its exit code and all it showed.
+func (p *ptyRun) wait() (int, string) {
+	p.t.Helper()
+	err := p.cmd.Wait()
+	select {
+	case <-p.done:
+	case <-time.After(5 * time.Second):
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode(), p.out.String()
+	} else if err != nil {
+		p.t.Fatal(err)
+	}
+	return 0, p.out.String()
+}
+
+// approveOnPTY answers question id with value through 'asktray answer ID
+// --accept VALUE' on a terminal, typing word when asked to confirm.
+func approveOnPTY(t *testing.T, dir, id, value, word string) {
+	t.Helper()
+	p := startPTY(t, dir, []string{armDelayEnv + "=0"}, "answer", id, "--accept", value)
+	p.expect("To confirm, type \"" + word + "\"")
+	p.send(word + "\r")
+	if code, out := p.wait(); code != 0 || !strings.Contains(out, id+": answered") {
+		t.Fatalf("answer %s on a terminal: exit %d\n%s", id, code, out)
+	}
+}
