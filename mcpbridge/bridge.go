@@ -35,7 +35,10 @@ var DefaultWindows = []WindowRule{
 	{"cursor", 270 * time.Second},             // 5 min limit
 	{"visual studio code", 270 * time.Second}, // VS Code: 5 min even with progress
 	{"vscode", 270 * time.Second},
-	{"codex", 50 * time.Second}, // tool_timeout_sec defaults to 60 s
+	// Codex's tool_timeout_sec defaults to 300 s since mid-2026
+	// (https://github.com/openai/codex/pull/28234; 60 s, then 120 s, before);
+	// 'asktray config codex' also writes tool_timeout_sec = 600.
+	{"codex", 270 * time.Second},
 	{"windsurf", 50 * time.Second},
 }
 

@@ -238,8 +238,8 @@ func TestConfigWrite_FollowsSymlink(t *testing.T) {
 const codexHTTPTable = `[mcp_servers.asktray]
 url = "http://127.0.0.1:7931/mcp"
 http_headers = { "Authorization" = "Bearer ` + testToken + `" }
-# Codex gives up on a tool call after 60 s by default, but a question waits for
-# your answer until its deadline (300 s unless the agent asks for longer).
+# Codex gives up on a tool call after 300 s by default (60 s in older versions), but a
+# question waits for your answer until its deadline, which the agent may set longer.
 tool_timeout_sec = 600
 `
 

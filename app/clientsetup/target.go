@@ -18,7 +18,8 @@ package clientsetup
 //   - codex: https://developers.openai.com/codex/mcp and
 //     https://developers.openai.com/codex/config-reference; [mcp_servers.NAME]
 //     with url + http_headers (literal values, no env var needed), tool_timeout_sec
-//     (default 60 s); see openai/codex codex-rs/config/src/mcp_types.rs.
+//     (default 300 s since https://github.com/openai/codex/pull/28234, 60 s
+//     and 120 s before); see openai/codex codex-rs/config/src/mcp_types.rs.
 //     $CODEX_HOME replaces ~/.codex.
 //   - windsurf: https://docs.windsurf.com/windsurf/cascade/mcp
 //     (~/.codeium/windsurf/mcp_config.json, "serverUrl" + "headers").
@@ -269,8 +270,8 @@ func codexTable(useHTTP bool, srv Server, exe string, args []string) (string, er
 		fmt.Fprintf(&b, "command = %s\n", tomlString(exe))
 		fmt.Fprintf(&b, "args = [%s]\n", strings.Join(quoted, ", "))
 	}
-	b.WriteString("# Codex gives up on a tool call after 60 s by default, but a question waits for\n")
-	b.WriteString("# your answer until its deadline (300 s unless the agent asks for longer).\n")
+	b.WriteString("# Codex gives up on a tool call after 300 s by default (60 s in older versions), but a\n")
+	b.WriteString("# question waits for your answer until its deadline, which the agent may set longer.\n")
 	fmt.Fprintf(&b, "tool_timeout_sec = %d\n", codexToolTimeout)
 	s := b.String()
 	if !utf8.ValidString(s) {
