@@ -35,7 +35,7 @@ type settingsWindow struct {
 	win             fyne.Window
 
 	timeout, window, windows, armDelay, retention, port *widget.Entry
-	sound, startAtLogin                                 *widget.Check
+	sound, startAtLogin, askUserQuestion                *widget.Check
 	awayMode                                            *widget.RadioGroup
 	askIn                                               *widget.Select // ask_mode
 	tabs                                                *container.AppTabs
@@ -60,6 +60,7 @@ func newSettingsWindow(a fyne.App, env app.Env, applied func(app.Settings)) *set
 	s.awayMode.Required = true
 	s.askIn = widget.NewSelect([]string{"desktop", "client", "auto"}, nil)
 	s.startAtLogin = widget.NewCheck("Start Asktray in the tray when I log in", nil)
+	s.askUserQuestion = widget.NewCheck("Answer Claude Code's own multiple-choice questions here", nil)
 	s.status = widget.NewLabel("")
 	s.status.Wrapping = fyne.TextWrapWord
 	s.save = widget.NewButton("Save", s.submit)
@@ -91,6 +92,7 @@ func (s *settingsWindow) load(st app.Settings) {
 	}
 	s.windows.SetText(strings.Join(lines, "\n"))
 	s.sound.SetChecked(st.NotificationSound)
+	s.askUserQuestion.SetChecked(st.HookAskUserQuestion)
 	s.awayMode.SetSelected(awayHold)
 	if st.AwayMode == policy.AwayReject {
 		s.awayMode.SetSelected(awayReject)
@@ -140,6 +142,7 @@ func (s *settingsWindow) parse() (app.Settings, error) {
 		st.MCPPort = 0 // the default stays the default
 	}
 	st.NotificationSound = s.sound.Checked
+	st.HookAskUserQuestion = s.askUserQuestion.Checked
 	st.AwayMode = ""
 	if s.awayMode.Selected == awayReject {
 		st.AwayMode = policy.AwayReject
@@ -230,6 +233,7 @@ func (s *settingsWindow) Show() {
 			formItem("Keep history (days)", s.retention, "0 keeps everything; older finished questions are deleted daily."),
 			formItem("Start at login", s.startAtLogin, "Adds an autostart entry (Linux); the README covers macOS and Windows."),
 			formItem("Ask in", s.askIn, "client: the agent's own form (MCP elicitation); auto: the desktop when shown, else the agent's form. --ask overrides it."),
+			formItem("Claude Code hook", s.askUserQuestion, "Its AskUserQuestion through 'asktray hook claude-code' (docs/hooks.md); off, Claude Code asks in its terminal."),
 			formItem("MCP port", s.port, "Loopback port, 1024–65535. A change moves the server now; clients must be set up again."),
 			formItem("MCP token", container.NewHBox(s.regenerate), "A new token locks out every client until it is set up again."),
 		)

@@ -36,6 +36,7 @@ func TestSettingsWindow_SaveAppliesAndRefusesBadInput(t *testing.T) {
 	s.windows.SetText("cursor = 240\n\nclaude-code=900")
 	s.armDelay.SetText("800")
 	test.Tap(s.sound)
+	test.Tap(s.askUserQuestion)
 	s.retention.SetText("30")
 	if s.askIn.Selected != "desktop" {
 		t.Fatalf("ask mode shows %q", s.askIn.Selected)
@@ -49,7 +50,7 @@ func TestSettingsWindow_SaveAppliesAndRefusesBadInput(t *testing.T) {
 	if got.AskMode != "auto" {
 		t.Fatalf("saved ask_mode %q", got.AskMode)
 	}
-	if got.DefaultTimeoutSeconds != 120 || got.ArmDelayMS != 800 || !got.NotificationSound || got.HistoryRetentionDays != 30 ||
+	if got.DefaultTimeoutSeconds != 120 || got.ArmDelayMS != 800 || !got.NotificationSound || !got.HookAskUserQuestion || got.HistoryRetentionDays != 30 ||
 		len(got.BlockingWindows) != 2 || got.BlockingWindows[1] != (app.BlockingWindow{Match: "claude-code", Seconds: 900}) {
 		t.Fatalf("saved %+v", got)
 	}
