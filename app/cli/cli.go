@@ -47,6 +47,7 @@ Usage:
   asktray [--data-dir DIR] [--addr HOST:PORT] [--headless] [--ask desktop|client|auto]   run the app
   asktray --background                                       run it quietly (start at login): tray only, exit 0 if running
   asktray pending [--json]                                   list pending questions
+  asktray answer                                             go through the pending questions on your terminal
   asktray answer ID (--accept VALUE | --decline | --cancel) [--note TEXT]
   asktray snooze ID DURATION                                 e.g. 5m, 1h, tomorrow
   asktray history [--outcome O] [--client C] [--kind K] [--search Q] [--limit N] [--json | --export json|csv]
@@ -64,6 +65,7 @@ Usage:
 
 Every command takes --data-dir DIR (default $ASKTRAY_DATA_DIR or the XDG data dir).
 VALUE is JSON: '"yes"', '["a","b"]' or a form object such as '{"name":"Ada"}'.
+Allowing an approval or a destructive yes asks you to type a word on your terminal (/dev/tty).
 Exit codes: 0 ok, 1 error, 2 usage, 3 no running app.
 `
 
