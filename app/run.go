@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -31,8 +32,8 @@ func (c *closers) push(fn func()) { *c = append(*c, fn) }
 // run calls the closers in reverse order of push, once; it blocks until
 // each returns.
 func (c *closers) run() {
-	for i := len(*c) - 1; i >= 0; i-- {
-		(*c)[i]()
+	for _, fn := range slices.Backward(*c) {
+		fn()
 	}
 	*c = nil
 }
