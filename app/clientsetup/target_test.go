@@ -55,8 +55,8 @@ func TestTOMLQuoting(t *testing.T) {
 		if back, err := strconv.Unquote(q); err != nil || back != s {
 			t.Errorf("%q -> %s -> %q, %v", s, q, back, err)
 		}
-		if key, err := parseDottedKey(q + `.b`); err != nil || !reflect.DeepEqual(key, []string{s, "b"}) {
-			t.Errorf("%q: key %q, %v", s, key, err)
+		if lines, err := scanTOML("[" + q + ".b]\n"); err != nil || !reflect.DeepEqual(lines[0].header, []string{s, "b"}) {
+			t.Errorf("%q: header %v, %v", s, lines, err)
 		}
 	}
 }

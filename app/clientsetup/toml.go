@@ -1,18 +1,21 @@
 package clientsetup
 
-// A minimal reader of TOML's line structure: enough to find a table in
-// Codex's config.toml and replace its lines without a TOML dependency, and to
-// notice when the table is defined in a way (dotted keys, an inline table)
-// that only a full rewrite could change. Values are scanned only to keep track
-// of strings, arrays and inline tables that span lines.
+// Editing Codex's config.toml in place: go-toml's parser
+// (github.com/pelletier/go-toml/v2/unstable) says which lines hold which table
+// header and key, so that the [mcp_servers.asktray] table can be replaced line
+// for line with the rest of the file kept byte for byte, and a table defined
+// in a way only a full rewrite could change (dotted keys, an inline table) is
+// noticed.
 
 import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
+	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pelletier/go-toml/v2/unstable"
 )
 
 // tomlLine is one line of a TOML document, as far as merging needs it.
@@ -24,219 +27,60 @@ type tomlLine struct {
 	blank  bool     // empty, or only a comment
 }
 
-// tomlState is where a scan stands between lines.
-type tomlState struct {
-	mlBasic, mlLiteral bool // inside a """…""" or '''…''' string
-	depth              int  // [ and { opened by a value and not yet closed
-}
-
-func (s tomlState) top() bool { return !s.mlBasic && !s.mlLiteral && s.depth == 0 }
-
-// scanTOML splits src into lines and classifies those at the top level.
+// scanTOML splits src into lines and classifies them with go-toml's parser,
+// which reports where each table header and key = value starts and ends: a
+// header line, the first line of a key = value (later lines of a multi-line
+// value are neither blank nor a key), or blank (empty, or only a comment).
 func scanTOML(src string) ([]tomlLine, error) {
-	var st tomlState
 	raw := strings.SplitAfter(src, "\n")
-	lines := make([]tomlLine, 0, len(raw))
-	for n, text := range raw {
-		body := strings.TrimRight(text, "\r\n")
-		ln := tomlLine{text: text}
-		var err error
-		if st.top() {
-			trim := strings.TrimLeft(body, " \t")
-			switch {
-			case trim == "" || trim[0] == '#':
-				ln.blank = true
-			case trim[0] == '[':
-				ln.header, ln.array, err = parseTOMLHeader(trim)
-			default:
-				var rest string
-				if ln.key, rest, err = splitTOMLKey(trim); err == nil {
-					err = st.scan(rest)
-				}
-			}
-		} else {
-			err = st.scan(body)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", n+1, err)
-		}
-		lines = append(lines, ln)
+	lines := make([]tomlLine, len(raw))
+	starts := make([]int, len(raw))
+	off := 0
+	for i, text := range raw {
+		lines[i], starts[i] = tomlLine{text: text, blank: true}, off
+		off += len(text)
 	}
-	if !st.top() {
-		return nil, errors.New("a string, array or inline table is not closed at the end")
+	lineOf := func(offset int) int {
+		return sort.Search(len(starts), func(i int) bool { return starts[i] > offset }) - 1
+	}
+	var p unstable.Parser
+	p.Reset([]byte(src))
+	for p.NextExpression() {
+		e := p.Expression()
+		key, at := tomlKey(e)
+		switch e.Kind {
+		case unstable.Table, unstable.ArrayTable:
+			ln := &lines[lineOf(at)]
+			ln.header, ln.array, ln.blank = key, e.Kind == unstable.ArrayTable, false
+		case unstable.KeyValue:
+			first, last := lineOf(int(e.Raw.Offset)), lineOf(int(e.Raw.Offset+e.Raw.Length)-1)
+			lines[first].key = key
+			for i := first; i <= last; i++ {
+				lines[i].blank = false
+			}
+		}
+	}
+	if err := p.Error(); err != nil {
+		var perr *unstable.ParserError
+		if errors.As(err, &perr) {
+			return nil, fmt.Errorf("line %d: %s", p.Shape(p.Range(perr.Highlight)).Start.Line, perr.Message)
+		}
+		return nil, err
 	}
 	return lines, nil
 }
 
-// scan follows s, part of a value, through strings, arrays and inline tables.
-func (s *tomlState) scan(v string) error {
-	for i := 0; i < len(v); i++ {
-		switch {
-		case s.mlBasic:
-			if v[i] == '\\' {
-				i++
-			} else if strings.HasPrefix(v[i:], `"""`) {
-				s.mlBasic = false
-				i += 2 + quoteRun(v[i+3:], '"')
-			}
-		case s.mlLiteral:
-			if strings.HasPrefix(v[i:], "'''") {
-				s.mlLiteral = false
-				i += 2 + quoteRun(v[i+3:], '\'')
-			}
-		case v[i] == '#':
-			return nil
-		case strings.HasPrefix(v[i:], `"""`):
-			s.mlBasic, i = true, i+2
-		case strings.HasPrefix(v[i:], "'''"):
-			s.mlLiteral, i = true, i+2
-		case v[i] == '"' || v[i] == '\'':
-			end := stringEnd(v[i:])
-			if end < 0 {
-				return errors.New("a string is not closed")
-			}
-			i += end
-		case v[i] == '[' || v[i] == '{':
-			s.depth++
-		case v[i] == ']' || v[i] == '}':
-			if s.depth--; s.depth < 0 {
-				return fmt.Errorf("unexpected %q", v[i])
-			}
+// tomlKey returns the parts of e's key and the offset of its first part.
+func tomlKey(e *unstable.Node) (key []string, at int) {
+	at = -1
+	for it := e.Key(); it.Next(); {
+		n := it.Node()
+		if at < 0 {
+			at = int(n.Raw.Offset)
 		}
+		key = append(key, string(n.Data))
 	}
-	return nil
-}
-
-// quoteRun counts the quotes q (at most 2) that may follow a closing triple quote
-// and still belong to the string.
-func quoteRun(v string, q byte) int {
-	n := 0
-	for n < len(v) && n < 2 && v[n] == q {
-		n++
-	}
-	return n
-}
-
-// stringEnd returns the index of the quote that closes the one-line basic or
-// literal string at the start of v, or -1.
-func stringEnd(v string) int {
-	if v[0] == '\'' {
-		if j := strings.IndexByte(v[1:], '\''); j >= 0 {
-			return j + 1
-		}
-		return -1
-	}
-	for i := 1; i < len(v); i++ {
-		switch v[i] {
-		case '\\':
-			i++
-		case '"':
-			return i
-		}
-	}
-	return -1
-}
-
-// parseTOMLHeader parses a [table] or [[array]] header line.
-func parseTOMLHeader(line string) (key []string, array bool, err error) {
-	array = strings.HasPrefix(line, "[[")
-	inner := line[1:]
-	if array {
-		inner = line[2:]
-	}
-	i := 0
-	for i < len(inner) && inner[i] != ']' {
-		if inner[i] == '"' || inner[i] == '\'' {
-			end := stringEnd(inner[i:])
-			if end < 0 {
-				return nil, false, errors.New("a quoted key is not closed")
-			}
-			i += end
-		}
-		i++
-	}
-	if i == len(inner) {
-		return nil, false, errors.New("a table header is not closed")
-	}
-	rest := inner[i+1:]
-	if array {
-		var ok bool
-		if rest, ok = strings.CutPrefix(rest, "]"); !ok {
-			return nil, false, errors.New("an array-of-tables header is not closed")
-		}
-	}
-	if rest = strings.TrimSpace(rest); rest != "" && rest[0] != '#' {
-		return nil, false, fmt.Errorf("unexpected %q after a table header", rest)
-	}
-	key, err = parseDottedKey(inner[:i])
-	return key, array, err
-}
-
-// splitTOMLKey splits a key = value line into the key and the value text.
-func splitTOMLKey(line string) (key []string, value string, err error) {
-	for i := 0; i < len(line); i++ {
-		switch line[i] {
-		case '"', '\'':
-			end := stringEnd(line[i:])
-			if end < 0 {
-				return nil, "", errors.New("a quoted key is not closed")
-			}
-			i += end
-		case '=':
-			key, err = parseDottedKey(line[:i])
-			return key, line[i+1:], err
-		}
-	}
-	return nil, "", errors.New("a line is neither a table header nor key = value")
-}
-
-// parseDottedKey parses a bare, quoted or dotted key such as a."b.c".'d'.
-func parseDottedKey(s string) ([]string, error) {
-	var parts []string
-	for {
-		s = strings.TrimLeft(s, " \t")
-		if s == "" {
-			return nil, errors.New("a key is empty")
-		}
-		var part string
-		switch s[0] {
-		case '"', '\'':
-			end := stringEnd(s)
-			if end < 0 {
-				return nil, errors.New("a quoted key is not closed")
-			}
-			part = s[1:end]
-			if s[0] == '"' {
-				var err error
-				if part, err = strconv.Unquote(s[:end+1]); err != nil {
-					return nil, fmt.Errorf("cannot read the key %s", s[:end+1])
-				}
-			}
-			s = s[end+1:]
-		default:
-			n := 0
-			for n < len(s) && isBareKeyByte(s[n]) {
-				n++
-			}
-			if n == 0 {
-				return nil, fmt.Errorf("unexpected %q in a key", s[0])
-			}
-			part, s = s[:n], s[n:]
-		}
-		parts = append(parts, part)
-		s = strings.TrimLeft(s, " \t")
-		if s == "" {
-			return parts, nil
-		}
-		if s[0] != '.' {
-			return nil, fmt.Errorf("unexpected %q in a key", s[0])
-		}
-		s = s[1:]
-	}
-}
-
-func isBareKeyByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+	return key, at
 }
 
 // hasKeyPrefix reports whether key starts with prefix.
@@ -276,10 +120,10 @@ func mergeTOMLTable(old []byte, table string) ([]byte, error) {
 	b.WriteString(bom)
 	if first < 0 {
 		b.WriteString(src)
+		if src != "" && !strings.HasSuffix(src, "\n") {
+			b.WriteString(nl) // the table's header starts a line of its own
+		}
 		if strings.TrimSpace(src) != "" {
-			if !strings.HasSuffix(src, "\n") {
-				b.WriteString(nl)
-			}
 			b.WriteString(nl)
 		}
 		b.WriteString(table)
@@ -315,6 +159,9 @@ func ownTOMLLines(lines []tomlLine) (own []bool, first int, err error) {
 		switch {
 		case ln.header != nil:
 			table, ours = ln.header, hasKeyPrefix(ln.header, target)
+			if ln.array && slices.Equal(ln.header, target[:1]) {
+				return nil, -1, fmt.Errorf("line %d: [[mcp_servers]] is an array of tables", i+1)
+			}
 			if ours && ln.array {
 				return nil, -1, fmt.Errorf("line %d: [[%s]] is an array of tables", i+1, strings.Join(ln.header, "."))
 			}
