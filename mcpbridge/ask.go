@@ -33,25 +33,33 @@ func (b *Bridge) askParsed(ctx context.Context, c caller, tool string, a ask) (*
 		return nil, &argError{describeInvalid(tool, err)}
 	}
 
-	key := attachKey{client: c.client.Name, fp: fingerprint(a.q, a.inputFP)}
+	key := attachKey{owner: c.owner(), fp: fingerprint(a.q, a.inputFP)}
 	if tool != ToolNotify {
-		if id, res := b.attach.find(b.cfg.Broker, key, c.client.SessionID); id != "" {
+		if id, res := b.attach.find(b.cfg.Broker, key); id != "" {
 			b.cfg.Log.Info("re-attached a repeated question", "id", id, "client", c.client.Name)
 			q, _, err := b.cfg.Broker.Get(id)
 			if err != nil {
 				return nil, err
 			}
 			if res != nil {
-				return b.finished(c, q, res), nil
+				return b.finished(c, q, res)
+			}
+			if !a.common.wait() {
+				return b.pendingResult(c, q), nil
 			}
 			return b.await(ctx, c, q, b.window(c.client), nil)
 		}
+	}
+	release, err := b.limit.reserve(b.cfg.Broker, c, tool == ToolNotify, b.maxPending())
+	if err != nil {
+		return nil, err
 	}
 	var plan *elicitPlan
 	if tool != ToolNotify && a.common.wait() {
 		plan = b.route(ctx, c, &a.q)
 	}
 	q, err := b.cfg.Broker.Ask(ctx, a.q)
+	release()
 	if err != nil {
 		if errors.Is(err, question.ErrInvalid) {
 			return nil, &argError{describeInvalid(tool, err)}
@@ -111,7 +119,7 @@ func (b *Bridge) await(ctx context.Context, c caller, q question.Question, windo
 func (b *Bridge) awaitResult(ctx context.Context, c caller, q question.Question, res question.Result, err error) (*toolResult, error) {
 	switch {
 	case err == nil:
-		return b.finished(c, q, &res), nil
+		return b.finished(c, q, &res)
 	case errors.Is(err, question.ErrNotFound):
 		return nil, &argError{fmt.Sprintf("question_id: no question %q", q.ID)}
 	case ctx.Err() != nil && c.call.withdraws():
@@ -188,7 +196,7 @@ func (b *Bridge) getAnswer(ctx context.Context, c caller, raw json.RawMessage) (
 		return nil, err
 	}
 	if res != nil {
-		return b.finished(c, q, res), nil
+		return b.finished(c, q, res)
 	}
 	window := b.window(c.client)
 	if in.WaitSeconds != nil {
@@ -225,7 +233,10 @@ func (b *Bridge) cancelQuestion(c caller, raw json.RawMessage) (*toolResult, err
 	if res == nil {
 		return b.pendingResult(c, q), nil
 	}
-	r := b.finished(c, q, res)
+	r, ferr := b.finished(c, q, res)
+	if ferr != nil {
+		return nil, ferr
+	}
 	if err != nil { // it had ended before
 		r.NextStep = "It had already ended before you withdrew it. " + r.NextStep
 	}

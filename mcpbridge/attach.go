@@ -11,10 +11,11 @@ import (
 	"github.com/asktray/asktray/app/question"
 )
 
-// attachKey identifies a repeated question: the same client asking the same thing.
+// attachKey identifies a repeated question: the same asker (see
+// caller.owner) asking the same thing.
 type attachKey struct {
-	client string
-	fp     string
+	owner string
+	fp    string
 }
 
 // fingerprint hashes what makes two questions the same question. input,
@@ -46,17 +47,22 @@ func fingerprint(q question.Question, input string) string {
 // after its own timeout re-attaches to the open dialog, or collects an
 // answer given after it stopped waiting, instead of asking twice.
 type attachments struct {
-	mu   sync.Mutex
-	byFP map[attachKey][]string
-	sent map[string]bool // ids whose outcome reached the agent
-	when map[string]time.Time
+	mu     sync.Mutex
+	byFP   map[attachKey][]string
+	sent   map[string]bool // ids whose outcome reached the agent
+	when   map[string]time.Time
+	grants map[string]time.Time // ids whose allow (or destructive yes) reached the agent, and when
 }
 
 // keepFor bounds how long an undelivered answer waits to be collected by a re-ask.
 const keepFor = time.Hour
 
+// grantsFor is how long a delivered allow is remembered so that it is not
+// delivered again: longer than any question can stay open.
+const grantsFor = question.MaxTimeout + time.Hour
+
 func newAttachments() *attachments {
-	return &attachments{byFP: map[attachKey][]string{}, sent: map[string]bool{}, when: map[string]time.Time{}}
+	return &attachments{byFP: map[attachKey][]string{}, sent: map[string]bool{}, when: map[string]time.Time{}, grants: map[string]time.Time{}}
 }
 
 func (a *attachments) add(k attachKey, id string) {
@@ -67,19 +73,33 @@ func (a *attachments) add(k attachKey, id string) {
 	a.when[id] = time.Now()
 }
 
-func (a *attachments) delivered(id string) {
+// delivered marks id's outcome as having reached the agent, so that a later
+// identical question is a new question. For a grant (an approval allowed, a
+// destructive confirmation answered yes) it reports whether this is its
+// first delivery: an "allow once" reaches the agent once, whichever call
+// (the ask, a re-ask, get_answer, cancel_question) collects it first.
+func (a *attachments) delivered(id string, grant bool) (first bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if _, ok := a.when[id]; ok {
 		a.sent[id] = true
 	}
+	if !grant {
+		return true
+	}
+	if _, ok := a.grants[id]; ok {
+		return false
+	}
+	a.grants[id] = time.Now()
+	return true
 }
 
 // find returns the question a repeated ask should attach to, and its result
-// when it already ended. A pending question is shared only with the same
-// session, or when nobody waits on it any more (its asker gave up), so two
-// agents that happen to ask the same thing at once keep separate dialogs.
-func (a *attachments) find(b *question.Broker, k attachKey, session string) (string, *question.Result) {
+// when it already ended. The key holds the asker (its session, or for a
+// client without one its name and working directory), so an earlier
+// question or outcome is shared only with the same asker: two agents that
+// happen to ask the same thing keep separate dialogs and answers.
+func (a *attachments) find(b *question.Broker, k attachKey) (string, *question.Result) {
 	a.mu.Lock()
 	ids := append([]string(nil), a.byFP[k]...)
 	sent := make(map[string]bool, len(ids))
@@ -105,15 +125,21 @@ func (a *attachments) find(b *question.Broker, k attachKey, session string) (str
 			}
 			return id, res
 		}
-		if q.Client.SessionID == session || b.Waiters(id) == 0 {
+		if q.State == question.StatePending {
 			return id, nil
 		}
 	}
 	return "", nil
 }
 
-// gc forgets entries older than keepFor. The caller holds a.mu.
+// gc forgets entries older than keepFor, and delivered grants older than
+// grantsFor. The caller holds a.mu.
 func (a *attachments) gc() {
+	for id, t := range a.grants {
+		if time.Since(t) > grantsFor {
+			delete(a.grants, id)
+		}
+	}
 	cut := time.Now().Add(-keepFor)
 	for k, ids := range a.byFP {
 		kept := ids[:0]

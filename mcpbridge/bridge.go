@@ -64,17 +64,21 @@ type Config struct {
 	// Policy, if set, tells approval results the scope of the rule that
 	// decided them. The broker's Gate applies the rules; the bridge only reads.
 	Policy *policy.Policy
+	// MaxPending is how many questions (and, separately, notices) one
+	// client session may have pending; 0 means DefaultMaxPending.
+	MaxPending int
 }
 
 // Bridge owns the MCP server and what it remembers between calls.
 type Bridge struct {
-	mu        sync.RWMutex // guards cfg's Windows, DefaultWindow, DefaultTimeout, ProgressEvery, AskMode and Desktop
+	mu        sync.RWMutex // guards cfg's Windows, DefaultWindow, DefaultTimeout, ProgressEvery, AskMode, Desktop and MaxPending
 	cfg       Config
 	srv       *mcpserver.MCPServer
 	calls     *callTracker
 	attach    *attachments
 	rejecters sessionSet // sessions whose client declines forms automatically
 	granters  sessionSet // sessions whose client granted a form faster than a person could read it
+	limit     pendingLimit
 }
 
 // New builds the MCP server with every tool registered.
@@ -93,6 +97,9 @@ func New(cfg Config) *Bridge {
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.MaxPending < 1 || cfg.MaxPending > MaxMaxPending {
+		cfg.MaxPending = DefaultMaxPending
 	}
 	b := &Bridge{cfg: cfg, calls: newCallTracker(), attach: newAttachments()}
 	hooks := &mcpserver.Hooks{}
@@ -160,6 +167,7 @@ type caller struct {
 	client      question.Client
 	elicitation bool
 	progress    mcp.ProgressToken
+	cwd         string       // _meta.cwd, the client's working directory when it says
 	call        *trackedCall // nil when the call did not come through the HTTP guard
 }
 
@@ -177,6 +185,7 @@ func (b *Bridge) caller(ctx context.Context, req mcp.CallToolRequest) caller {
 	}
 	if req.Params.Meta != nil {
 		c.progress = req.Params.Meta.ProgressToken
+		c.cwd, _ = req.Params.Meta.AdditionalFields["cwd"].(string)
 	}
 	c.call = callFromContext(ctx)
 	return c

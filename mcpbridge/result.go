@@ -49,9 +49,15 @@ func (b *Bridge) pendingResult(c caller, q question.Question) *toolResult {
 }
 
 // finished turns an outcome into the result the ask tool returns, and marks
-// it delivered so that a later identical question opens a new dialog.
-func (b *Bridge) finished(c caller, q question.Question, r *question.Result) *toolResult {
-	b.attach.delivered(q.ID)
+// it delivered so that a later identical question opens a new dialog. The
+// person's allow (or destructive yes) is delivered once: collecting it a
+// second time, by any call, is an isError naming the question.
+func (b *Bridge) finished(c caller, q question.Question, r *question.Result) (*toolResult, error) {
+	grant := r.Outcome == question.Answered && grants(q, question.Response{Action: question.Accept, Value: r.Value})
+	if first := b.attach.delivered(q.ID, grant); !first {
+		return nil, argErrorf("question_id: the user's approval of question %s was already delivered; an approval is delivered once. "+
+			"Do not act on it again: ask again if you need to do it again", q.ID)
+	}
 	out := &toolResult{
 		QuestionID: q.ID, Status: string(r.Outcome), AnsweredBy: string(r.DecidedBy),
 		Reason: string(r.Reason), Via: string(r.Via), Message: r.Note, RuleID: r.RuleID,
@@ -89,7 +95,7 @@ func (b *Bridge) finished(c caller, q question.Question, r *question.Result) *to
 		out.AutoRejectSuspected = true
 	}
 	out.NextStep = nextStep(q, r, out)
-	return out
+	return out, nil
 }
 
 // fillAnswer copies the accepted value into the fields of q's kind.
