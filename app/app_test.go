@@ -111,6 +111,9 @@ func TestRunInProcess(t *testing.T) {
 	if err := env.ApplySettings(Settings{ProgressIntervalSeconds: 61}); err == nil || !strings.Contains(err.Error(), "progress_interval_seconds: must be between 1 and 60") {
 		t.Fatalf("bad progress interval accepted: %v", err)
 	}
+	if err := env.ApplySettings(Settings{MaxPendingPerSession: 1001}); err == nil || !strings.Contains(err.Error(), "max_pending_per_session: must be between 1 and 1000, got 1001") {
+		t.Fatalf("bad pending limit accepted: %v", err)
+	}
 	if err := env.ApplySettings(Settings{DefaultTimeoutSeconds: 42, HistoryRetentionDays: 7, ProgressIntervalSeconds: 2}); err != nil {
 		t.Fatal(err)
 	}

@@ -62,3 +62,30 @@ func TestRunRefusesUnknownAsk(t *testing.T) {
 		t.Fatalf("Run: %v", err)
 	}
 }
+
+// TestMaxPendingSetting: max_pending_per_session is validated and applied
+// to the running bridge; unset means the default of 20.
+func TestMaxPendingSetting(t *testing.T) {
+	t.Parallel()
+	if err := (Settings{MaxPendingPerSession: -1}).Validate(); err == nil || !strings.Contains(err.Error(), "max_pending_per_session: must be between 1 and 1000") {
+		t.Fatalf("Validate: %v", err)
+	}
+	b := question.NewBroker(question.Config{})
+	defer b.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	k := &settingsKeeper{dir: t.TempDir(), store: history.NewMemory(), log: slog.New(slog.DiscardHandler), ctx: ctx,
+		bridge: mcpbridge.New(Settings{MaxPendingPerSession: 7}.bridgeConfig(mcpbridge.Config{Broker: b}))}
+	defer k.stop()
+	if got := k.bridge.MaxPending(); got != 7 {
+		t.Fatalf("at start: %d, want 7", got)
+	}
+	for _, tc := range []struct{ set, want int }{{3, 3}, {0, mcpbridge.DefaultMaxPending}, {1000, 1000}} {
+		if err := k.apply(Settings{MaxPendingPerSession: tc.set}); err != nil {
+			t.Fatal(err)
+		}
+		if got := k.bridge.MaxPending(); got != tc.want {
+			t.Errorf("setting %d: limit %d, want %d", tc.set, got, tc.want)
+		}
+	}
+}

@@ -74,6 +74,10 @@ type Settings struct {
 	// questions (its AskUserQuestion tool) in the tray, through
 	// `asktray hook claude-code` on PreToolUse (default off).
 	HookAskUserQuestion bool `json:"hook_ask_user_question,omitempty"`
+	// MaxPendingPerSession is how many questions (and, separately,
+	// notices) one MCP client session may have pending at once; the next
+	// ask is refused (1..1000; default 20).
+	MaxPendingPerSession int `json:"max_pending_per_session,omitempty"`
 }
 
 // LoadSettings reads the settings of dir. A missing file gives the zero
@@ -115,6 +119,7 @@ func (s Settings) Validate() error {
 		{"arm_delay_ms", s.ArmDelayMS, 300, 5000, "between 300 and 5000"},
 		{"mcp_port", s.MCPPort, 1024, 65535, fmt.Sprintf("between 1024 and 65535 (0 for the default %d)", DefaultPort)},
 		{"progress_interval_seconds", s.ProgressIntervalSeconds, 1, 60, "between 1 and 60"},
+		{"max_pending_per_session", s.MaxPendingPerSession, 1, mcpbridge.MaxMaxPending, fmt.Sprintf("between 1 and %d", mcpbridge.MaxMaxPending)},
 	} {
 		if f.v != 0 && (f.v < f.lo || f.v > f.hi) {
 			return fmt.Errorf("%s: must be %s, got %d", f.name, f.between, f.v)
@@ -172,6 +177,7 @@ func (s Settings) bridgeConfig(cfg mcpbridge.Config) mcpbridge.Config {
 	if s.ProgressIntervalSeconds > 0 {
 		cfg.ProgressEvery = time.Duration(s.ProgressIntervalSeconds) * time.Second
 	}
+	cfg.MaxPending = s.MaxPendingPerSession
 	return cfg
 }
 
@@ -227,6 +233,7 @@ func (k *settingsKeeper) apply(s Settings) error {
 		k.bridge.Reconfigure(c.Windows, c.DefaultWindow, c.DefaultTimeout)
 		k.bridge.SetAskMode(k.askMode(c.AskMode), k.desktop)
 		k.bridge.SetProgressEvery(c.ProgressEvery)
+		k.bridge.SetMaxPending(c.MaxPending)
 	}
 	if k.web != nil {
 		k.web.SetArmDelay(time.Duration(s.ArmDelayMS) * time.Millisecond)

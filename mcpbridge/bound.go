@@ -92,6 +92,10 @@ func (b *Bridge) SetMaxPending(n int) {
 	b.cfg.MaxPending = n
 }
 
+// MaxPending returns how many questions one client session may have
+// pending now. Any goroutine may call it.
+func (b *Bridge) MaxPending() int { return b.maxPending() }
+
 func (b *Bridge) maxPending() int {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
