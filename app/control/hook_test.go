@@ -224,7 +224,9 @@ func TestHook_WindowEndsWithdrawnAndHookGoneWithdraws(t *testing.T) {
 	}()
 	q = e.nextAsked(t)
 	cancel()
-	recv(t, done)
+	if err := recv(t, done); err == nil {
+		t.Fatal("a cancelled hook call returned no error")
+	}
 	if ev := recv(t, e.ended); ev.Question.ID != q.ID || ev.Result.Outcome != question.Withdrawn || ev.Result.Reason != "" {
 		t.Fatalf("ended %+v", ev.Result)
 	}

@@ -82,9 +82,10 @@ func suggestionLabel(typ, behavior, mode string, dirs, rules []string) string {
 	switch typ {
 	case "addRules", "replaceRules":
 		verb := "Always allow "
-		if behavior == "deny" {
+		switch behavior {
+		case "deny":
 			verb = "Always deny "
-		} else if behavior == "ask" {
+		case "ask":
 			verb = "Always ask for "
 		}
 		return verb + strings.Join(rules, ", ")
