@@ -1,6 +1,7 @@
 package clientsetup
 
 import (
+	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -34,6 +35,13 @@ func TestPaths(t *testing.T) {
 		{"linux", "codex", map[string]string{"CODEX_HOME": "/cx"}, "/cx/config.toml"},
 		{"windows", "cursor", nil, "/h/.cursor/mcp.json"},
 		{"darwin", "windsurf", nil, "/h/.codeium/windsurf/mcp_config.json"},
+		{"linux", "gemini-cli", nil, "/h/.gemini/settings.json"},
+		{"linux", "zed", nil, "/h/.config/zed/settings.json"},
+		{"darwin", "zed", map[string]string{"XDG_CONFIG_HOME": "/x"}, "/x/zed/settings.json"},
+		{"windows", "zed", map[string]string{"APPDATA": "/appdata"}, "/appdata/Zed/settings.json"},
+		{"linux", "opencode", nil, "/h/.config/opencode/opencode.json"},
+		{"linux", "copilot-cli", nil, "/h/.copilot/mcp-config.json"},
+		{"linux", "copilot-cli", map[string]string{"COPILOT_HOME": "/cp"}, "/cp/mcp-config.json"},
 	} {
 		sys := Sys{GOOS: tc.goos, Home: "/h", Getenv: func(k string) string { return tc.env[k] }, Exe: testExe}
 		tg, err := Build(tc.client, sys, testDataDir, Server{URL: testURL, Token: testToken}, true)
@@ -73,5 +81,31 @@ func TestShellQuoting(t *testing.T) {
 		if got := shellQuote(tc.goos, tc.in); got != tc.want {
 			t.Errorf("%s %q: %s, want %s", tc.goos, tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestOpencodeJSONC: opencode's config may be opencode.jsonc; the setup goes
+// into that file when it is there.
+func TestOpencodeJSONC(t *testing.T) {
+	home := t.TempDir()
+	sys := Sys{GOOS: "linux", Home: home, Getenv: func(string) string { return "" }, Exe: testExe}
+	dir := filepath.Join(home, ".config", "opencode")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "opencode.jsonc"), []byte("{\n  // mine\n}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tg, err := Build("opencode", sys, testDataDir, Server{URL: testURL, Token: testToken}, true)
+	if err != nil || tg.Path != filepath.Join(dir, "opencode.jsonc") {
+		t.Fatalf("%v %s", err, tg.Path)
+	}
+	var out strings.Builder
+	if err := tg.Write(&out); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(tg.Path)
+	if !strings.Contains(string(b), "// mine") || !strings.Contains(string(b), `"type": "remote"`) {
+		t.Errorf("opencode.jsonc:\n%s", b)
 	}
 }
