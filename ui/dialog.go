@@ -28,6 +28,8 @@ type questionDialog struct {
 	r    renderer
 	root *dialogRoot
 
+	reused   bool // the window was shown before, for an earlier question
+	built    struct{ content, fit time.Duration }
 	shownAt  time.Time
 	visible  bool
 	done     bool   // answered, or closing: no further input acts
@@ -51,13 +53,15 @@ type questionDialog struct {
 func newQuestionDialog(env dialogShared, q question.Question) (*questionDialog, error) {
 	d := &questionDialog{dialogShared: env, q: q}
 	d.keys = d
+	start := time.Now()
 	r, err := newRenderer(&d.q, d)
 	if err != nil {
 		return nil, err
 	}
 	d.r = r
-	d.win = d.app.NewWindow(q.Client.DisplayName() + " asks")
 	d.root = newDialogRoot(d.layout(), d)
+	d.built.content = time.Since(start)
+	d.win, d.reused = d.windows.get(d.app, q.Client.DisplayName()+" asks")
 	d.guard = newGuard(d.clock, d.armDelay, d.win.Canvas, d.root, d.guardChanged)
 	// Width first: every wrapped text re-wraps when its width changes, which
 	// costs tens of milliseconds for a long message.
@@ -72,7 +76,9 @@ func newQuestionDialog(env dialogShared, q question.Question) (*questionDialog, 
 		kc.SetOnKeyUp(d.keyUp)
 	}
 	d.win.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) { d.typedKey(ev, nil) })
+	start = time.Now()
 	d.fit()
+	d.built.fit = time.Since(start)
 	d.guardChanged()
 	d.tick()
 	return d, nil
@@ -93,6 +99,11 @@ func (d *questionDialog) show(center bool) {
 		d.win.CenterOnScreen()
 	}
 	d.win.Show()
+	if center && d.reused {
+		// Fyne shows a window again where it last saw it, which is not yet
+		// where CenterOnScreen has just asked for.
+		d.win.CenterOnScreen()
+	}
 	d.win.RequestFocus()
 	if !d.visible {
 		d.shownAt = d.clock.now()
@@ -131,6 +142,10 @@ func (d *questionDialog) close() {
 	d.guard.deactivate()
 	w := d.win
 	if w == nil {
+		return
+	}
+	if d.windows.put(w) { // hidden and emptied, for the next question
+		d.windowClosed()
 		return
 	}
 	if closeDelay <= 0 {

@@ -21,8 +21,9 @@ import (
 type dialogs struct {
 	dialogShared
 
-	byID     map[string]*questionDialog
-	stopTick func()
+	byID        map[string]*questionDialog
+	stopTick    func()
+	stopRelease func() // cancels the pending releaseMemory, if any
 }
 
 // newDialogs returns a manager for b's questions on a. log may be nil;
@@ -52,6 +53,7 @@ type dialogShared struct {
 	clock    clock
 	policy   *policy.Policy         // where approval dialogs add rules; nil: none
 	webURL   func(id string) string // a question's page link, or ""; nil offers none
+	windows  *windowPool            // closed dialogs' windows, for reuse; nil: none
 }
 
 // start opens a dialog for every pending question that is not snoozed and
@@ -121,6 +123,7 @@ func (m *dialogs) show(q question.Question) {
 		d.show(false)
 		return
 	}
+	start := time.Now()
 	d, err := newQuestionDialog(m.dialogShared, q)
 	if err != nil {
 		m.log.Error("cannot show question", "id", q.ID, "kind", string(q.Kind), "err", err)
@@ -128,14 +131,18 @@ func (m *dialogs) show(q question.Question) {
 	}
 	others := m.visible()
 	m.byID[q.ID] = d
+	m.scheduleRelease()
 	d.onClosed = func() {
 		if m.byID[q.ID] == d {
 			delete(m.byID, q.ID)
 		}
 		m.syncTicker()
+		m.scheduleRelease()
 	}
 	d.onShown = m.syncTicker
+	shown := time.Now()
 	d.show(true)
+	m.logShown(d, start, shown, time.Now())
 	if others > 0 {
 		// On the next tick the window exists and is centred; then move it
 		// down and right of the ones already open.
@@ -145,6 +152,20 @@ func (m *dialogs) show(q question.Question) {
 			}
 		})
 	}
+}
+
+// logShown logs where a new dialog's time to its first frame went: from
+// the question's creation to the manager (queue: the broker's commit and the
+// hop to the Fyne goroutine), building the content (widgets, Markdown),
+// fitting it (text shaping and wrapping at the dialog's width), getting the
+// window and setting it up, and Show (for a new window: the X window, GL
+// context and painter; then the first paint). docs/benchmarks.md sums
+// these up.
+func (m *dialogs) logShown(d *questionDialog, start, shown, end time.Time) {
+	ms := func(t time.Duration) float64 { return float64(t.Microseconds()) / 1000 }
+	m.log.Info("dialog shown", "id", d.q.ID, "kind", string(d.q.Kind), "reused_window", d.reused,
+		"queue_ms", ms(start.Sub(d.q.Created)), "content_ms", ms(d.built.content), "fit_ms", ms(d.built.fit),
+		"window_ms", ms(shown.Sub(start)-d.built.content-d.built.fit), "show_ms", ms(end.Sub(shown)))
 }
 
 // visible counts the dialogs on screen.

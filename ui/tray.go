@@ -31,6 +31,7 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 	t := newTray(a, env)
 	dlg := newDialogs(a, env.Broker, env.Log, time.Duration(env.Settings.ArmDelayMS)*time.Millisecond)
 	dlg.policy = env.Policy
+	dlg.windows = newWindowPool(windowPoolSize())
 	t.open = dlg.open
 	t.history.openDialog = dlg.open
 	t.install()
