@@ -48,7 +48,7 @@ span=$(grep -m1 'asktray idle with tray for' "$out/desktop.txt" | sed 's/.*tray 
 	echo "| history of 100k rows: full-text search \"kubernetes\" (first page of $(field "$out/history.txt" BenchmarkSQLite_Search100k matches) matches) | $(nsop "$out/history.txt" BenchmarkSQLite_Search100k) | |"
 	echo "| one question decided by a rule committed (BeginEnded: one commit, SQLite WAL, synchronous=FULL) | $(nsop "$out/history.txt" BenchmarkSQLite_CommitDecided) | a question the person decides (Begin + End, two commits): $(nsop "$out/history.txt" BenchmarkSQLite_CommitDecision) |"
 	echo
-	echo "How each figure is taken: \`app/benchreport\` (round trip, pending memory, start), \`app/history/bench_test.go\`"
+	echo "How each figure is taken: \`app/benchreport\` (round trip, pending memory, start, the hook command), \`app/history/bench_test.go\`"
 	echo "(100k rows: go test -bench, mean per operation), \`ui/xvfbtest/measure_test.go\` (dialog latency by xdotool"
 	echo "polling, idle cost from /proc over 60 s). Run \`make bench\` to refresh this file."
 } > "$out/report.md"
