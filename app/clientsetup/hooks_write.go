@@ -53,7 +53,8 @@ func (h Hooks) note() string {
 			"terminal too: the first answer wins, and an answer in the terminal closes the tray question."
 	case hook.Codex:
 		s += "Codex runs a new or changed hook only once you trust it: start Codex, type /hooks, and trust the\n" +
-			"asktray hooks. Codex shows its own prompt only after the hook returns."
+			"asktray hooks. Codex shows its own prompt only after the hook returns. A Codex that still keeps\n" +
+			"hooks behind a feature flag needs [features] codex_hooks = true in config.toml."
 	case hook.CopilotCLI:
 		s += fmt.Sprintf("Copilot CLI reads the hooks in %s at its next start.", filepath.Dir(h.Path))
 	}
