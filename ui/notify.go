@@ -17,10 +17,13 @@ import (
 
 // notifier shows a desktop notification for each new question. On Linux and
 // the BSDs it talks to org.freedesktop.Notifications itself, so that clicking
-// the notification opens the question's dialog; beeep cannot report clicks
-// (fyne.md §5). Elsewhere, or without a session bus, it falls back to
+// the notification opens the question's dialog: beeep.Notify returns once
+// the notification is sent and never reports the ActionInvoked signal of a
+// click. Elsewhere, or without a session bus, it falls back to
 // beeep.Notify. It never uses beeep.Alert or Beep: their last fallback writes
-// a BEL byte to stdout. Its methods are safe for concurrent use.
+// a BEL byte to stdout. The UI queues its calls (queueShow, queueDismiss)
+// for one worker goroutine that start runs and close joins (notify_queue.go).
+// Its methods are safe for concurrent use.
 type notifier struct {
 	log    *slog.Logger
 	onOpen func(id string) // runs on a D-Bus goroutine
@@ -38,6 +41,13 @@ type notifier struct {
 	byQ     map[string]uint32
 	warned  bool
 	backend string
+
+	// The queue of calls for the worker (notify_queue.go).
+	qmu      sync.Mutex
+	ops      []noteOp
+	stopping bool
+	wake     chan struct{} // a call was queued, or stop was called
+	done     chan struct{} // closed when the worker has returned
 }
 
 // newNotifier connects to the session bus when there is one. onOpen is
@@ -167,8 +177,10 @@ func (n *notifier) failed(err error) {
 	}
 }
 
-// close releases the D-Bus connection.
+// close stops and joins the worker, if started, then releases the D-Bus
+// connection. It blocks until the queued calls are done.
 func (n *notifier) close() {
+	n.stop()
 	n.mu.Lock()
 	dn, conn := n.dn, n.conn
 	n.dn, n.conn = nil, nil

@@ -9,8 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2/test"
 	"github.com/godbus/dbus/v5"
 
+	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -41,9 +43,11 @@ type fakeNotifications struct {
 	shown  []map[string]any
 	closed []uint32
 	next   uint32
+	delay  time.Duration // how long Notify takes, as a busy notification server may
 }
 
 func (f *fakeNotifications) Notify(app string, replaces uint32, icon, summary, body string, actions []string, hints map[string]dbus.Variant, timeout int32) (uint32, *dbus.Error) {
+	time.Sleep(f.delay)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.next++
@@ -189,5 +193,69 @@ func TestNoteText(t *testing.T) {
 	title, body := noteText(q)
 	if title != "Cursor says" || !strings.HasPrefix(body, "Deploy: word") || len([]rune(body)) != 140 || !strings.HasSuffix(body, "…") {
 		t.Fatalf("%q %q (%d)", title, body, len([]rune(body)))
+	}
+}
+
+// TestTray_NotificationsInOrder: a question that ends right after it was
+// asked, on a notification server slow to answer, leaves no notification
+// behind: the tray queues show and dismiss for the notifier's one worker,
+// which runs them in order; closing the notifier joins it and refuses
+// later calls. Showing
+// and dismissing from goroutines of their own, the dismiss ran before the
+// show had recorded the notification's id, and the notification stayed.
+func TestTray_NotificationsInOrder(t *testing.T) {
+	addr := privateBus(t)
+	fake := startFakeNotifications(t, addr)
+	fake.delay = 150 * time.Millisecond
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)
+	b := question.NewBroker(question.Config{})
+	defer b.Close()
+	tr := newTray(test.NewTempApp(t), app.Env{Broker: b})
+	n := newNotifier(slog.New(slog.DiscardHandler), nil, false)
+	n.start()
+	tr.note = n
+	who := question.Client{Name: "codex"}
+	q1 := question.Question{ID: "q1", Kind: question.KindConfirm, Client: who, Message: "Withdrawn at once?"}
+	q2 := question.Question{ID: "q2", Kind: question.KindConfirm, Client: who, Message: "Still waiting?"}
+	q3 := question.Question{ID: "q3", Kind: question.KindConfirm, Client: who, Message: "Ended later?"}
+	start := time.Now()
+	for _, ev := range []question.Event{
+		{Type: question.EventAsked, Question: q1}, {Type: question.EventEnded, Question: q1},
+		{Type: question.EventAsked, Question: q2}, {Type: question.EventAsked, Question: q3},
+		{Type: question.EventEnded, Question: q3},
+	} {
+		tr.handle(ev)
+	}
+	if took := time.Since(start); took > fake.delay {
+		t.Errorf("handling the events waited %v for the notification server", took)
+	}
+	// The worker is done once q3's dismiss has run; close then joins it.
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		fake.mu.Lock()
+		done := len(fake.shown) == 3 && len(fake.closed) == 2
+		fake.mu.Unlock()
+		if done || time.Now().After(deadline) {
+			break
+		}
+	}
+	n.close()
+	fake.mu.Lock()
+	defer fake.mu.Unlock()
+	var bodies []string
+	for _, s := range fake.shown {
+		bodies = append(bodies, s["body"].(string))
+	}
+	if strings.Join(bodies, "|") != "Withdrawn at once?|Still waiting?|Ended later?" {
+		t.Fatalf("shown out of order: %q", bodies)
+	}
+	if len(fake.closed) != 2 || fake.closed[0] != fake.shown[0]["id"] || fake.closed[1] != fake.shown[2]["id"] {
+		t.Fatalf("closed %v; want the notifications of q1 and q3, in order", fake.closed)
+	}
+	if len(n.byQ) != 1 || n.byQ["q2"] != fake.shown[1]["id"] {
+		t.Fatalf("notifications still recorded: %v", n.byQ)
+	}
+	n.queueShow(q1) // after close: refused, not run
+	if len(fake.shown) != 3 {
+		t.Fatalf("a show queued after close ran: %d shown", len(fake.shown))
 	}
 }

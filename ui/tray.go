@@ -39,14 +39,15 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 		env.SetShow(func() { fyne.Do(t.showStatus) })
 	}
 	note := newNotifier(env.Log, func(id string) { fyne.Do(func() { dlg.open(id) }) }, env.Settings.NotificationSound)
-	defer note.close()
 	if env.WebURL != nil {
 		dlg.webURL, note.webURL = env.WebURL, env.WebURL
 		note.onBrowser = func(id string) { fyne.Do(func() { openPage(a, env.WebURL(id), env.Log) }) }
 	}
+	note.start()
+	defer note.close() // joins the notifier's worker
 	// One subscription keeps events in order for the dialogs, the tray and
-	// the history; notifications go out off the Fyne goroutine, since a D-Bus
-	// call may take a moment.
+	// the history; notifications are queued, in the same order, for the
+	// notifier's worker goroutine, since a D-Bus call may take a moment.
 	t.dialogs, t.note = dlg, note
 	stop := env.Broker.Subscribe(func(ev question.Event) { fyne.Do(func() { t.handle(ev) }) })
 	defer stop()
@@ -62,7 +63,7 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 		// Questions asked while the UI was starting (the MCP server is up
 		// first) get their notification now.
 		for _, q := range env.Broker.Pending() {
-			go note.show(q)
+			note.queueShow(q)
 		}
 	}
 	go func() {
@@ -150,7 +151,8 @@ func (t *tray) refresh() {
 			t.shownIcon, t.shownTip = icon, tip
 			desk.SetSystemTrayIcon(icon)
 			// Fyne has no tooltip API; its tray is fyne.io/systray's one
-			// global tray, so setting the tooltip there works (fyne.md §2).
+			// global tray (the desktop driver sets up no other), so setting the
+			// tooltip there works.
 			systray.SetTooltip(tip)
 		}
 	}
@@ -212,9 +214,9 @@ func (t *tray) handle(ev question.Event) {
 	if t.note != nil {
 		switch {
 		case ev.Type == question.EventAsked && !held:
-			go t.note.show(ev.Question)
+			t.note.queueShow(ev.Question)
 		case ev.Type == question.EventEnded:
-			go t.note.dismiss(ev.Question.ID)
+			t.note.queueDismiss(ev.Question.ID)
 		}
 	}
 	if t.dialogs != nil && !held {

@@ -117,7 +117,7 @@ func TestTray_AwayHoldsQuestionsSilently(t *testing.T) {
 	tr.install()
 	defer tr.followPolicy()()
 	// Fyne's test driver runs fyne.Do on the calling goroutine, so events
-	// are handed to this goroutine instead (fyne.md §1).
+	// are handed to this goroutine instead.
 	events := make(chan question.Event, 16)
 	stop := b.Subscribe(func(ev question.Event) { events <- ev })
 	defer stop()
