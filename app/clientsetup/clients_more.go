@@ -22,7 +22,8 @@ package clientsetup
 //   - copilot-cli: https://docs.github.com/en/copilot/how-tos/use-copilot-agents/use-copilot-cli
 //     (~/.copilot/mcp-config.json, or $COPILOT_HOME/mcp-config.json; its
 //     "mcpServers" entries take "type": "http" | "local", "url", "headers",
-//     "command", "args" and "tools", with "*" for every tool).
+//     "command", "args" and "tools", with "*" for every tool, and ${VAR} is
+//     expanded in them; https://github.com/github/copilot-cli/blob/main/changelog.md).
 
 import (
 	"os"
