@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/asktray/asktray/app"
@@ -22,9 +24,10 @@ var defaultHookTimeout = map[hook.Agent]time.Duration{
 	hook.ClaudeCode: 600 * time.Second, hook.Codex: 600 * time.Second, hook.CopilotCLI: 30 * time.Second,
 }
 
-// getppid and parentPoll let tests stand in for the agent exiting.
+// getppid, parentOf and parentPoll let tests stand in for the agent exiting.
 var (
 	getppid    = os.Getppid
+	parentOf   = procParent
 	parentPoll = 200 * time.Millisecond
 )
 
@@ -102,11 +105,13 @@ func askHook(ctx context.Context, socket string, p hook.Payload, wait time.Durat
 	return out, len(out) > 0
 }
 
-// watchParent calls cancel when the parent process (the agent) exits: the
-// hook is re-parented, and nobody waits for its answer any more. It returns
-// when ctx ends.
+// watchParent calls cancel when the agent exits: the hook's parent, or the
+// parent's parent when the agent ran the hook through a shell that stayed
+// (Codex runs hooks with $SHELL -lc), is gone and its child re-parented.
+// Nobody waits for the answer then. It returns when ctx ends.
 func watchParent(ctx context.Context, cancel func()) {
 	parent := getppid()
+	grand, haveGrand := parentOf(parent)
 	t := time.NewTicker(parentPoll)
 	defer t.Stop()
 	for {
@@ -118,6 +123,31 @@ func watchParent(ctx context.Context, cancel func()) {
 				cancel()
 				return
 			}
+			if g, ok := parentOf(parent); haveGrand && (!ok || g != grand) {
+				cancel()
+				return
+			}
 		}
 	}
+}
+
+// procParent reads pid's parent from /proc (Linux); ok is false elsewhere or
+// when pid is gone.
+func procParent(pid int) (int, bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, false
+	}
+	// pid (comm) state ppid ...: comm may hold spaces and parentheses.
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 2 {
+		return 0, false
+	}
+	ppid, err := strconv.Atoi(f[1])
+	return ppid, err == nil
 }

@@ -216,7 +216,8 @@ func TestHook_ParentExitEndsTheQuestion(t *testing.T) {
 		return p
 	}
 	parentPoll = 10 * time.Millisecond
-	t.Cleanup(func() { getppid, parentPoll = os.Getppid, 200*time.Millisecond })
+	parentOf = func(int) (int, bool) { return 0, false }
+	t.Cleanup(func() { getppid, parentOf, parentPoll = os.Getppid, procParent, 200*time.Millisecond })
 	run := goHook(recorded(t, hook.Codex, "PermissionRequest"), "codex", "--data-dir", h.dir)
 	q := wait(t, h.asked)
 	<-parent
@@ -236,5 +237,49 @@ func TestHook_ParentExitEndsTheQuestion(t *testing.T) {
 			t.Fatal("the question stayed open after the agent exited")
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestHook_ShellParentExitEndsTheQuestion: the agent ran the hook through a
+// shell that stays; the agent exits and the shell is re-parented.
+// Not parallel: it stands in for parentOf.
+func TestHook_ShellParentExitEndsTheQuestion(t *testing.T) {
+	h := newHookApp(t)
+	grand := make(chan int, 1)
+	grand <- 4242
+	parentOf = func(int) (int, bool) {
+		g := <-grand
+		grand <- g
+		return g, true
+	}
+	parentPoll = 10 * time.Millisecond
+	t.Cleanup(func() { parentOf, parentPoll = procParent, 200*time.Millisecond })
+	run := goHook(recorded(t, hook.Codex, "PermissionRequest"), "codex", "--data-dir", h.dir)
+	q := wait(t, h.asked)
+	<-grand
+	grand <- 1
+	if r := wait(t, run); r.code != 0 || r.out != "" {
+		t.Fatalf("hook printed %+v", r)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, res, _ := h.b.Get(q.ID); res != nil && res.Outcome == question.Withdrawn {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the question stayed open after the agent exited")
+		}
+	}
+}
+
+func TestProcParent(t *testing.T) {
+	t.Parallel()
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc on this system")
+	}
+	if p, ok := procParent(os.Getpid()); !ok || p != os.Getppid() {
+		t.Fatalf("procParent(self) = %d, %v; want %d", p, ok, os.Getppid())
+	}
+	if _, ok := procParent(1 << 30); ok {
+		t.Fatal("a missing process has a parent")
 	}
 }

@@ -135,7 +135,7 @@ func (h *Hooks) window(req hook.Request) time.Duration {
 func (h *Hooks) approval(req hook.Request) question.Question {
 	details, reason, risk := "", "", question.RiskMedium
 	if h.Render != nil {
-		details, reason, risk = h.Render(req.ToolName, req.ToolInput)
+		details, reason, risk = h.Render(renderAs(req), req.ToolInput)
 	}
 	if req.Cwd != "" {
 		details = "**Working directory:** `" + strings.ReplaceAll(req.Cwd, "`", "'") + "`\n\n" + details
@@ -156,6 +156,16 @@ func (h *Hooks) approval(req hook.Request) question.Question {
 	return q
 }
 
+// renderAs is the tool name to render req's input as: Copilot CLI's shell
+// tools take a command like Claude Code's Bash
+// (https://docs.github.com/en/copilot/reference/hooks-reference#tool-names-for-hook-matching).
+func renderAs(req hook.Request) string {
+	if req.Agent == hook.CopilotCLI && (req.ToolName == "bash" || req.ToolName == "powershell") {
+		return "Bash"
+	}
+	return req.ToolName
+}
+
 // holding reports whether away mode holds q: the person is away, the mode
 // is hold, and no rule decides q. The hook then returns no decision at once
 // and the agent asks in its own prompt.
@@ -170,6 +180,11 @@ func (h *Hooks) holding(q question.Question) bool {
 // permission asks the person req's permission request and waits for the
 // answer, at most the hook's window; it blocks.
 func (h *Hooks) permission(ctx context.Context, req hook.Request) hook.Reply {
+	if req.ToolName == hook.AskUserQuestion {
+		// Allowing Claude's own question answers nothing; the PreToolUse
+		// hook (setting hook_ask_user_question) asks it instead.
+		return hook.Reply{}
+	}
 	q := h.approval(req)
 	if h.holding(q) {
 		return hook.Reply{}

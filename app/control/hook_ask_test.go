@@ -82,6 +82,17 @@ func TestHook_AskUserQuestion(t *testing.T) {
 	if rep := recv(t, got); rep.Answers["Which one?"] != "b" || rep.Answers["Which ones?"] != "x, y" {
 		t.Fatalf("answers %+v", rep)
 	}
+	// Its PermissionRequest is never an approval: allowing answers nothing.
+	perm := payload(t, hook.ClaudeCode, "PermissionRequest")
+	perm.ToolName, perm.ToolInput = hook.AskUserQuestion, p.ToolInput
+	if rep := recv(t, e.call(perm, time.Minute)); rep.Behavior != "" {
+		t.Fatalf("PermissionRequest for AskUserQuestion: %+v", rep)
+	}
+	select {
+	case q := <-e.asked:
+		t.Fatalf("asked %+v", q)
+	default:
+	}
 	// A dismissal leaves it to Claude Code.
 	got = e.call(p, time.Minute)
 	q = e.nextAsked(t)

@@ -45,7 +45,7 @@ func newHookServer(t *testing.T, risk question.Risk) *hookEnv {
 	})
 	h := &Hooks{Broker: e.b, Policy: pol, Settings: func() HookSettings { return e.set },
 		Render: func(tool string, in json.RawMessage) (string, string, question.Risk) {
-			return "```json\n" + string(in) + "\n```", "the model's reason", risk
+			return "rendered as " + tool + ":\n```json\n" + string(in) + "\n```", "the model's reason", risk
 		}}
 	s := &Server{Broker: e.b, Store: e.store, Policy: pol, Hooks: h, Status: func() Status { return Status{} }}
 	sock := filepath.Join(dir, "c.sock")
@@ -125,7 +125,8 @@ func TestHook_PermissionAnsweredInTray(t *testing.T) {
 		got := e.call(p, time.Minute)
 		q := e.nextAsked(t)
 		if q.Kind != question.KindApproval || q.Client.Name != string(a) || q.Client.SessionID != p.SessionID || q.Tool != hook.Tool ||
-			q.Action != p.ToolName || !strings.Contains(q.Details, "**Working directory:** `"+p.Cwd+"`") || !strings.Contains(q.Details, string(p.ToolInput)) {
+			q.Action != p.ToolName || !strings.Contains(q.Details, "**Working directory:** `"+p.Cwd+"`") || !strings.Contains(q.Details, string(p.ToolInput)) ||
+			!strings.Contains(q.Details, "rendered as Bash:") {
 			t.Fatalf("%s: question %+v", a, q)
 		}
 		if err := e.b.Answer(q.ID, question.Response{Action: question.Accept, Value: json.RawMessage(`"allow"`), Via: question.ViaDialog}); err != nil {
