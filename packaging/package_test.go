@@ -14,6 +14,8 @@ import (
 
 	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/ui"
+
+	"github.com/asktray/asktray/internal/testkit"
 )
 
 // Names fyne package gives the files: from FyneApp.toml's ID and Name.
@@ -173,9 +175,7 @@ func asktrayBinary(t *testing.T) string {
 	if _, err := os.Stat(bin); err == nil {
 		return bin
 	}
-	bin = filepath.Join(t.TempDir(), "asktray")
-	run(t, "", "go", "build", "-tags", "migrated_fynedo", "-o", bin, "github.com/asktray/asktray/cmd/asktray")
-	return bin
+	return testkit.Binary(t)
 }
 
 func run(t *testing.T, dir, name string, args ...string) string {

@@ -16,6 +16,8 @@ import (
 	"github.com/asktray/asktray/app/cli"
 	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/question"
+
+	"github.com/asktray/asktray/internal/testkit"
 )
 
 // hookPayload is Claude Code's PermissionRequest as recorded in app/hook/testdata.
@@ -87,10 +89,7 @@ func BenchmarkReport_HookBinary(b *testing.B) {
 	const n = 10
 	bin := os.Getenv("ASKTRAY_BIN")
 	if bin == "" {
-		bin = filepath.Join(b.TempDir(), "asktray")
-		if out, err := exec.Command("go", "build", "-tags", "migrated_fynedo", "-o", bin, "github.com/asktray/asktray/cmd/asktray").CombinedOutput(); err != nil {
-			b.Fatalf("build: %v\n%s", err, out)
-		}
+		bin = testkit.Binary(b)
 	}
 	env := startApp(b)
 	asked := answerAsked(b, env)

@@ -19,18 +19,16 @@ import (
 
 	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/internal/testkit"
 )
 
-// The test binary doubles as the asktray binary: with ASKTRAY_TEST_CHILD=1 it
+// The test binary doubles as the asktray binary: started by testkit.AsktrayCommand it
 // runs cli.Main on its arguments, so every test below drives real processes.
 // With ASKTRAY_TEST_SEED set to a JSON array of questions, a running app asks
 // them through its broker once it serves, prints "asked <id>" for each, and
 // "result <id> <json>" when a waiter learns the outcome.
 func TestMain(m *testing.M) {
-	if os.Getenv("ASKTRAY_TEST_CHILD") == "1" {
-		os.Exit(childMain())
-	}
-	os.Exit(m.Run())
+	os.Exit(testkit.Main(m, childMain))
 }
 
 func childMain() int {
@@ -85,19 +83,10 @@ type result struct {
 // agent's shell runs commands; startPTY gives one a terminal.
 func run(t *testing.T, dir string, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], append(args, "--data-dir", dir)...)
-	cmd.Env = append(os.Environ(), "ASKTRAY_TEST_CHILD=1")
+	cmd := testkit.AsktrayCommand(append(args, "--data-dir", dir)...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("run %v: %v", args, err)
-	}
-	return result{code, out.String(), errb.String()}
+	r := testkit.Run(t, cmd)
+	return result{r.Code, r.Stdout, r.Stderr}
 }
 
 // appProc is a running headless app.
@@ -110,8 +99,7 @@ type appProc struct {
 // startApp starts a headless app on dir, asking seed once it serves, and waits until it answers on its socket.
 func startApp(t *testing.T, dir string, seed ...question.Question) *appProc {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "--headless", "--addr", "127.0.0.1:0", "--data-dir", dir)
-	cmd.Env = append(os.Environ(), "ASKTRAY_TEST_CHILD=1")
+	cmd := testkit.AsktrayCommand("--headless", "--addr", "127.0.0.1:0", "--data-dir", dir)
 	if len(seed) > 0 {
 		b, _ := json.Marshal(seed)
 		cmd.Env = append(cmd.Env, "ASKTRAY_TEST_SEED="+string(b))

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/asktray/asktray/internal/testkit"
 )
 
 // ptyRun is an asktray command running on a new pseudo-terminal, its
@@ -29,8 +31,8 @@ type ptyRun struct {
 // arming delay).
 func startPTY(t *testing.T, dir string, env []string, args ...string) *ptyRun {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], append(args, "--data-dir", dir)...)
-	cmd.Env = append(append(os.Environ(), "ASKTRAY_TEST_CHILD=1"), env...)
+	cmd := testkit.AsktrayCommand(append(args, "--data-dir", dir)...)
+	cmd.Env = append(cmd.Env, env...)
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 50, Cols: 200})
 	if err != nil {
 		t.Fatal(err)

@@ -17,15 +17,17 @@ import (
 	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/question"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/asktray/asktray/internal/testkit"
 )
 
-// In a child (ASKTRAY_TEST_CHILD=1), apps that 'asktray stdio' starts listen
+// In a child (testkit.IsChild), apps that 'asktray stdio' starts listen
 // on a free port, or take the arguments in ASKTRAY_TEST_START_ARGS (JSON), and
 // ASKTRAY_TEST_START_TIMEOUT bounds the wait for them. With
 // ASKTRAY_TEST_STDIO_DIRECT=1, 'stdio' runs cmdStdio without Main, for as long
 // as Main does not route the command.
 func init() {
-	if os.Getenv("ASKTRAY_TEST_CHILD") != "1" {
+	if !testkit.IsChild() {
 		return
 	}
 	extraStartArgs = []string{"--addr", "127.0.0.1:0"}
@@ -46,7 +48,7 @@ func init() {
 // stdioEnv is the environment of an 'asktray stdio' child.
 func stdioEnv(t *testing.T, extra ...string) []string {
 	t.Helper()
-	env := append(os.Environ(), "ASKTRAY_TEST_CHILD=1")
+	env := append(os.Environ(), testkit.ChildEnv)
 	return append(env, extra...)
 }
 
@@ -73,7 +75,7 @@ func (s *syncBuffer) String() string {
 // than failing, and the child's stderr.
 func stdioClient(t *testing.T, dir string) (*sdk.ClientSession, *syncBuffer, error) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "stdio", "--verbose", "--data-dir", dir)
+	cmd := testkit.AsktrayCommand("stdio", "--verbose", "--data-dir", dir)
 	cmd.Env = stdioEnv(t)
 	stderr := &syncBuffer{}
 	cmd.Stderr = stderr
@@ -178,7 +180,7 @@ func TestStdio_StartsTheApp(t *testing.T) {
 func TestStdio_StartFails(t *testing.T) {
 	t.Parallel()
 	dir := shortTempDir(t)
-	cmd := exec.Command(os.Args[0], "stdio", "--data-dir", dir)
+	cmd := testkit.AsktrayCommand("stdio", "--data-dir", dir)
 	cmd.Env = stdioEnv(t, `ASKTRAY_TEST_START_ARGS=["--addr","not-an-address"]`, "ASKTRAY_TEST_START_TIMEOUT=1s")
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

@@ -23,20 +23,19 @@ import (
 	"github.com/asktray/asktray/app/cli"
 	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/internal/testkit"
 )
 
-// The test binary doubles as the asktray binary: with ASKTRAY_TEST_CHILD=1 it
-// runs cli.Main on its arguments (headless, no GUI). The tests start the app
+// The test binary doubles as the asktray binary: started by
+// testkit.AsktrayCommand it runs cli.Main on its arguments (headless, no GUI). The tests start the app
 // with it, answer through its CLI, and hand it to the TypeScript SDK's
 // StdioClientTransport as the `asktray stdio` command.
 func TestMain(m *testing.M) {
-	if os.Getenv("ASKTRAY_TEST_CHILD") == "1" {
+	os.Exit(testkit.Main(m, func() int {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		code := cli.Main(ctx, os.Args[1:], cli.IO{Out: os.Stdout, Err: os.Stderr}, nil)
-		stop()
-		os.Exit(code)
-	}
-	os.Exit(m.Run())
+		defer stop()
+		return cli.Main(ctx, os.Args[1:], cli.IO{Out: os.Stdout, Err: os.Stderr}, nil)
+	}))
 }
 
 // lockStamp is where .ci/deps.sh records the sha256 of the package-lock.json
@@ -139,8 +138,7 @@ func startApp(t *testing.T, settings string, args ...string) *appProc {
 			t.Fatal(err)
 		}
 	}
-	cmd := exec.Command(os.Args[0], append([]string{"--headless", "--addr", "127.0.0.1:0", "--data-dir", dir}, args...)...)
-	cmd.Env = append(os.Environ(), "ASKTRAY_TEST_CHILD=1")
+	cmd := testkit.AsktrayCommand(append([]string{"--headless", "--addr", "127.0.0.1:0", "--data-dir", dir}, args...)...)
 	p := &appProc{cmd: cmd, dir: dir, stderr: &syncBuffer{}}
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
@@ -190,18 +188,8 @@ type result struct {
 // asktray runs an asktray command against dir and waits for it.
 func asktray(t *testing.T, dir string, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], append(args, "--data-dir", dir)...)
-	cmd.Env = append(os.Environ(), "ASKTRAY_TEST_CHILD=1")
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("asktray %v: %v", args, err)
-	}
-	return result{code, out.String(), errb.String()}
+	r := testkit.RunAsktray(t, append(args, "--data-dir", dir)...)
+	return result{r.Code, r.Stdout, r.Stderr}
 }
 
 // waitPending polls the app's pending questions until one with message is

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/asktray/asktray/internal/testkit"
 	"github.com/asktray/asktray/mcpbridge"
 )
 
@@ -188,7 +189,7 @@ func TestTypeScriptSDK_Stdio(t *testing.T) {
 		"clientName": sdkClientName, "tool": mcpbridge.ToolAskChoice,
 		"arguments": map[string]any{"question": "Which suite should run first?",
 			"options": []map[string]string{{"label": "unit"}, {"label": "e2e", "description": "needs Xvfb"}}},
-	}, "ASKTRAY_TEST_CHILD=1")
+	}, testkit.ChildEnv)
 	p.connected(t)
 	q := app.waitPending(t, "Which suite should run first?")
 	if q.Client.Name != sdkClientName {

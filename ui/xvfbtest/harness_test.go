@@ -4,19 +4,18 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/godbus/dbus/v5"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/asktray/asktray/internal/testkit"
 )
 
 // desktop is one private X display and session bus with a fake
@@ -24,44 +23,14 @@ import (
 type desktop struct {
 	bin, dataDir string
 	env          []string
-	notes        *fakeNotifications
+	notes        noteLog
 	app          *exec.Cmd
 	url, token   string
 }
 
-var (
-	buildOnce sync.Once
-	binDir    string // made and removed by TestMain
-	builtBin  string
-	buildErr  error
-)
-
+// TestMain removes the asktray binary that testkit.Binary built.
 func TestMain(m *testing.M) {
-	var err error
-	if binDir, err = os.MkdirTemp("", "asktray-bin"); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(binDir)
-	os.Exit(code)
-}
-
-// binary builds asktray once per test process, the way make build does
-// (same tags, so the build cache is shared).
-func binary(t testing.TB) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		builtBin = filepath.Join(binDir, "asktray")
-		out, err := exec.Command("go", "build", "-tags", "migrated_fynedo", "-o", builtBin, "github.com/asktray/asktray/cmd/asktray").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("build: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return builtBin
+	os.Exit(testkit.Main(m, nil))
 }
 
 func need(t testing.TB, tools ...string) {
@@ -87,10 +56,10 @@ func newDesktop(t testing.TB, appArgs ...string) *desktop {
 func newSession(t testing.TB) *desktop {
 	t.Helper()
 	need(t, "Xvfb", "dbus-daemon", "xdotool", "xwininfo")
-	d := &desktop{bin: binary(t), dataDir: filepath.Join(t.TempDir(), "data")}
+	d := &desktop{bin: testkit.Binary(t), dataDir: filepath.Join(t.TempDir(), "data")}
 	display := startXvfb(t)
-	bus := startBus(t)
-	d.notes = startFakeNotifications(t, bus)
+	bus := testkit.StartBus(t)
+	d.notes = noteLog{testkit.StartFakeNotifications(t, bus)}
 	d.env = append(os.Environ(), "DISPLAY="+display, "DBUS_SESSION_BUS_ADDRESS="+bus, "LANG=C.UTF-8", "LANGUAGE=en")
 	return d
 }
@@ -262,70 +231,8 @@ func startXvfb(t testing.TB) string {
 	return display
 }
 
-func startBus(t testing.TB) string {
-	t.Helper()
-	cmd := exec.Command("dbus-daemon", "--session", "--nofork", "--print-address=1")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	addr, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.TrimSpace(addr)
-}
+// noteLog is a desktop's fake notification server; notes lists what it
+// was asked to show.
+type noteLog struct{ *testkit.FakeNotifications }
 
-// fakeNotifications owns org.freedesktop.Notifications on the private bus
-// and records what it is asked to show.
-type fakeNotifications struct {
-	conn *dbus.Conn
-	mu   sync.Mutex
-	got  []note
-}
-
-type note struct{ App, Summary, Body string }
-
-func (f *fakeNotifications) Notify(app string, _ uint32, _, summary, body string, _ []string, _ map[string]dbus.Variant, _ int32) (uint32, *dbus.Error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.got = append(f.got, note{app, summary, body})
-	return uint32(len(f.got)), nil
-}
-
-func (f *fakeNotifications) CloseNotification(uint32) *dbus.Error { return nil }
-
-func (f *fakeNotifications) GetCapabilities() ([]string, *dbus.Error) {
-	return []string{"body", "actions"}, nil
-}
-
-func (f *fakeNotifications) GetServerInformation() (string, string, string, string, *dbus.Error) {
-	return "fake", "asktray-tests", "1", "1.2", nil
-}
-
-func (f *fakeNotifications) notes() []note {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]note(nil), f.got...)
-}
-
-func startFakeNotifications(t testing.TB, addr string) *fakeNotifications {
-	t.Helper()
-	conn, err := dbus.Connect(addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	f := &fakeNotifications{conn: conn}
-	if err := conn.Export(f, "/org/freedesktop/Notifications", "org.freedesktop.Notifications"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.RequestName("org.freedesktop.Notifications", dbus.NameFlagDoNotQueue); err != nil {
-		t.Fatal(err)
-	}
-	return f
-}
+func (l noteLog) notes() []testkit.Note { return l.Shown() }
