@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -281,5 +283,67 @@ func TestProcParent(t *testing.T) {
 	}
 	if _, ok := procParent(1 << 30); ok {
 		t.Fatal("a missing process has a parent")
+	}
+}
+
+// runStdin is run with stdin.
+func runStdin(t *testing.T, dir string, stdin []byte, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], append(args, "--data-dir", dir)...)
+	cmd.Env = append(os.Environ(), "ASKTRAY_TEST_CHILD=1")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.Stdin = bytes.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run %v: %v", args, err)
+	}
+	return result{code, out.String(), errb.String()}
+}
+
+// TestHook_Processes runs the hook as the agent does, a process reading
+// stdin, against a running app process, declined with `asktray answer`;
+// the decision is in the history with the session and working directory.
+func TestHook_Processes(t *testing.T) {
+	t.Parallel()
+	dir := shortTempDir(t)
+	payload := recorded(t, hook.ClaudeCode, "PermissionRequest")
+	if r := runStdin(t, dir, payload, "hook", "claude-code"); r.code != 0 || r.stdout != "" || r.stderr != "" {
+		t.Fatalf("no app: %+v", r)
+	}
+	startApp(t, dir)
+	done := make(chan result, 1)
+	go func() { done <- runStdin(t, dir, payload, "hook", "claude-code") }()
+	var id string
+	for deadline := time.Now().Add(10 * time.Second); id == ""; time.Sleep(20 * time.Millisecond) {
+		var qs []question.Question
+		if r := run(t, dir, "pending", "--json"); r.code == 0 && json.Unmarshal([]byte(r.stdout), &qs) == nil && len(qs) == 1 {
+			id = qs[0].ID
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the hook's question never became pending")
+		}
+	}
+	// Approving needs a terminal (an agent must not approve through the
+	// CLI); declining does not.
+	if r := run(t, dir, "answer", id, "--decline", "--note", "not now"); r.code != 0 {
+		t.Fatalf("answer: %+v", r)
+	}
+	r := wait(t, done)
+	if want := `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"The user denied this in Asktray: not now"}}}` + "\n"; r.code != 0 || r.stdout != want {
+		t.Fatalf("hook: %+v", r)
+	}
+	h := run(t, dir, "history", "--client", "claude-code", "--json")
+	var items []control.Item
+	if err := json.Unmarshal([]byte(h.stdout), &items); err != nil || len(items) != 1 {
+		t.Fatalf("history %s %v", h.stdout, err)
+	}
+	it := items[0]
+	if it.Result == nil || it.Result.Outcome != question.Declined || it.Question.Client.SessionID != "abc123" || !strings.Contains(it.Question.Details, "/home/u/app") {
+		t.Fatalf("history item %+v", it)
 	}
 }
