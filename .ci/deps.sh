@@ -20,7 +20,11 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-# Build: cgo + go-gl/gl + go-gl/glfw (X11) — see shared/docs/build.md §1.
+# Build: cgo + go-gl/gl + go-gl/glfw (X11). Each package is needed: without gcc
+# cgo is off and go-gl/gl has no Go files for the build; without libx11-dev,
+# libxcursor-dev, ... glfw's C sources miss X11/Xlib.h, X11/Xcursor/Xcursor.h
+# and the like; without libgl-dev GL/glx.h; without pkg-config go-gl/gl cannot
+# find GL.
 build_pkgs=(gcc libc6-dev pkg-config libgl-dev libx11-dev libxcursor-dev
 	libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev)
 # UI / end-to-end tests under Xvfb with a session bus and a notification daemon.

@@ -162,9 +162,13 @@ func (c *trackedCall) explicitlyCancelled() bool {
 
 type callKey struct{ session, id string }
 
-// callTracker tells an explicit cancellation from a dropped connection:
-// mcp-go cancels the handler's context for both (mcp-go.md §5), but only the
-// first means the agent no longer wants the answer.
+// callTracker tells an explicit cancellation from a dropped connection.
+// mcp-go runs a tools/call handler under the POST request's context and
+// cancels that context both when the client sends notifications/cancelled
+// for the call (MCPServer.handleNotification) and when the HTTP connection
+// drops (the request context ends). The MCP specification says a
+// disconnection should not be read as the client cancelling its request;
+// only notifications/cancelled means the agent no longer wants the answer.
 type callTracker struct {
 	mu    sync.Mutex
 	calls map[callKey]*trackedCall

@@ -9,7 +9,9 @@ import (
 
 // DefaultArmDelay is how long a question window must have been shown and
 // focused before its answer controls act: Firefox's
-// security.notification_enable_delay (docs/security.md A4).
+// security.notification_enable_delay for permission and add-on prompts
+// (modules/libpref/init/all.js), which stops a key meant for another window
+// from landing on the prompt.
 const DefaultArmDelay = 500 * time.Millisecond
 
 // MinArmDelay is the floor for the arming delay; shorter settings are raised to it.
@@ -63,7 +65,9 @@ func realClock() clock {
 }
 
 // guard decides when a dialog's answer controls may act, after Firefox's
-// PromptUtils and Chromium's InputEventActivationProtector (docs/security.md A4):
+// PromptUtils (which disables the buttons on blur and applies the delay again
+// when focus returns) and Chromium's InputEventActivationProtector (which drops
+// key-repeat and input that comes too soon after a prompt appears):
 //
 //   - it arms only after the window has held keyboard focus for delay with
 //     no key pressed: a key pressed before then starts the delay again, so

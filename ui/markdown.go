@@ -14,7 +14,8 @@ import (
 // renderMarkdown renders an agent's message with Fyne's Markdown support,
 // defanged for untrusted text: links become plain text "label (url)", so
 // nothing in the message opens a browser (a HyperlinkSegment opens its URL
-// on a single tap; docs/security.md A2, mcp-remote CVE-2025-6514), and
+// on a single tap, and mcp-remote's CVE-2025-6514 showed what handing a
+// peer-supplied URL to the OS "open" can do), and
 // images become "[image] (url)" text, so nothing is fetched or read from
 // disk. Code spans and blocks stay monospace. Call it on the Fyne goroutine
 // before the RichText is shown.
