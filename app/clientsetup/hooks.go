@@ -167,8 +167,8 @@ func (h Hooks) strip(d *jsonDoc) (bool, error) {
 			continue
 		}
 		n := len(list)
-		for i := len(list) - 1; i >= 0; i-- {
-			r, left, err := h.stripGroup(d, ev, i, list[i])
+		for i, g := range slices.Backward(list) {
+			r, left, err := h.stripGroup(d, ev, i, g)
 			if err != nil {
 				return removed, err
 			}
@@ -207,8 +207,8 @@ func (h Hooks) stripGroup(d *jsonDoc, ev string, i int, v any) (bool, int, error
 	}
 	handlers, _ := g["hooks"].([]any)
 	left := len(handlers)
-	for j := len(handlers) - 1; j >= 0; j-- {
-		if h.handlerOurs(handlers[j]) {
+	for j, hd := range slices.Backward(handlers) {
+		if h.handlerOurs(hd) {
 			if err := d.remove("hooks", ev, idx, "hooks", strconv.Itoa(j)); err != nil {
 				return true, left, err
 			}

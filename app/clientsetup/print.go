@@ -3,6 +3,7 @@ package clientsetup
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -13,8 +14,8 @@ func (t Target) Snippet() ([]byte, error) {
 		return []byte(t.toml), nil
 	}
 	var v any = map[string]any{ServerName: t.entry}
-	for i := len(t.rootPath) - 1; i >= 0; i-- {
-		v = map[string]any{t.rootPath[i]: v}
+	for _, k := range slices.Backward(t.rootPath) {
+		v = map[string]any{k: v}
 	}
 	return encodeJSON(v)
 }

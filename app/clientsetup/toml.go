@@ -61,8 +61,7 @@ func scanTOML(src string) ([]tomlLine, error) {
 		}
 	}
 	if err := p.Error(); err != nil {
-		var perr *unstable.ParserError
-		if errors.As(err, &perr) {
+		if perr, ok := errors.AsType[*unstable.ParserError](err); ok {
 			return nil, fmt.Errorf("line %d: %s", p.Shape(p.Range(perr.Highlight)).Start.Line, perr.Message)
 		}
 		return nil, err
