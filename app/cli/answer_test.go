@@ -134,3 +134,62 @@ func TestCLI_AnswerWalk(t *testing.T) {
 		t.Errorf("history does not show the channel:\n%s", h.stdout)
 	}
 }
+
+// TestCLI_AnswerWalkOrdinary drives the walk through a pseudo-terminal for
+// the answers that approve nothing: picks by number, a form field by field
+// (a bad value is explained and asked again), a typed text, and a skip that
+// leaves its question pending.
+func TestCLI_AnswerWalkOrdinary(t *testing.T) {
+	t.Parallel()
+	dir := shortTempDir(t)
+	text := question.Question{Kind: question.KindText, Client: question.Client{Name: "codex"}, Message: "Commit message?", FreeText: true}
+	notice := question.Question{Kind: question.KindNotice, Client: question.Client{Name: "codex"}, Message: "Build finished"}
+	p := startApp(t, dir, choice, form, text, notice)
+	ids := p.askedIDs(t, 4)
+	w := startPTY(t, dir, []string{armDelayEnv + "=0"}, "answer")
+	w.expect("Which tests should run?")
+	w.send("1") // Pick…
+	w.expect("Numbers separated by commas")
+	w.send("1, 2\r")
+	w.expect(ids[0] + ": answered")
+
+	w.expect("Release details")
+	w.send("1") // Fill in the form…
+	w.expect("version (text, required): ")
+	w.send("\r")
+	w.expect("at least 1 character")
+	w.send("1.2\r")
+	w.expect("draft (y or n): ")
+	w.send("y\r")
+	w.expect("build (a whole number")
+	w.send("0\r")
+	w.expect("build (a whole number") // 0 is below the minimum: asked again
+	w.send("7\r")
+	w.expect(ids[1] + ": answered")
+
+	w.expect("Commit message?")
+	w.send("1") // Type an answer…
+	w.expect("Answer (Enter to send")
+	w.send("fix the build\r")
+	w.expect(ids[2] + ": answered")
+
+	w.expect("Build finished")
+	w.expect("4. Skip for now")
+	w.send("4")
+	w.expect("No pending questions left.")
+	if code, out := w.wait(); code != 0 {
+		t.Fatalf("walk exit %d\n%s", code, out)
+	}
+	want := map[string]string{ids[0]: `["unit","e2e"]`, ids[1]: `{"version":"1.2","draft":true,"build":7}`, ids[2]: `"fix the build"`}
+	for range 3 {
+		id, js, _ := strings.Cut(p.next(t, "result "), " ")
+		var res question.Result
+		_ = json.Unmarshal([]byte(js), &res)
+		if res.Outcome != question.Answered || string(res.Value) != want[id] || res.Via != question.ViaTerminal {
+			t.Errorf("%s: %s, want %s via terminal", id, js, want[id])
+		}
+	}
+	if got := pendingIDs(t, dir); len(got) != 1 || got[0] != ids[3] {
+		t.Errorf("pending after the walk: %v, want only the skipped %s", got, ids[3])
+	}
+}
