@@ -124,7 +124,7 @@ func TestRunInProcess(t *testing.T) {
 		t.Fatalf("settings mode %v", fi.Mode().Perm())
 	}
 	// away_mode is validated and applied live to the policy the broker consults.
-	if err := env.ApplySettings(Settings{AwayMode: "approve"}); err == nil || !strings.Contains(err.Error(), "away_mode: must be hold or reject") {
+	if err := env.ApplySettings(Settings{AwayMode: "approve"}); err == nil || !strings.Contains(err.Error(), "away_mode: must be hold, reject or handback") {
 		t.Fatalf("bad away_mode accepted: %v", err)
 	}
 	if env.Policy == nil || env.Policy.AwayMode() != policy.AwayHold {

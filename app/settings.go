@@ -65,7 +65,9 @@ type Settings struct {
 	// (1..60; default 15).
 	ProgressIntervalSeconds int `json:"progress_interval_seconds,omitempty"`
 	// AwayMode says what happens to new questions while away: "hold" (the
-	// default: they wait silently) or "reject" (auto_rejected, reason away).
+	// default: they wait silently), "reject" (auto_rejected, reason away) or
+	// "handback" (handed back to the agent's own chat, status
+	// needs_user_input; approvals and destructive confirmations wait).
 	AwayMode policy.AwayMode `json:"away_mode,omitempty"`
 	// StartAtLogin starts asktray in the tray when the person logs in
 	// (an XDG autostart entry on Linux and the BSDs; see autostart.go).
@@ -129,7 +131,7 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("ask_mode: %w", err)
 	}
 	if s.AwayMode != "" && !s.AwayMode.Valid() {
-		return fmt.Errorf("away_mode: must be hold or reject, got %q", s.AwayMode)
+		return fmt.Errorf("away_mode: must be hold, reject or handback, got %q", s.AwayMode)
 	}
 	for i, w := range s.BlockingWindows {
 		if w.Match == "" || w.Seconds < 1 || w.Seconds > 86400 {

@@ -72,7 +72,7 @@ func (b *Bridge) askParsed(ctx context.Context, c caller, tool string, a ask) (*
 		r.NextStep = "The user has been notified. Nothing comes back; carry on."
 		return r, nil
 	}
-	if !a.common.wait() {
+	if !a.common.wait() && q.State == question.StatePending {
 		return b.pendingResult(c, q), nil
 	}
 	if q.State != question.StatePending {

@@ -15,6 +15,8 @@ import (
 // apply to a question's kind are left out.
 type toolResult struct {
 	QuestionID          string          `json:"question_id"`
+	Tool                string          `json:"tool"`     // the tool that asked the question
+	Question            string          `json:"question"` // the question as asked (an approval's action)
 	Status              string          `json:"status"`
 	AnsweredBy          string          `json:"answered_by,omitempty"`
 	Reason              string          `json:"reason,omitempty"`
@@ -40,6 +42,8 @@ type toolResult struct {
 func (b *Bridge) pendingResult(c caller, q question.Question) *toolResult {
 	return &toolResult{
 		QuestionID:        q.ID,
+		Tool:              q.Tool,
+		Question:          q.Message,
 		Status:            string(question.StatePending),
 		ElapsedMS:         time.Since(q.Created).Milliseconds(),
 		ClientElicitation: c.elicitation,
@@ -59,7 +63,7 @@ func (b *Bridge) finished(c caller, q question.Question, r *question.Result) (*t
 			"Do not act on it again: ask again if you need to do it again", q.ID)
 	}
 	out := &toolResult{
-		QuestionID: q.ID, Status: string(r.Outcome), AnsweredBy: string(r.DecidedBy),
+		QuestionID: q.ID, Tool: q.Tool, Question: q.Message, Status: string(r.Outcome), AnsweredBy: string(r.DecidedBy),
 		Reason: string(r.Reason), Via: string(r.Via), Message: r.Note, RuleID: r.RuleID,
 		ElapsedMS: r.DecidedAt.Sub(q.Created).Milliseconds(), ClientElicitation: c.elicitation,
 	}
@@ -95,6 +99,10 @@ func (b *Bridge) finished(c caller, q question.Question, r *question.Result) (*t
 		out.AutoRejectSuspected = true
 	}
 	out.NextStep = nextStep(q, r, out)
+	if handedBack(r) {
+		out.Status, out.Action = StatusNeedsUserInput, ""
+		out.Message, out.NextStep = handbackMessage(q), handbackNextStep
+	}
 	return out, nil
 }
 

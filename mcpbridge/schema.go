@@ -60,11 +60,13 @@ func input(props obj, required []string, ask bool) json.RawMessage {
 // commonOutput holds the result fields every ask tool returns.
 var commonOutput = obj{
 	"question_id":           str("Id of the question; pass it to get_answer or cancel_question."),
-	"status":                obj{"type": "string", "enum": []string{"answered", "declined", "cancelled", "auto_rejected", "auto_approved", "withdrawn", "interrupted", "pending"}, "description": "Outcome. Only answered (and auto_approved) carry a usable answer. pending: the user has not answered yet; call get_answer."},
+	"tool":                  str("The tool that asked the question (also in get_answer and cancel_question results)."),
+	"question":              str("The question as asked (an approval's action, a notice's message)."),
+	"status":                obj{"type": "string", "enum": []string{"answered", "declined", "cancelled", "auto_rejected", "auto_approved", "withdrawn", "interrupted", "pending", StatusNeedsUserInput}, "description": "Outcome. Only answered (and auto_approved) carry a usable answer. pending: the user has not answered yet; call get_answer. needs_user_input: the user is away and wants you to ask this in your own chat; message holds the question and its options."},
 	"answered_by":           obj{"type": "string", "enum": []string{"human", "rule", "timeout", "agent", "app"}, "description": "Who decided the outcome."},
-	"reason":                obj{"type": "string", "enum": []string{"timeout", "rule", "away", "app_stopped"}, "description": "Why an automatic outcome happened."},
+	"reason":                obj{"type": "string", "enum": []string{"timeout", "rule", "away", "app_stopped", "handed_back"}, "description": "Why an automatic outcome happened."},
 	"via":                   obj{"type": "string", "enum": []string{"dialog", "notification", "cli", "web", "elicitation", "rule"}, "description": "Channel the decision came through."},
-	"message":               str("A note the user added, for example why they declined."),
+	"message":               str("A note the user added, for example why they declined; with status needs_user_input, the question and its options to ask the user in your chat."),
 	"rule_id":               str("The rule the user made that decided this (or was made with the answer)."),
 	"elapsed_ms":            obj{"type": "integer", "description": "Time from asking to the outcome (or to now while pending), in milliseconds."},
 	"next_step":             str("What to do next. Follow it."),
@@ -76,7 +78,7 @@ var commonOutput = obj{
 func output(props obj) json.RawMessage {
 	all := maps.Clone(commonOutput)
 	maps.Copy(all, props)
-	return mustJSON(obj{"type": "object", "properties": all, "required": []string{"question_id", "status", "next_step"}})
+	return mustJSON(obj{"type": "object", "properties": all, "required": []string{"question_id", "tool", "question", "status", "next_step"}})
 }
 
 func mustJSON(v any) json.RawMessage {

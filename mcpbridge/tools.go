@@ -36,7 +36,7 @@ const Instructions = `Asktray asks the person at the desk and returns their answ
 - request_approval: permission for one concrete action you are about to take (a command, a deploy, a file change): a short action title, the exact details in Markdown, a risk grade and your reason. Returns decision allow or deny; only allow means go ahead, and only with exactly what you described. The user's rules may answer it at once (rule_id).
 - permission_prompt: not for you to call; Claude Code calls it through --permission-prompt-tool.
 - notify: tell the person something; no answer comes back.
-Every result has a status and a next_step: follow next_step. Only status answered (or auto_approved, when a rule the user made decided) carries an answer. declined, cancelled, auto_rejected (timeout, away, rule), withdrawn and interrupted all mean: you do not have permission; do not proceed as if the user agreed, and never guess an answer.
+Every result has a status and a next_step: follow next_step. Only status answered (or auto_approved, when a rule the user made decided) carries an answer. declined, cancelled, auto_rejected (timeout, away, rule), withdrawn and interrupted all mean: you do not have permission; do not proceed as if the user agreed, and never guess an answer. needs_user_input means the user is away and wants the question asked in your own chat: ask them what message says there and use their reply.
 If status is pending, the person has not answered yet: call get_answer with the question_id, as often as needed. Asking the same question again re-attaches to the open one; it does not open a second dialog.`
 
 func annotations(title string, readOnly, destructive, idempotent bool) mcp.ToolOption {

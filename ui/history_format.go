@@ -143,6 +143,8 @@ func reasonText(r *question.Result) string {
 		return "timed out"
 	case question.ReasonAway:
 		return "away mode"
+	case question.ReasonHandedBack:
+		return "handed back to the agent's chat"
 	case question.ReasonStopped:
 		return "app stopped"
 	case question.ReasonAnsweredInAgent:
@@ -261,7 +263,7 @@ func indentJSON(raw json.RawMessage) string {
 // deciderText says who decided and by which way: "You, in the dialog",
 // "Timeout", "Rule r1", "Away mode".
 func deciderText(r *question.Result) string {
-	if r.Reason == question.ReasonAway {
+	if r.Reason == question.ReasonAway || r.Reason == question.ReasonHandedBack {
 		return "Away mode"
 	}
 	switch r.DecidedBy {

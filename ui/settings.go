@@ -18,6 +18,8 @@ import (
 const (
 	awayHold   = "Hold new questions silently; the tray lists them"
 	awayReject = "Reject new questions at once (auto_rejected, reason away)"
+	// awayHandback hands questions back to the agent's own chat.
+	awayHandback = "Hand questions back to the agent's chat (approvals still wait)"
 )
 
 // settingsWindow edits settings.json. Saving validates, writes the file and
@@ -56,7 +58,7 @@ func newSettingsWindow(a fyne.App, env app.Env, applied func(app.Settings)) *set
 	s.windows.SetMinRowsVisible(3)
 	s.windows.SetPlaceHolder("client-name = seconds, one per line, e.g.\ncursor = 240")
 	s.sound = widget.NewCheck("Play the desktop's message sound", nil)
-	s.awayMode = widget.NewRadioGroup([]string{awayHold, awayReject}, nil)
+	s.awayMode = widget.NewRadioGroup([]string{awayHold, awayReject, awayHandback}, nil)
 	s.awayMode.Required = true
 	s.askIn = widget.NewSelect([]string{"desktop", "client", "auto"}, nil)
 	s.startAtLogin = widget.NewCheck("Start Asktray in the tray when I log in", nil)
@@ -93,9 +95,13 @@ func (s *settingsWindow) load(st app.Settings) {
 	s.windows.SetText(strings.Join(lines, "\n"))
 	s.sound.SetChecked(st.NotificationSound)
 	s.askUserQuestion.SetChecked(st.HookAskUserQuestion)
-	s.awayMode.SetSelected(awayHold)
-	if st.AwayMode == policy.AwayReject {
+	switch st.AwayMode {
+	case policy.AwayReject:
 		s.awayMode.SetSelected(awayReject)
+	case policy.AwayHandback:
+		s.awayMode.SetSelected(awayHandback)
+	default:
+		s.awayMode.SetSelected(awayHold)
 	}
 	s.askIn.SetSelected(st.AskMode)
 	if st.AskMode == "" {
@@ -143,9 +149,13 @@ func (s *settingsWindow) parse() (app.Settings, error) {
 	}
 	st.NotificationSound = s.sound.Checked
 	st.HookAskUserQuestion = s.askUserQuestion.Checked
-	st.AwayMode = ""
-	if s.awayMode.Selected == awayReject {
+	switch s.awayMode.Selected {
+	case awayReject:
 		st.AwayMode = policy.AwayReject
+	case awayHandback:
+		st.AwayMode = policy.AwayHandback
+	default:
+		st.AwayMode = ""
 	}
 	st.AskMode = s.askIn.Selected
 	if st.AskMode == "desktop" {

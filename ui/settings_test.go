@@ -247,4 +247,9 @@ func TestSettingsWindow_RulesTabAndAwayMode(t *testing.T) {
 	if len(saved) != 2 || saved[1].AwayMode != policy.AwayReject {
 		t.Fatalf("saved %+v", saved)
 	}
+	s.awayMode.SetSelected(awayHandback)
+	test.Tap(s.save)
+	if len(saved) != 3 || saved[2].AwayMode != policy.AwayHandback {
+		t.Fatalf("saved %+v", saved)
+	}
 }

@@ -12,6 +12,8 @@ func (t *tray) tooltip(n int) string {
 	switch {
 	case t.away && t.env.Policy != nil && t.env.Policy.AwayMode() == policy.AwayReject:
 		tip += " (away: new questions are rejected)"
+	case t.away && t.env.Policy != nil && t.env.Policy.AwayMode() == policy.AwayHandback:
+		tip += " (away: questions go back to the agents' chats)"
 	case t.away:
 		tip += " (away)"
 	}

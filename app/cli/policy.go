@@ -47,6 +47,8 @@ func describeAway(st control.AwayStatus) string {
 		return "Away: off. New questions open their dialogs."
 	case st.Mode == policy.AwayReject:
 		return "Away: on. New questions are rejected automatically (auto_rejected, reason away); rules still apply."
+	case st.Mode == policy.AwayHandback:
+		return "Away: on. New questions go back to the agent, to ask you in its own chat (needs_user_input); approvals and destructive confirmations wait silently; rules still apply."
 	default:
 		return "Away: on. New questions wait silently, with no dialog or notification; their deadlines still apply."
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -23,6 +24,13 @@ import (
 func TestStdio_FiftyPendingAsks(t *testing.T) {
 	t.Parallel()
 	dir := shortTempDir(t)
+	// One session may keep 20 questions pending by default; this one needs 50.
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := app.SaveSettings(dir, app.Settings{MaxPendingPerSession: 100}); err != nil {
+		t.Fatal(err)
+	}
 	startApp(t, dir)
 	cs, stderr, err := stdioClient(t, dir)
 	if err != nil {

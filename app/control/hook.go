@@ -167,10 +167,11 @@ func renderAs(req hook.Request) string {
 }
 
 // holding reports whether away mode holds q: the person is away, the mode
-// is hold, and no rule decides q. The hook then returns no decision at once
-// and the agent asks in its own prompt.
+// is hold (or handback, which never hands an approval back and holds it
+// instead), and no rule decides q. The hook then returns no decision at
+// once and the agent asks in its own prompt.
 func (h *Hooks) holding(q question.Question) bool {
-	if h.Policy == nil || !h.Policy.Away() || h.Policy.AwayMode() != policy.AwayHold {
+	if h.Policy == nil || !h.Policy.Away() || h.Policy.AwayMode() == policy.AwayReject {
 		return false
 	}
 	_, ruled := h.Policy.Match(q, time.Now())

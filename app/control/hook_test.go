@@ -249,6 +249,18 @@ func TestHook_AwayRulesAndGuard(t *testing.T) {
 		t.Fatalf("away hold asked %+v", q)
 	default:
 	}
+	// Handback never hands an approval back: it is held, as with hold.
+	e.pol.SetAwayMode(policy.AwayHandback)
+	start = time.Now()
+	if rep := recv(t, e.call(p, time.Minute)); rep.Behavior != "" || time.Since(start) > time.Second {
+		t.Fatalf("away handback: %+v after %v", rep, time.Since(start))
+	}
+	select {
+	case q := <-e.asked:
+		t.Fatalf("away handback asked %+v", q)
+	default:
+	}
+	e.pol.SetAwayMode(policy.AwayHold)
 	// A rule still decides while away: client + tool:action, as for request_approval.
 	r, err := e.pol.Add(policy.Rule{Client: "claude-code", Action: hook.Tool + ":Bash", Decision: policy.Allow, Scope: policy.ScopeAlways})
 	if err != nil {

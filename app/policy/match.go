@@ -69,8 +69,11 @@ func better(a, b *Rule) bool {
 // matching rule ends it as auto_approved (value "allow" for an approval, "yes"
 // for a confirm) or auto_rejected, decided by rule, reason rule, via rule,
 // with the rule's id and its note; else, with away on and the away mode
-// reject, it ends as auto_rejected, decided by app, reason away. Away never
-// approves. It does not block; any goroutine may call it.
+// reject, it ends as auto_rejected, decided by app, reason away, and with
+// the away mode handback a question that grants nothing ends as
+// auto_rejected, decided by app, reason handed_back (approvals and
+// destructive confirmations wait instead). Notices are never decided by
+// away. Away never approves. It does not block; any goroutine may call it.
 func (p *Policy) Gate(q question.Question) (question.Result, bool) {
 	if r, ok := p.Match(q, p.now()); ok {
 		res := question.Result{DecidedBy: question.ByRule, Reason: question.ReasonRule, Via: question.ViaRule, RuleID: r.ID, Note: r.Note}
@@ -86,12 +89,25 @@ func (p *Policy) Gate(q question.Question) (question.Result, bool) {
 		return res, true
 	}
 	p.mu.RLock()
-	reject := p.away && p.mode == AwayReject
+	away, mode := p.away, p.mode
 	p.mu.RUnlock()
-	if reject && q.Kind != question.KindNotice {
+	if !away || q.Kind == question.KindNotice {
+		return question.Result{}, false
+	}
+	switch {
+	case mode == AwayReject:
 		return question.Result{Outcome: question.AutoRejected, DecidedBy: question.ByApp, Reason: question.ReasonAway}, true
+	case mode == AwayHandback && !grantsSomething(q):
+		return question.Result{Outcome: question.AutoRejected, DecidedBy: question.ByApp, Reason: question.ReasonHandedBack}, true
 	}
 	return question.Result{}, false
+}
+
+// grantsSomething reports whether a yes to q would permit an action: an
+// approval or a destructive confirmation. Those are never handed back to the
+// agent's chat, where the agent could answer them itself.
+func grantsSomething(q question.Question) bool {
+	return q.Kind == question.KindApproval || (q.Kind == question.KindConfirm && q.Destructive)
 }
 
 // Expired reports whether r has expired at now.

@@ -162,6 +162,21 @@ func TestGate(t *testing.T) {
 	if res, ok := p.Gate(question.Question{Kind: question.KindNotice, Message: "done"}); ok {
 		t.Errorf("away+reject rejected a notice: %+v", res)
 	}
+	// Handback: questions go back to the agent's chat; approvals,
+	// destructive confirmations and notices are never handed back.
+	p.mode = AwayHandback
+	for _, q := range []question.Question{text, {Kind: question.KindConfirm, Message: "Ship?"}, {Kind: question.KindChoice, Message: "Which?"}, {Kind: question.KindForm, Message: "Who?"}} {
+		res, ok := p.Gate(q)
+		if !ok || res.Outcome != question.AutoRejected || res.Reason != question.ReasonHandedBack || res.DecidedBy != question.ByApp {
+			t.Errorf("away+handback %s: %+v %v", q.Kind, res, ok)
+		}
+	}
+	for _, q := range []question.Question{approval("claude-code", "s", "permission_prompt", "Write", ""), confirm("cursor", true), {Kind: question.KindNotice, Message: "done"}} {
+		if res, ok := p.Gate(q); ok {
+			t.Errorf("away+handback decided %s (destructive %v): %+v", q.Kind, q.Destructive, res)
+		}
+	}
+	p.mode = AwayReject
 	// Rules still decide while away, both ways.
 	if res, _ := p.Gate(approval("claude-code", "s", "permission_prompt", "Bash", "")); res.Outcome != question.AutoApproved || res.RuleID != "a" {
 		t.Errorf("rule while away: %+v", res)

@@ -188,10 +188,10 @@ func (p *Policy) AwayMode() AwayMode {
 }
 
 // SetAwayMode sets what happens to new questions while away; anything but
-// AwayReject means AwayHold. The mode lives in the settings, so nothing is
-// written. Subscribers are told. It does not block.
+// AwayReject and AwayHandback means AwayHold. The mode lives in the
+// settings, so nothing is written. Subscribers are told. It does not block.
 func (p *Policy) SetAwayMode(m AwayMode) {
-	if m != AwayReject {
+	if m != AwayReject && m != AwayHandback {
 		m = AwayHold
 	}
 	p.mu.Lock()

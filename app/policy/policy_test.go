@@ -213,6 +213,10 @@ func TestSubscribe(t *testing.T) {
 func TestSetAwayModeDefaultsToHold(t *testing.T) {
 	t.Parallel()
 	p, _ := openTemp(t)
+	p.SetAwayMode(AwayHandback)
+	if p.AwayMode() != AwayHandback {
+		t.Fatalf("mode %s, want handback", p.AwayMode())
+	}
 	p.SetAwayMode(AwayReject)
 	p.SetAwayMode("approve")
 	if p.AwayMode() != AwayHold {

@@ -79,10 +79,18 @@ type AwayMode string
 const (
 	AwayHold   AwayMode = "hold"   // they wait, silently (the default)
 	AwayReject AwayMode = "reject" // they end as auto_rejected, reason away
+	// AwayHandback hands questions back to the agent's own chat: they end
+	// at once as auto_rejected, reason handed_back, and the agent is told
+	// to ask the person there. Approvals and destructive confirmations are
+	// never handed back; they wait, as with AwayHold.
+	AwayHandback AwayMode = "handback"
 )
 
+// AwayModes lists the away modes in the order help texts give them.
+var AwayModes = []AwayMode{AwayHold, AwayReject, AwayHandback}
+
 // Valid reports whether m is a known away mode.
-func (m AwayMode) Valid() bool { return m == AwayHold || m == AwayReject }
+func (m AwayMode) Valid() bool { return m == AwayHold || m == AwayReject || m == AwayHandback }
 
 // Rule is one standing decision.
 type Rule struct {

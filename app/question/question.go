@@ -171,7 +171,10 @@ const (
 	ReasonTimeout Reason = "timeout"
 	ReasonRule    Reason = "rule"
 	ReasonAway    Reason = "away"
-	ReasonStopped Reason = "app_stopped"
+	// ReasonHandedBack ends a question that away mode handback gave back
+	// to the agent, to ask the person in the agent's own chat.
+	ReasonHandedBack Reason = "handed_back"
+	ReasonStopped    Reason = "app_stopped"
 	// ReasonAnsweredInAgent withdraws a question the agent's own prompt
 	// answered first (its session moved on), so the tray need not.
 	ReasonAnsweredInAgent Reason = "answered_in_agent"
