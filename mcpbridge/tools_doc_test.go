@@ -115,8 +115,8 @@ func renderToolsDoc(t *testing.T) []byte {
 			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", name, cell(typeText(p)), cell(p.Description))
 		}
 	}
-	b.WriteString("\n## Results\n\nEvery result except `permission_prompt`'s carries these fields (`question_id`, `status` and\n")
-	b.WriteString("`next_step` always). Only `answered` and `auto_approved` carry a usable answer.\n\n")
+	b.WriteString("\n## Results\n\nEvery result except `permission_prompt`'s carries these fields (`question_id`, `tool`, `question`,\n")
+	b.WriteString("`status` and `next_step` always). Only `answered` and `auto_approved` carry a usable answer.\n\n")
 	b.WriteString("| Field | Type | Description |\n|---|---|---|\n")
 	var common []string
 	for name := range commonOutput {
