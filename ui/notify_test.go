@@ -1,9 +1,7 @@
 package ui
 
 import (
-	"bufio"
 	"log/slog"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -14,30 +12,13 @@ import (
 
 	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/internal/testkit"
 )
 
-// privateBus starts a session bus of its own for the test and returns its address.
-func privateBus(t *testing.T) string {
-	t.Helper()
-	cmd := exec.Command("dbus-daemon", "--session", "--nofork", "--print-address=1")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("dbus-daemon (make deps installs the dbus package): %v", err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	addr, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.TrimSpace(addr)
-}
-
 // fakeNotifications is a small org.freedesktop.Notifications server that
-// records what it is asked to show.
+// records what it is asked to show, in the shape these tests read.
 type fakeNotifications struct {
+	testkit.NotificationServerInfo
 	conn   *dbus.Conn
 	mu     sync.Mutex
 	shown  []map[string]any
@@ -62,33 +43,15 @@ func (f *fakeNotifications) CloseNotification(id uint32) *dbus.Error {
 	return nil
 }
 
-func (f *fakeNotifications) GetCapabilities() ([]string, *dbus.Error) {
-	return []string{"body", "actions"}, nil
-}
-
-func (f *fakeNotifications) GetServerInformation() (string, string, string, string, *dbus.Error) {
-	return "fake", "asktray-tests", "1", "1.2", nil
-}
-
 func startFakeNotifications(t *testing.T, addr string) *fakeNotifications {
 	t.Helper()
-	conn, err := dbus.Connect(addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	f := &fakeNotifications{conn: conn}
-	if err := conn.Export(f, "/org/freedesktop/Notifications", "org.freedesktop.Notifications"); err != nil {
-		t.Fatal(err)
-	}
-	if reply, err := conn.RequestName("org.freedesktop.Notifications", dbus.NameFlagDoNotQueue); err != nil || reply != dbus.RequestNameReplyPrimaryOwner {
-		t.Fatalf("own name: %v %v", reply, err)
-	}
+	f := &fakeNotifications{}
+	f.conn = testkit.ServeNotifications(t, addr, f)
 	return f
 }
 
 func TestNotifier_ShowClickDismiss(t *testing.T) {
-	addr := privateBus(t)
+	addr := testkit.StartBus(t)
 	fake := startFakeNotifications(t, addr)
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)
 	opened := make(chan string, 1)
@@ -131,7 +94,7 @@ func TestNotifier_ShowClickDismiss(t *testing.T) {
 // TestNotifier_OpenInBrowser: a question with a page gets an "Open in
 // browser" action, and choosing it asks for that question's page.
 func TestNotifier_OpenInBrowser(t *testing.T) {
-	addr := privateBus(t)
+	addr := testkit.StartBus(t)
 	fake := startFakeNotifications(t, addr)
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)
 	opened, browsed := make(chan string, 1), make(chan string, 1)
@@ -173,7 +136,7 @@ func TestNotifier_OpenInBrowser(t *testing.T) {
 // TestNotifier_FailingDaemonLogsOnce: with no notification server the app
 // carries on and logs one warning, however many questions come.
 func TestNotifier_FailingDaemonLogsOnce(t *testing.T) {
-	addr := privateBus(t)
+	addr := testkit.StartBus(t)
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)
 	t.Setenv("DISPLAY", "")
 	var buf lockedBuffer
@@ -204,7 +167,7 @@ func TestNoteText(t *testing.T) {
 // and dismissing from goroutines of their own, the dismiss ran before the
 // show had recorded the notification's id, and the notification stayed.
 func TestTray_NotificationsInOrder(t *testing.T) {
-	addr := privateBus(t)
+	addr := testkit.StartBus(t)
 	fake := startFakeNotifications(t, addr)
 	fake.delay = 150 * time.Millisecond
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)

@@ -39,9 +39,47 @@ type Note struct {
 	Actions            []string
 }
 
+// ServeNotifications connects to the bus at addr and serves server there as
+// org.freedesktop.Notifications at /org/freedesktop/Notifications, until
+// the test ends. server must have the interface's methods (Notify,
+// CloseNotification, GetCapabilities, GetServerInformation; embed
+// NotificationServerInfo for the last two). It returns the connection, to
+// emit the server's signals on.
+func ServeNotifications(t testing.TB, addr string, server any) *dbus.Conn {
+	t.Helper()
+	conn, err := dbus.Connect(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	if err := conn.Export(server, "/org/freedesktop/Notifications", "org.freedesktop.Notifications"); err != nil {
+		t.Fatal(err)
+	}
+	if reply, err := conn.RequestName("org.freedesktop.Notifications", dbus.NameFlagDoNotQueue); err != nil || reply != dbus.RequestNameReplyPrimaryOwner {
+		t.Fatalf("own org.freedesktop.Notifications: %v %v", reply, err)
+	}
+	return conn
+}
+
+// NotificationServerInfo answers the two informational methods of
+// org.freedesktop.Notifications for a fake server that embeds it: it shows
+// bodies and actions.
+type NotificationServerInfo struct{}
+
+// GetCapabilities says the server shows bodies and actions (D-Bus method).
+func (NotificationServerInfo) GetCapabilities() ([]string, *dbus.Error) {
+	return []string{"body", "actions"}, nil
+}
+
+// GetServerInformation names the fake (D-Bus method).
+func (NotificationServerInfo) GetServerInformation() (string, string, string, string, *dbus.Error) {
+	return "fake", "asktray-tests", "1", "1.2", nil
+}
+
 // FakeNotifications owns org.freedesktop.Notifications on a bus and records
 // what it is asked to show and close. Safe for concurrent use.
 type FakeNotifications struct {
+	NotificationServerInfo
 	conn   *dbus.Conn
 	mu     sync.Mutex
 	shown  []Note
@@ -53,18 +91,8 @@ type FakeNotifications struct {
 // org.freedesktop.Notifications there until the test ends.
 func StartFakeNotifications(t testing.TB, addr string) *FakeNotifications {
 	t.Helper()
-	conn, err := dbus.Connect(addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	f := &FakeNotifications{conn: conn}
-	if err := conn.Export(f, "/org/freedesktop/Notifications", "org.freedesktop.Notifications"); err != nil {
-		t.Fatal(err)
-	}
-	if reply, err := conn.RequestName("org.freedesktop.Notifications", dbus.NameFlagDoNotQueue); err != nil || reply != dbus.RequestNameReplyPrimaryOwner {
-		t.Fatalf("own org.freedesktop.Notifications: %v %v", reply, err)
-	}
+	f := &FakeNotifications{}
+	f.conn = ServeNotifications(t, addr, f)
 	return f
 }
 
@@ -87,16 +115,6 @@ func (f *FakeNotifications) CloseNotification(id uint32) *dbus.Error {
 	defer f.mu.Unlock()
 	f.closed = append(f.closed, id)
 	return nil
-}
-
-// GetCapabilities says the server shows bodies and actions (D-Bus method).
-func (f *FakeNotifications) GetCapabilities() ([]string, *dbus.Error) {
-	return []string{"body", "actions"}, nil
-}
-
-// GetServerInformation names the fake (D-Bus method).
-func (f *FakeNotifications) GetServerInformation() (string, string, string, string, *dbus.Error) {
-	return "fake", "asktray-tests", "1", "1.2", nil
 }
 
 // SetDelay makes Notify take d, as a busy notification server may.
