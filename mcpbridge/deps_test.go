@@ -1,9 +1,9 @@
 package mcpbridge
 
 import (
-	"os/exec"
-	"strings"
 	"testing"
+
+	"github.com/asktray/asktray/internal/testkit"
 )
 
 // TestNoDesktopOrStorage keeps the MCP bridge free of the UI toolkit, the
@@ -11,15 +11,5 @@ import (
 // broker and nothing else.
 func TestNoDesktopOrStorage(t *testing.T) {
 	t.Parallel()
-	out, err := exec.Command("go", "list", "-deps", ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list: %v\n%s", err, out)
-	}
-	for dep := range strings.FieldsSeq(string(out)) {
-		for _, banned := range []string{"fyne.io/", "github.com/gen2brain/", "github.com/godbus/", "modernc.org/"} {
-			if strings.HasPrefix(dep, banned) {
-				t.Errorf("mcpbridge depends on %s", dep)
-			}
-		}
-	}
+	testkit.ImportsNone(t, ".", "fyne.io/", "github.com/gen2brain/", "github.com/godbus/", "modernc.org/")
 }

@@ -3,9 +3,9 @@ package loopback
 import (
 	"net/http"
 	"net/http/httptest"
-	"os/exec"
-	"strings"
 	"testing"
+
+	"github.com/asktray/asktray/internal/testkit"
 )
 
 // The two listeners' rules, as mcpbridge and app/webask build them.
@@ -137,13 +137,5 @@ func TestName(t *testing.T) {
 // that every listener can import it.
 func TestStandardLibraryOnly(t *testing.T) {
 	t.Parallel()
-	out, err := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list: %v\n%s", err, out)
-	}
-	for p := range strings.FieldsSeq(string(out)) {
-		if p != "github.com/asktray/asktray/app/loopback" {
-			t.Errorf("app/loopback depends on %s; it may import only the standard library", p)
-		}
-	}
+	testkit.ImportsOnly(t, ".")
 }

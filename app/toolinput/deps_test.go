@@ -1,9 +1,9 @@
 package toolinput
 
 import (
-	"os/exec"
-	"strings"
 	"testing"
+
+	"github.com/asktray/asktray/internal/testkit"
 )
 
 // TestImportsOnlyStandardLibrary keeps the renderer free of Fyne, MCP
@@ -11,13 +11,5 @@ import (
 // MCP bridge and the agent hooks can share it.
 func TestImportsOnlyStandardLibrary(t *testing.T) {
 	t.Parallel()
-	out, err := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list: %v\n%s", err, out)
-	}
-	for p := range strings.FieldsSeq(string(out)) {
-		if p != "github.com/asktray/asktray/app/toolinput" {
-			t.Errorf("app/toolinput depends on %s; it may import only the standard library", p)
-		}
-	}
+	testkit.ImportsOnly(t, ".")
 }

@@ -106,3 +106,33 @@ func TestOnlyTestsImport(t *testing.T) {
 		}
 	}
 }
+
+// TestImportsOnly: a package that stays within what is allowed passes, and
+// one that does not fails, naming the dependency.
+func TestImportsOnly(t *testing.T) {
+	t.Parallel()
+	ImportsOnly(t, "github.com/asktray/asktray/app/question/present", "github.com/asktray/asktray/app/question")
+	ImportsNone(t, "github.com/asktray/asktray/app/question", "github.com/godbus/")
+	var rec recorder
+	ImportsOnly(&rec, "github.com/asktray/asktray/app/question/present")
+	ImportsNone(&rec, ".", "github.com/godbus/")
+	want := []string{
+		"github.com/asktray/asktray/app/question/present depends on github.com/asktray/asktray/app/question; it may import only the standard library",
+		"github.com/asktray/asktray/internal/testkit depends on github.com/godbus/dbus/v5",
+	}
+	if !slices.Equal(rec.errs, want) {
+		t.Fatalf("reported %q, want %q", rec.errs, want)
+	}
+}
+
+// recorder is a testing.TB that keeps the errors reported to it.
+type recorder struct {
+	testing.TB
+	errs []string
+}
+
+func (r *recorder) Helper() {}
+
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}

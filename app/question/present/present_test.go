@@ -2,12 +2,12 @@ package present
 
 import (
 	"encoding/json"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/internal/testkit"
 )
 
 // TestImportsOnlyStandardLibraryAndQuestion keeps the shared presentation
@@ -15,15 +15,7 @@ import (
 // library but the question model.
 func TestImportsOnlyStandardLibraryAndQuestion(t *testing.T) {
 	t.Parallel()
-	out, err := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list: %v\n%s", err, out)
-	}
-	for p := range strings.FieldsSeq(string(out)) {
-		if p != "github.com/asktray/asktray/app/question/present" && p != "github.com/asktray/asktray/app/question" {
-			t.Errorf("present depends on %s; it may import only the standard library and app/question", p)
-		}
-	}
+	testkit.ImportsOnly(t, ".", "github.com/asktray/asktray/app/question")
 }
 
 func TestClientLine(t *testing.T) {
