@@ -192,6 +192,39 @@ func TestTray_AwayRejectModeShowsNothing(t *testing.T) {
 	}
 }
 
+// TestTray_AwayHandbackMode: while away with mode handback the tooltip says
+// questions go back to the agents' chats; a question ends at once (handed
+// back) and opens nothing, while an approval is held in the tray, with no
+// dialog, as with hold.
+func TestTray_AwayHandbackMode(t *testing.T) {
+	a := test.NewTempApp(t)
+	pol, err := policy.Open(filepath.Join(t.TempDir(), policy.File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol.SetAwayMode(policy.AwayHandback)
+	b := question.NewBroker(question.Config{Gate: pol.Gate})
+	defer b.Close()
+	tr := newTray(a, app.Env{Broker: b, Policy: pol})
+	tr.dialogs = newDialogs(a, b, nil, DefaultArmDelay)
+	tr.install()
+	defer tr.followPolicy()()
+	item(tr, "Away (do not disturb)").Action()
+	if tip := tr.tooltip(0); !tr.away || tip != "Asktray: No pending questions (away: questions go back to the agents' chats)" {
+		t.Fatalf("away %v tip %q", tr.away, tip)
+	}
+	q := ask(t, b, question.Question{Kind: question.KindConfirm, Client: question.Client{Name: "codex"}, Message: "Tag it?"})
+	res, err := b.Wait(context.Background(), q.ID)
+	if err != nil || res.Outcome != question.AutoRejected || res.Reason != question.ReasonHandedBack {
+		t.Fatalf("result %+v %v", res, err)
+	}
+	ask(t, b, question.Question{Kind: question.KindApproval, Client: question.Client{Name: "codex"}, Message: "Deploy", Action: "Deploy"})
+	tr.refresh()
+	if len(tr.pending) != 1 || len(tr.dialogs.byID) != 0 {
+		t.Fatalf("pending %d dialogs %d", len(tr.pending), len(tr.dialogs.byID))
+	}
+}
+
 func item(tr *tray, label string) *fyne.MenuItem {
 	for _, it := range tr.menu.Items {
 		if it.Label == label {

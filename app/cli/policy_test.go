@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 )
@@ -134,5 +135,19 @@ func TestCLI_AwayWithoutApp(t *testing.T) {
 	}
 	if r := run(t, shortTempDir(t), "rules"); r.code != ExitNoApp {
 		t.Fatalf("rules with no app: %+v", r)
+	}
+}
+
+// TestDescribeAway names what each away mode does with new questions.
+func TestDescribeAway(t *testing.T) {
+	t.Parallel()
+	for mode, want := range map[policy.AwayMode]string{
+		policy.AwayHold:     "wait silently",
+		policy.AwayReject:   "rejected automatically",
+		policy.AwayHandback: "go back to the agent, to ask you in its own chat (needs_user_input); approvals and destructive confirmations wait",
+	} {
+		if got := describeAway(control.AwayStatus{Away: true, Mode: mode}); !strings.Contains(got, want) {
+			t.Errorf("%s: %q lacks %q", mode, got, want)
+		}
 	}
 }
