@@ -129,7 +129,7 @@ func TestOwnerWithoutSession(t *testing.T) {
 	if mk("", "x", "/a").owner() == mk("", "y", "/a").owner() {
 		t.Error("two client names share an owner")
 	}
-	if mk("", "x", "/a").owner() != mk("", "x", "/a").owner() {
+	if one, again := mk("", "x", "/a"), mk("", "x", "/a"); one.owner() != again.owner() {
 		t.Error("the same sessionless client has two owners")
 	}
 }
