@@ -6,6 +6,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+
+	_ "github.com/asktray/asktray/ui/internal/fynecache" // closed dialogs' widgets leave Fyne's caches sooner
 )
 
 // windowPool keeps up to size hidden dialog windows for reuse. Creating a
