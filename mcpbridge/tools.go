@@ -101,7 +101,7 @@ func askConfirmTool() mcp.Tool {
 		input(obj{
 			"question":    str(questionDesc + " Name the exact target and consequence."),
 			"header":      header(),
-			"default":     obj{"type": "string", "enum": []string{"yes", "no"}, "description": "Pre-selected answer. Omit it for real decisions; never pre-select yes for a destructive action."},
+			"default":     obj{"type": "string", "enum": []string{"yes", "no"}, "description": "Pre-selected answer. Omit it for real decisions. With destructive, \"yes\" is refused: yes is never pre-selected for a destructive action."},
 			"destructive": boolean("The action destroys or overwrites data, or cannot be undone. The dialog warns and makes No the default button."),
 			"yes_label":   strMax("Label for the yes button naming the action, e.g. \"Delete 3 files\". Up to 40 characters.", 40),
 			"no_label":    strMax("Label for the no button, e.g. \"Keep them\". Up to 40 characters.", 40),
