@@ -81,7 +81,6 @@ func TestCLI_AnswerWalk(t *testing.T) {
 	dir := shortTempDir(t)
 	p := startApp(t, dir, deploy, wipe, pick)
 	ids := p.askedIDs(t, 3)
-	const armMS = 1500
 	w := startPTY(t, dir, []string{armDelayEnv + "=1500"}, "answer")
 	for _, want := range []string{"Question 1 of 3", "claude-code", "Action: ", "Deploy to production", "make deploy ENV=prod", "Risk: high", "1. Allow", "> 2. Deny"} {
 		w.expect(want) // the default is never the one that approves
@@ -93,7 +92,7 @@ func TestCLI_AnswerWalk(t *testing.T) {
 	if got := pendingIDs(t, dir); len(got) != 3 {
 		t.Fatalf("a confirmation typed before arming was taken: %d pending", len(got))
 	}
-	time.Sleep(armMS*time.Millisecond + 500*time.Millisecond)
+	w.expect("ready: ")
 	w.send("Deploy\r")
 	w.expect(ids[0] + ": answered")
 
@@ -103,7 +102,7 @@ func TestCLI_AnswerWalk(t *testing.T) {
 	w.expect("> 1. Yes")
 	w.send("\r")
 	w.expect(`To confirm, type "yes"`)
-	time.Sleep(armMS*time.Millisecond + 500*time.Millisecond)
+	w.expect("ready: ")
 	w.send("nope\r")
 	w.expect("Not confirmed; the question stays pending.")
 	w.expect("Wipe the cache?")

@@ -89,9 +89,12 @@ func (p *ptyRun) send(s string) {
 	}
 }
 
-// wait waits for the command to end and returns its exit code and all it showed.
+// wait waits for the command to end, killing it after 30 s, and returns its
+// exit code and all it showed.
 func (p *ptyRun) wait() (int, string) {
 	p.t.Helper()
+	stuck := time.AfterFunc(30*time.Second, func() { _ = p.cmd.Process.Kill() })
+	defer stuck.Stop()
 	err := p.cmd.Wait()
 	select {
 	case <-p.done:
@@ -114,6 +117,7 @@ func approveOnPTY(t *testing.T, dir, id, value, word string) {
 	t.Helper()
 	p := startPTY(t, dir, []string{armDelayEnv + "=0"}, "answer", id, "--accept", value)
 	p.expect("To confirm, type \"" + word + "\"")
+	p.expect("ready: ")
 	p.send(word + "\r")
 	if code, out := p.wait(); code != 0 || !strings.Contains(out, id+": answered") {
 		t.Fatalf("answer %s on a terminal: exit %d\n%s", id, code, out)

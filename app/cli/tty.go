@@ -176,6 +176,14 @@ func decodeKey(b []byte) (key, int) {
 // dropping every key typed meanwhile and everything typed before.
 func (t *terminal) arm() {
 	t.buf = nil
+	for drained := false; !drained; {
+		select {
+		case _, ok := <-t.chunk:
+			drained = !ok // a closed terminal has nothing more to drop
+		default:
+			drained = true
+		}
+	}
 	timer := time.NewTimer(t.delay)
 	defer timer.Stop()
 	for {
@@ -219,11 +227,12 @@ func (t *terminal) readLine(prompt string) (line string, ok bool, err error) {
 }
 
 // confirmWord asks the person to type word after the arming delay and
-// reports whether they did (case does not matter).
+// reports whether they did (case does not matter). It shows "ready:" once
+// armed; what was typed before is dropped.
 func (t *terminal) confirmWord(word string) (bool, error) {
-	t.printf("To confirm, type %q and press Enter (Esc to go back): ", word)
+	t.printf("To confirm, type %q and press Enter (Esc to go back)… ", word)
 	t.arm()
-	line, ok, err := t.readLine("")
+	line, ok, err := t.readLine("ready: ")
 	if err != nil || !ok {
 		return false, err
 	}
