@@ -187,7 +187,7 @@ func (h *Hooks) permission(ctx context.Context, req hook.Request) hook.Reply {
 		return hook.Reply{}
 	}
 	q := h.approval(req)
-	if h.holding(q) {
+	if h.holding(q) || h.openCount(req.Agent, req.SessionID) >= MaxOpenPerSession {
 		return hook.Reply{}
 	}
 	res, qid, ok := h.askAndWait(ctx, q, req)
@@ -337,16 +337,27 @@ func (h *Hooks) withdrawAnswered(id string, req hook.Request) {
 	h.log().Info("hook: answered in the agent", "id", id, "agent", req.Agent, "event", req.Event)
 }
 
-// sessionOpen reports whether a hook approval of agent a's session is open.
-func (h *Hooks) sessionOpen(a hook.Agent, session string) bool {
+// MaxOpenPerSession bounds the hook approvals one agent session may have
+// open, as the MCP bridge bounds a client session's questions; past it a
+// hook returns no decision at once and the agent asks in its own prompt.
+const MaxOpenPerSession = 20
+
+// openCount is how many hook approvals of agent a's session are open.
+func (h *Hooks) openCount(a hook.Agent, session string) int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	n := 0
 	for _, o := range h.open {
 		if o.agent == a && o.session == session {
-			return true
+			n++
 		}
 	}
-	return false
+	return n
+}
+
+// sessionOpen reports whether a hook approval of agent a's session is open.
+func (h *Hooks) sessionOpen(a hook.Agent, session string) bool {
+	return h.openCount(a, session) > 0
 }
 
 func clip(s string, n int) string {

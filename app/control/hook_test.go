@@ -33,7 +33,7 @@ func newHookServer(t *testing.T, risk question.Risk) *hookEnv {
 		t.Fatal(err)
 	}
 	e := &hookEnv{pol: pol, store: history.NewMemory(), set: HookSettings{Deadline: time.Minute},
-		asked: make(chan question.Question, 16), ended: make(chan question.Event, 16)}
+		asked: make(chan question.Question, 256), ended: make(chan question.Event, 256)}
 	e.b = question.NewBroker(question.Config{Journal: e.store, Gate: pol.Gate})
 	e.b.Subscribe(func(ev question.Event) {
 		switch ev.Type {
@@ -297,4 +297,45 @@ func TestHook_AwayRulesAndGuard(t *testing.T) {
 	if rep := recv(t, got); rep.Behavior != hook.Deny {
 		t.Fatalf("guarded: %+v", rep)
 	}
+}
+
+// TestHook_BoundedPerSession: past MaxOpenPerSession open approvals of one
+// session, a hook returns no decision at once; another session still asks.
+func TestHook_BoundedPerSession(t *testing.T) {
+	t.Parallel()
+	e := newHookServer(t, question.RiskMedium)
+	p := payload(t, hook.Codex, "PermissionRequest")
+	var replies []<-chan hook.Reply
+	for range MaxOpenPerSession {
+		replies = append(replies, e.call(p, time.Minute))
+		e.nextAsked(t)
+	}
+	start := time.Now()
+	if rep := recv(t, e.call(p, time.Minute)); rep.Behavior != "" || time.Since(start) > time.Second {
+		t.Fatalf("over the bound: %+v after %v", rep, time.Since(start))
+	}
+	select {
+	case q := <-e.asked:
+		t.Fatalf("asked past the bound: %+v", q)
+	default:
+	}
+	other := p
+	other.SessionID = "another"
+	got := e.call(other, time.Minute)
+	q := e.nextAsked(t)
+	_ = e.b.Answer(q.ID, question.Response{Action: question.Cancel})
+	recv(t, got)
+	// The session moves on: every open approval ends, and the bound frees.
+	end := p
+	end.Event = hook.UserPromptSubmit
+	recv(t, e.call(end, 0))
+	for _, ch := range replies {
+		if rep := recv(t, ch); rep.Behavior != "" {
+			t.Fatalf("reply %+v", rep)
+		}
+	}
+	got = e.call(p, time.Minute)
+	q = e.nextAsked(t)
+	_ = e.b.Answer(q.ID, question.Response{Action: question.Cancel})
+	recv(t, got)
 }
