@@ -61,6 +61,11 @@ func BenchmarkDialogPool(b *testing.B) {
 		}
 	}
 
+	reportPool(b, runs, n, bareRSS)
+}
+
+// reportPool prints BenchmarkDialogPool's tables and reports its figures.
+func reportPool(b *testing.B, runs []*poolRun, n int, bareRSS float64) {
 	fmt.Printf("time to dialog and RSS, %d dialogs each, asked in turn (machine load %s)\n", n, loadAvg())
 	fmt.Printf("| | time to dialog p50 | p95 | RSS fresh | after 1 | after 25 | after %d | growth 25→%d |\n|---|---|---|---|---|---|---|---|\n", n, n)
 	for _, r := range runs {
