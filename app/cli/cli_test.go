@@ -84,7 +84,7 @@ type result struct {
 func run(t *testing.T, dir string, args ...string) result {
 	t.Helper()
 	cmd := testkit.AsktrayCommand(append(args, "--data-dir", dir)...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = noTerminal()
 	r := testkit.Run(t, cmd)
 	return result{r.Code, r.Stdout, r.Stderr}
 }

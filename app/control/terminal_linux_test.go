@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -90,9 +89,6 @@ func callAsHelper(t *testing.T, sock, path, body string, onPTY bool) string {
 // pseudo-terminal the allow passes and the history says via terminal.
 func TestServer_ApprovalNeedsTerminal(t *testing.T) {
 	t.Parallel()
-	if runtime.GOOS != "linux" {
-		t.Skip("the app proves a caller's terminal on Linux only")
-	}
 	dir := t.TempDir()
 	c, b := newServerIn(t, dir)
 	sock := filepath.Join(dir, "c.sock")
@@ -152,9 +148,6 @@ func TestServer_ApprovalNeedsTerminal(t *testing.T) {
 // (with their keys) only for a caller in the foreground of a terminal.
 func TestServer_LinksOnlyOnTerminal(t *testing.T) {
 	t.Parallel()
-	if runtime.GOOS != "linux" {
-		t.Skip("the app proves a caller's terminal on Linux only")
-	}
 	store := history.NewMemory()
 	b := question.NewBroker(question.Config{Journal: store})
 	defer b.Close()
