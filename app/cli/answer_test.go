@@ -11,7 +11,7 @@ import (
 
 var (
 	deploy = question.Question{Kind: question.KindApproval, Client: question.Client{Name: "claude-code"}, Message: "Deploy?",
-		Action: "Deploy to production", Details: "`make deploy ENV=prod`", Risk: question.RiskHigh}
+		Action: "Deploy to production", Details: "`make deploy ENV=prod`\x1b]0;pwned\x07\x1b[2K", Risk: question.RiskHigh}
 	wipe = question.Question{Kind: question.KindConfirm, Client: question.Client{Name: "codex"}, Message: "Wipe the cache?", Destructive: true}
 	pick = question.Question{Kind: question.KindChoice, Client: question.Client{Name: "cursor"}, Message: "Which branch?",
 		Options: []question.Option{{Label: "main"}, {Label: "dev"}}}
@@ -113,8 +113,8 @@ func TestCLI_AnswerWalk(t *testing.T) {
 	w.send("\x1b[B\r") // down to dev
 	w.expect(ids[2] + ": answered")
 	w.expect("No pending questions left.")
-	if code, out := w.wait(); code != 0 {
-		t.Fatalf("walk exit %d\n%s", code, out)
+	if code, out := w.wait(); code != 0 || strings.Contains(out, "\x1b]0;pwned") || strings.Contains(out, "\x1b[2K") {
+		t.Fatalf("walk exit %d, or the agent's escape sequences reached the terminal:\n%q", code, out)
 	}
 
 	want := map[string]struct {

@@ -66,7 +66,7 @@ func cmdPending(ctx context.Context, args []string, stdio IO) error {
 		if !q.SnoozeUntil.IsZero() {
 			left += " (snoozed)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", q.ID, ago(now, q.Created), q.Client.DisplayName(), q.Kind, left, oneLine(q.Message, 60))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", q.ID, ago(now, q.Created), oneLine(q.Client.DisplayName(), 30), q.Kind, left, oneLine(q.Message, 60))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -394,9 +394,10 @@ func writeJSON(stdio IO, v any) error {
 	return enc.Encode(v)
 }
 
-// oneLine returns the first line of s, cut to n characters with an ellipsis.
+// oneLine returns the first line of s, cut to n characters with an ellipsis,
+// with its control characters replaced (see safe).
 func oneLine(s string, n int) string {
-	s = strings.TrimSpace(s)
+	s = safe(strings.TrimSpace(s))
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i] + " …"
 	}

@@ -106,8 +106,30 @@ func (t *terminal) Close() error {
 	return t.f.Close()
 }
 
+// printf writes to the terminal. The format is the CLI's own; every
+// argument but a number passes through safe, so that text from an agent
+// cannot move the cursor, clear the screen or recolour what the person reads.
 func (t *terminal) printf(format string, args ...any) {
+	for i, a := range args {
+		switch a.(type) {
+		case int, rune, time.Duration:
+		default:
+			args[i] = safe(fmt.Sprint(a))
+		}
+	}
 	fmt.Fprintf(t.out, format, args...)
+}
+
+// safe replaces the control characters of s but newline and tab (escape
+// sequences, carriage return, backspace) and the bidirectional controls,
+// which could hide or reorder text, with U+FFFD.
+func safe(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r != '\n' && r != '\t' && (unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r)) {
+			return unicode.ReplacementChar
+		}
+		return r
+	}, s)
 }
 
 // crlf turns "\n" into "\r\n", which a terminal in raw mode needs.

@@ -48,3 +48,12 @@ func TestConfirmWordFor(t *testing.T) {
 		}
 	}
 }
+
+func TestSafe(t *testing.T) {
+	t.Parallel()
+	in := "ok\tline\nnext \x1b[2J\x1b]0;title\x07 back\rspace\b \u202eevil\u202c \u0085"
+	got := safe(in)
+	if want := "ok\tline\nnext \uFFFD[2J\uFFFD]0;title\uFFFD back\uFFFDspace\uFFFD \uFFFDevil\uFFFD \uFFFD"; got != want {
+		t.Errorf("safe(%q) = %q, want %q", in, got, want)
+	}
+}
