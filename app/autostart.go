@@ -1,7 +1,6 @@
 package app
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -169,9 +168,6 @@ func loginStarter(o Options) func(on bool) error {
 		if !on {
 			return SetStartAtLogin(false, "", nil)
 		}
-		if !loginSupported {
-			return errLoginUnsupported
-		}
 		exe, err := LoginExecutable()
 		if err != nil {
 			return err
@@ -179,10 +175,6 @@ func loginStarter(o Options) func(on bool) error {
 		return SetStartAtLogin(true, exe, loginArgs(o))
 	}
 }
-
-// errLoginUnsupported is what turning start at login on says where this
-// build cannot do it itself.
-var errLoginUnsupported = errors.New("not supported here yet: see the README, section \"Install and start at login\", for how to set it up by hand")
 
 // applyLogin writes or removes the start-at-login entry for on, when that
 // changes anything: turning it off when it was off leaves alone an entry

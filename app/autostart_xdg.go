@@ -12,9 +12,6 @@ import (
 	"github.com/asktray/asktray/app/atomicfile"
 )
 
-// loginSupported says whether SetStartAtLogin can turn start at login on.
-const loginSupported = true
-
 // SetStartAtLogin writes the XDG autostart entry that starts exe with args
 // at login (on), or removes it (off). Both are idempotent. It blocks for a
 // file write and may be called from any goroutine.

@@ -51,21 +51,14 @@ func DefaultDataDir() (string, error) {
 	return filepath.Join(home, ".local", "share", "asktray"), nil
 }
 
-// EnsureDataDir creates dir with mode 0700, or tightens an existing one to 0700.
+// EnsureDataDir creates dir with mode 0700, or tightens an existing one to
+// 0700; on Windows it gives dir an access list that allows the current user
+// only, inherited by the files in it. It blocks for the file system calls.
 func EnsureDataDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("create data dir: %w", err)
 	}
-	fi, err := os.Stat(dir)
-	if err != nil {
-		return fmt.Errorf("create data dir: %w", err)
-	}
-	if fi.Mode().Perm() != 0o700 && runtime.GOOS != "windows" {
-		if err := os.Chmod(dir, 0o700); err != nil { //nolint:gosec // a directory needs its x bit; 0700 is owner-only
-			return fmt.Errorf("restrict data dir: %w", err)
-		}
-	}
-	return nil
+	return restrictDir(dir)
 }
 
 // LoadOrCreateToken returns the bearer token kept in dir, making a random
