@@ -27,6 +27,10 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # find GL.
 build_pkgs=(gcc libc6-dev pkg-config libgl-dev libx11-dev libxcursor-dev
 	libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev)
+# make windows: the mingw-w64 C cross-compiler for cgo (Fyne's go-gl/glfw).
+build_pkgs+=(gcc-mingw-w64-x86-64)
+# make deb: dpkg-shlibdeps (dpkg-dev) computes Depends; lintian checks it.
+build_pkgs+=(dpkg-dev lintian file)
 # UI / end-to-end tests under Xvfb with a session bus and a notification daemon.
 # provides dbus-launch (checked present in bookworm with apt-cache policy).
 test_pkgs=(xvfb xauth dbus dunst libglib2.0-bin libnotify-bin xdotool
