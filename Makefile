@@ -36,7 +36,7 @@ export PATH := $(PATH):/usr/local/go/bin
 
 .DEFAULT_GOAL := help
 
-.PHONY: help deps build run test bench measure-desktop lint fmt vet clean package install uninstall windows crosscheck
+.PHONY: help deps build run test bench measure-desktop lint fmt vet clean package install uninstall windows crosscheck deb
 
 help: ## Show this help
 	@echo "Usage: make <target> [ARGS=...]"
@@ -76,6 +76,11 @@ windows: deps ## Cross-compile bin/windows/asktray.exe with mingw-w64 (cold: abo
 
 crosscheck: deps ## go vet for Windows and macOS, and compile their tests (fast after make windows)
 	@GO="$(GO)" bash .ci/crosscheck.sh
+
+deb: deps ## Build the Debian package bin/package/asktray_<version>_amd64.deb (lintian-checked)
+	@echo "==> [deb] $(GO) build $(GOFLAGS_TAGS) -ldflags \"$(PACKAGE_LDFLAGS)\" -o $(PACKAGE_DIR)/asktray ./cmd/asktray"
+	$(GO) build $(GOFLAGS_TAGS) -ldflags "$(PACKAGE_LDFLAGS)" -o $(PACKAGE_DIR)/asktray ./cmd/asktray
+	TOOLS_DIR="$(TOOLS_DIR)" GO="$(GO)" bash packaging/package-deb.sh $(PACKAGE_DIR)/asktray $(PACKAGE_DIR)
 
 install: package ## Install the package for this user (~/.local), with its own Makefile
 	rm -rf $(PACKAGE_DIR)/tree && mkdir -p $(PACKAGE_DIR)/tree
