@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/asktray/asktray/app/atomicfile"
 )
 
 // SetStartAtLogin writes the LaunchAgent that starts exe with args at login
@@ -32,7 +34,7 @@ func SetStartAtLogin(on bool, exe string, args []string) error {
 		return fmt.Errorf("create LaunchAgents dir: %w", err)
 	}
 	// 0644 like every LaunchAgent: launchd refuses group- or world-writable ones.
-	if err := WriteFileAtomic(path, []byte(plist), 0o644); err != nil {
+	if err := atomicfile.Write(path, []byte(plist), 0o644); err != nil {
 		return fmt.Errorf("write launch agent: %w", err)
 	}
 	return nil
