@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -290,7 +291,7 @@ func runStdin(t *testing.T, dir string, stdin []byte, args ...string) result {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], append(args, "--data-dir", dir)...)
 	cmd.Env = append(os.Environ(), "ASKTRAY_TEST_CHILD=1")
-	newSession(cmd)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	cmd.Stdin = bytes.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
