@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -291,7 +290,7 @@ func runStdin(t *testing.T, dir string, stdin []byte, args ...string) result {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], append(args, "--data-dir", dir)...)
 	cmd.Env = append(os.Environ(), "ASKTRAY_TEST_CHILD=1")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = noTerminal()
 	cmd.Stdin = bytes.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
