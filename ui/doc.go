@@ -3,7 +3,8 @@
 // for every kind, armed only when the person can have seen it; see
 // docs/arming.md), a desktop notification per question, the history window,
 // the settings and rules windows, the status window and the Connect a
-// client window.
+// client window. A closed dialog's window is kept hidden and filled again
+// for the next question (windowPool; docs/benchmarks.md has the figures).
 //
 // It subscribes to the question broker; every broker callback arrives on the
 // broker's event goroutine and reaches Fyne only through fyne.Do, so the
