@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -190,5 +191,25 @@ func TestCLI_AnswerWalkOrdinary(t *testing.T) {
 	}
 	if got := pendingIDs(t, dir); len(got) != 1 || got[0] != ids[3] {
 		t.Errorf("pending after the walk: %v, want only the skipped %s", got, ids[3])
+	}
+}
+
+// TestCLI_AnswerWalkStopsOnSIGTERM: raw mode turns Ctrl-C into a key, so
+// the walk must still end on SIGTERM while it waits for one.
+func TestCLI_AnswerWalkStopsOnSIGTERM(t *testing.T) {
+	t.Parallel()
+	dir := shortTempDir(t)
+	startApp(t, dir, pick)
+	w := startPTY(t, dir, nil, "answer")
+	w.expect("Which branch?")
+	w.expect("to quit")
+	if err := w.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := w.wait(); code != ExitError {
+		t.Fatalf("walk after SIGTERM: exit %d, want %d\n%s", code, ExitError, out)
+	}
+	if got := pendingIDs(t, dir); len(got) != 1 {
+		t.Errorf("pending after the stopped walk: %v, want the question", got)
 	}
 }

@@ -164,7 +164,7 @@ func walkPending(ctx context.Context, f *flags) error {
 	if _, err := c.Status(ctx); err != nil {
 		return err
 	}
-	t, err := openTerminal()
+	t, err := openTerminal(ctx)
 	if err != nil {
 		return fmt.Errorf("'asktray answer' without an ID asks on your terminal, and there is none (%w); %s", err, noTerminalHelp)
 	}
@@ -187,7 +187,7 @@ func answerOne(ctx context.Context, c *control.Client, id string, req control.An
 	if it.Result != nil {
 		return c.Answer(ctx, id, req) // the app says it is too late
 	}
-	t, err := openTerminal()
+	t, err := openTerminal(ctx)
 	if err != nil {
 		return it, fmt.Errorf("approving needs you at a terminal, and this command has none (%w); the question stays pending: %s", err, noTerminalHelp)
 	}

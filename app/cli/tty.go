@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -47,6 +48,7 @@ const (
 // raw mode while open. One goroutine reads it; its methods are for the
 // command's goroutine only and block until the person types.
 type terminal struct {
+	ctx   context.Context // ends every wait for a key
 	f     *os.File
 	out   io.Writer
 	old   *term.State
@@ -61,9 +63,10 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// openTerminal opens the controlling terminal in raw mode. The error wraps
-// errNoTerminal when there is none.
-func openTerminal() (*terminal, error) {
+// openTerminal opens the controlling terminal in raw mode; waiting for a key
+// ends when ctx does (SIGINT and SIGTERM end it, as raw mode turns Ctrl-C
+// into a key). The error wraps errNoTerminal when there is none.
+func openTerminal(ctx context.Context) (*terminal, error) {
 	f, err := openTTY()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errNoTerminal, err)
@@ -73,7 +76,7 @@ func openTerminal() (*terminal, error) {
 		f.Close()
 		return nil, fmt.Errorf("%w: %w", errNoTerminal, err)
 	}
-	t := &terminal{f: f, out: crlf{f}, old: old, chunk: make(chan []byte, 16), delay: armDelay()}
+	t := &terminal{ctx: ctx, f: f, out: crlf{f}, old: old, chunk: make(chan []byte, 16), delay: armDelay()}
 	go t.read()
 	return t, nil
 }
@@ -145,11 +148,15 @@ func (c crlf) Write(p []byte) (int, error) {
 // key returns the next key press.
 func (t *terminal) key() (key, error) {
 	for len(t.buf) == 0 {
-		b, ok := <-t.chunk
-		if !ok {
-			return key{}, io.EOF
+		select {
+		case b, ok := <-t.chunk:
+			if !ok {
+				return key{}, io.EOF
+			}
+			t.buf = b
+		case <-t.ctx.Done():
+			return key{}, t.ctx.Err()
 		}
-		t.buf = b
 	}
 	k, n := decodeKey(t.buf)
 	t.buf = t.buf[n:]
@@ -217,6 +224,8 @@ func (t *terminal) arm() {
 			timer.Reset(t.delay)
 		case <-timer.C:
 			return
+		case <-t.ctx.Done():
+			return // the next key() says why
 		}
 	}
 }
