@@ -35,8 +35,10 @@ func TestHook_NotificationIsANotice(t *testing.T) {
 		}
 	}
 	// While the tray shows that session's request, its permission_prompt adds nothing.
-	got := e.call(payload(t, hook.ClaudeCode, "PermissionRequest"), time.Minute)
+	perm := payload(t, hook.ClaudeCode, "PermissionRequest")
+	got := e.call(perm, time.Minute)
 	q := e.nextAsked(t)
+	e.waitOpen(t, perm, 1)
 	recv(t, e.call(payload(t, hook.ClaudeCode, "Notification"), time.Minute))
 	select {
 	case n := <-e.asked:

@@ -17,6 +17,7 @@ import (
 
 type hookEnv struct {
 	c     *Client
+	h     *Hooks
 	b     *question.Broker
 	pol   *policy.Policy
 	store history.Store
@@ -47,6 +48,7 @@ func newHookServer(t *testing.T, risk question.Risk) *hookEnv {
 		Render: func(tool string, in json.RawMessage) (string, string, question.Risk) {
 			return "rendered as " + tool + ":\n```json\n" + string(in) + "\n```", "the model's reason", risk
 		}}
+	e.h = h
 	s := &Server{Broker: e.b, Store: e.store, Policy: pol, Hooks: h, Status: func() Status { return Status{} }}
 	sock := filepath.Join(dir, "c.sock")
 	if err := s.Listen(sock); err != nil {
@@ -192,6 +194,17 @@ func TestHook_SessionMovedOnWithdraws(t *testing.T) {
 	}
 }
 
+// waitOpen waits until n hook approvals of p's session are tracked: the
+// broker announces a question a moment before the hook server tracks it.
+func (e *hookEnv) waitOpen(t *testing.T, p hook.Payload, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); e.h.openCount(p.Agent, p.SessionID) != n; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d open, want %d", e.h.openCount(p.Agent, p.SessionID), n)
+		}
+	}
+}
+
 func withEvent(p hook.Payload, session string) hook.Payload {
 	p.SessionID = session
 	return p
@@ -310,6 +323,7 @@ func TestHook_BoundedPerSession(t *testing.T) {
 		replies = append(replies, e.call(p, time.Minute))
 		e.nextAsked(t)
 	}
+	e.waitOpen(t, p, MaxOpenPerSession)
 	start := time.Now()
 	if rep := recv(t, e.call(p, time.Minute)); rep.Behavior != "" || time.Since(start) > time.Second {
 		t.Fatalf("over the bound: %+v after %v", rep, time.Since(start))
