@@ -95,8 +95,15 @@ func hookWait(a hook.Agent, timeoutSec int) time.Duration {
 // answer) or when the parent process exits.
 func askHook(ctx context.Context, socket string, p hook.Payload, wait time.Duration) ([]byte, bool) {
 	ctx, cancel := context.WithTimeout(ctx, wait+time.Second)
-	defer cancel()
-	go watchParent(ctx, cancel)
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		watchParent(ctx, cancel)
+	}()
+	defer func() {
+		cancel()
+		<-watched
+	}()
 	rep, err := control.NewClient(socket).Hook(ctx, hook.Request{Payload: p, WaitMS: wait.Milliseconds()})
 	if err != nil {
 		return nil, false
