@@ -83,12 +83,13 @@ printf 'asktray (%s) unstable; urgency=medium\n\n  * Built from %s at commit %s.
 	"$maintainer" "$date_rfc" | gzip -9n >"$doc/changelog.gz"
 chmod 0644 "$doc/copyright" "$doc/changelog.gz"
 
-# dpkg-shlibdeps wants a source tree: a debian/control naming the package.
+# dpkg-shlibdeps wants a source tree, a debian/control naming the package,
+# and finds the package's root by its DEBIAN dir.
+install -d "$root/DEBIAN"
 printf 'Source: asktray\n\nPackage: asktray\nArchitecture: any\n' >"$stage/src/debian/control"
-depends=$(cd "$stage/src" && dpkg-shlibdeps -O "$root/usr/bin/asktray" | sed -n 's/^shlibs:Depends=//p')
+depends=$(cd "$stage/src" && dpkg-shlibdeps -O debian/asktray/usr/bin/asktray | sed -n 's/^shlibs:Depends=//p')
 [[ -n "$depends" ]] || { echo "package-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
-install -d "$root/DEBIAN"
 cat >"$root/DEBIAN/control" <<CONTROL
 Package: asktray
 Version: $version
