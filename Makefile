@@ -14,8 +14,10 @@ TOOLS_DIR := $(CURDIR)/bin/tools
 # (-ldflags only changes the link, so the build cache is shared), wrapped by
 # packaging/package-linux.sh with the pinned fyne CLI.
 PACKAGE_DIR := bin/package
-VERSION := $(shell sed -n 's/^Version = "\(.*\)"$$/\1/p' FyneApp.toml)
-PACKAGE_LDFLAGS := -s -w -X github.com/asktray/asktray/app/cli.Version=$(VERSION)
+# FyneApp.toml's Version, read with a TOML library (packaging/appmeta); "="
+# so that only the targets that use it pay for the go run.
+VERSION = $(shell $(GO) run ./packaging/appmeta -f FyneApp.toml version)
+PACKAGE_LDFLAGS = -s -w -X github.com/asktray/asktray/app/cli.Version=$(VERSION)
 
 # The Windows build (make windows): cgo through Debian's mingw-w64, the GUI
 # subsystem (no console window) and the resources packaging/winres.sh makes
