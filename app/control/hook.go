@@ -43,6 +43,9 @@ type Hooks struct {
 	mu    sync.Mutex
 	open  map[string]openHook        // pending hook approvals by question id
 	moved map[sessionKey]sessionMove // the last moved-on event of each session
+	// notices are the hook notices that may still be pending, by question
+	// id: a session moving on makes them stale.
+	notices map[string]sessionKey
 }
 
 type sessionKey struct {
@@ -320,9 +323,20 @@ func (h *Hooks) movedOn(req hook.Request) {
 			ids = append(ids, id)
 		}
 	}
+	var stale []string
+	for id, k := range h.notices {
+		if k == (sessionKey{req.Agent, req.SessionID}) {
+			stale = append(stale, id)
+			delete(h.notices, id)
+		}
+	}
 	h.mu.Unlock()
 	for _, id := range ids {
 		h.withdrawAnswered(id, req)
+	}
+	for _, id := range stale {
+		// Already acknowledged, or ended otherwise: nothing to do.
+		_ = h.Broker.WithdrawBecause(id, question.ReasonAnsweredInAgent)
 	}
 }
 

@@ -46,16 +46,44 @@ func noticeText(req hook.Request) (header, msg string) {
 
 // notify shows req's notification in the tray and the history, as a notice,
 // and returns at once. A permission prompt of a session whose request the
-// tray already shows adds nothing.
+// tray already shows adds nothing. The notice is withdrawn (reason answered
+// in the agent) when its session moves on, since it is stale then.
 func (h *Hooks) notify(ctx context.Context, req hook.Request) {
 	if req.NotificationType == "permission_prompt" && h.sessionOpen(req.Agent, req.SessionID) {
 		return
 	}
 	header, msg := noticeText(req)
 	q := question.Question{Kind: question.KindNotice, Client: question.Client{Name: string(req.Agent), SessionID: req.SessionID}, Header: header, Message: msg}
-	if _, err := h.Broker.Ask(ctx, q); err != nil {
+	asked, err := h.Broker.Ask(ctx, q)
+	if err != nil {
 		h.log().Error("hook: notice", "agent", req.Agent, "err", err)
+		return
 	}
+	if req.SessionID != "" {
+		h.trackNotice(asked.ID, sessionKey{req.Agent, req.SessionID})
+	}
+}
+
+// maxNotices bounds the notices remembered for withdrawal; past it those no
+// longer pending are forgotten.
+const maxNotices = 256
+
+// trackNotice remembers notice id of session k, so that the session moving
+// on (the person came back to the agent) withdraws it.
+func (h *Hooks) trackNotice(id string, k sessionKey) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.notices == nil {
+		h.notices = map[string]sessionKey{}
+	}
+	if len(h.notices) >= maxNotices {
+		for nid := range h.notices {
+			if _, res, err := h.Broker.Get(nid); err != nil || res != nil {
+				delete(h.notices, nid)
+			}
+		}
+	}
+	h.notices[id] = k
 }
 
 // askQuestion is one of AskUserQuestion's questions

@@ -47,6 +47,21 @@ func TestHook_NotificationIsANotice(t *testing.T) {
 	}
 	_ = e.b.Answer(q.ID, question.Response{Action: question.Accept, Value: json.RawMessage(`"allow"`)})
 	recv(t, got)
+
+	// The person comes back to Claude Code: its session's notices are stale.
+	for len(e.ended) > 0 {
+		<-e.ended
+	}
+	recv(t, e.call(payload(t, hook.ClaudeCode, "UserPromptSubmit"), 0))
+	for range 2 {
+		ev := recv(t, e.ended)
+		if ev.Question.Kind != question.KindNotice || ev.Question.Client.SessionID != "abc123" || ev.Result.Outcome != question.Withdrawn || ev.Result.Reason != question.ReasonAnsweredInAgent {
+			t.Fatalf("ended %+v %+v", ev.Question, ev.Result)
+		}
+	}
+	if pend := e.b.Pending(); len(pend) != 1 || pend[0].Client.Name != "copilot-cli" {
+		t.Fatalf("still pending %+v", pend)
+	}
 }
 
 func TestHook_AskUserQuestion(t *testing.T) {
