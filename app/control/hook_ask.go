@@ -96,10 +96,15 @@ type askQuestion struct {
 }
 
 // askUserQuestion asks Claude Code's AskUserQuestion in the tray: one
-// question as a choice, several as a form. The answer goes back as
+// question as a choice, several as a form; while away, nothing is asked. The answer goes back as
 // updatedInput.answers, question text to label(s); a dismissal, or a
 // question that does not fit, leaves it to Claude Code's own prompt.
 func (h *Hooks) askUserQuestion(ctx context.Context, req hook.Request) hook.Reply {
+	if h.Policy != nil && h.Policy.Away() {
+		// PreToolUse runs before Claude Code shows its own question, so
+		// waiting here would hide it from the person's terminal too.
+		return hook.Reply{}
+	}
 	var in struct {
 		Questions []askQuestion `json:"questions"`
 	}

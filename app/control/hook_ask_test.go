@@ -110,6 +110,17 @@ func TestHook_AskUserQuestion(t *testing.T) {
 		t.Fatalf("asked %+v", q)
 	default:
 	}
+	// Away, Claude Code asks at once in its own UI.
+	_ = e.pol.SetAway(true)
+	if rep := recv(t, e.call(p, time.Minute)); rep.Behavior != "" {
+		t.Fatalf("away: %+v", rep)
+	}
+	select {
+	case q := <-e.asked:
+		t.Fatalf("asked while away: %+v", q)
+	default:
+	}
+	_ = e.pol.SetAway(false)
 	// A dismissal leaves it to Claude Code.
 	got = e.call(p, time.Minute)
 	q = e.nextAsked(t)
