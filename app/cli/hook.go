@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -58,14 +59,14 @@ func cmdHook(ctx context.Context, args []string, stdio IO) {
 	if in == nil {
 		in = os.Stdin
 	}
-	data, err := io.ReadAll(io.LimitReader(in, hook.MaxPayload+1))
-	if err == nil && len(data) > hook.MaxPayload {
-		err = fmt.Errorf("stdin: larger than %d MiB", hook.MaxPayload>>20)
+	// The first JSON value is the payload: an agent that leaves stdin open
+	// does not keep the hook waiting.
+	var data json.RawMessage
+	if err := json.NewDecoder(io.LimitReader(in, hook.MaxPayload)).Decode(&data); err != nil {
+		fmt.Fprintf(stdio.Err, "asktray hook: stdin: not one JSON object of at most %d MiB: %v\n", hook.MaxPayload>>20, err)
+		return
 	}
-	var p hook.Payload
-	if err == nil {
-		p, err = hook.Parse(agent, *event, data)
-	}
+	p, err := hook.Parse(agent, *event, data)
 	if err != nil {
 		fmt.Fprintf(stdio.Err, "asktray hook: %v\n", err)
 		return

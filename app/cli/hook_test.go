@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -165,6 +166,18 @@ func TestHook_PrintsNothingWhenItCannotAsk(t *testing.T) {
 		if r.code != 0 || r.out != "" || strings.Count(r.errOut, "\n") != 1 || !strings.HasPrefix(r.errOut, "asktray hook: ") {
 			t.Errorf("malformed %q: %+v", bad, r)
 		}
+	}
+	// An agent that leaves stdin open: the payload is the first JSON value.
+	pr, pw := io.Pipe()
+	t.Cleanup(func() { pw.Close() })
+	go func() { _, _ = pw.Write(payload) }()
+	var out, errOut bytes.Buffer
+	start := time.Now()
+	if code := Main(context.Background(), []string{"hook", "codex", "--timeout", "4", "--data-dir", h.dir}, IO{In: pr, Out: &out, Err: &errOut}, nil); code != 0 || out.Len() != 0 || time.Since(start) > 3*time.Second {
+		t.Errorf("stdin left open: %d %q %q after %v", code, out.String(), errOut.String(), time.Since(start))
+	}
+	if q := wait(t, h.asked); q.Client.Name != "codex" {
+		t.Errorf("asked %+v", q)
 	}
 	if r := runHook(payload, "gemini-cli", "--data-dir", h.dir); r.code != 0 || r.out != "" || strings.Count(r.errOut, "\n") != 1 {
 		t.Errorf("unknown agent: %+v", r)
