@@ -78,7 +78,7 @@ func (p *ptyRun) expect(want string) {
 			return
 		}
 		if time.Now().After(deadline) {
-			p.t.Fatalf("no %q on the terminal; it shows:\n%s", want, s[p.seen:])
+			p.t.Fatalf("no %q on the terminal after what was expected before; it shows:\n%s", want, s)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
