@@ -57,7 +57,9 @@ GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=$WINCC "$GO" vet "${TAGS[@]}" ./...
 nocgo windows >"$out/windows.ok"
 mapfile -t win <"$out/windows.ok"
 step "windows: go test -c of the ${#win[@]} packages with no cgo; vetted only (need cgo): $(sort "$out/windows.cgo" | tr '\n' ' ')"
-GOOS=windows GOARCH=amd64 CGO_ENABLED=0 "$GO" test "${TAGS[@]}" -c -o "$out/windows/" "${win[@]}"
+# The same environment as the build and vet above, so the compiled
+# dependencies come from the build cache.
+GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=$WINCC "$GO" test "${TAGS[@]}" -c -o "$out/windows/" "${win[@]}"
 
 nocgo darwin >"$out/darwin.ok"
 mapfile -t mac <"$out/darwin.ok"
