@@ -27,7 +27,7 @@ type WindowRule struct {
 
 // DefaultWindows are the blocking windows used unless settings say otherwise:
 // each stays under the point where that client gives up on a tool call
-// (see README, "Waiting without losing an answer").
+// (see docs/tools-guide.md, "Waiting without losing an answer").
 var DefaultWindows = []WindowRule{
 	{"claude-code", 15 * time.Minute}, // resets its watchdog on every progress notification
 	{"claude-ai", 50 * time.Second},   // Claude Desktop drops calls after about 60 s
