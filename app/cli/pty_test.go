@@ -104,8 +104,7 @@ func (p *ptyRun) wait() (int, string) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
+	if ee, ok := errors.AsType[*exec.ExitError](err); ok {
 		return ee.ExitCode(), p.out.String()
 	} else if err != nil {
 		p.t.Fatal(err)

@@ -82,8 +82,8 @@ func TestCLI_HeadlessAppPrintsLinksOnItsTerminal(t *testing.T) {
 	app.mu.Lock()
 	shown := app.out.String()
 	app.mu.Unlock()
-	i := strings.Index(shown, "?k=")
-	key := strings.Fields(shown[i+3:])[0]
+	_, after, _ := strings.Cut(shown, "?k=")
+	key := strings.Fields(after)[0]
 	if log, _ := os.ReadFile(filepath.Join(dir, "log", "asktray.log")); len(key) < 40 || strings.Contains(string(log), key) {
 		t.Errorf("key %q; the log holds it or it is short:\n%s", key, log)
 	}

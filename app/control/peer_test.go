@@ -67,6 +67,7 @@ func TestPeerHelperProcess(t *testing.T) {
 		os.Exit(0)
 	}
 	b, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
 	os.Stdout.WriteString(resp.Status + " " + string(b))
 	os.Exit(0)
 }

@@ -104,7 +104,7 @@ func (f *FakeNotifications) Notify(app string, _ uint32, _, summary, body string
 	time.Sleep(delay)
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	id := uint32(len(f.shown) + 1)
+	id := uint32(len(f.shown) + 1) //nolint:gosec // a test server never shows 4 billion notifications
 	f.shown = append(f.shown, Note{ID: id, App: app, Summary: summary, Body: body, Actions: actions})
 	return id, nil
 }

@@ -47,7 +47,7 @@ func Main(m *testing.M, child func() int) int {
 // AsktrayCommand returns a command that runs this test binary as asktray
 // with args. The package's TestMain must call Main with a child function.
 func AsktrayCommand(args ...string) *exec.Cmd {
-	cmd := exec.Command(os.Args[0], args...)
+	cmd := exec.Command(os.Args[0], args...) //nolint:gosec // the test binary itself, with the test's own arguments
 	cmd.Env = append(os.Environ(), ChildEnv)
 	return cmd
 }

@@ -209,23 +209,6 @@ func (p *appProc) waitPending(t *testing.T, message string) question.Question {
 	})
 }
 
-// waitEnded polls the app's history until the question with message has
-// ended and returns it with its result.
-func (p *appProc) waitEnded(t *testing.T, message string) control.Item {
-	t.Helper()
-	return waitFor(t, "end of question "+strconv.Quote(message), func() (control.Item, bool) {
-		page, err := p.ctl.History(context.Background(), control.HistoryQuery{})
-		if err != nil {
-			t.Fatalf("history: %v", err)
-		}
-		i := slices.IndexFunc(page.Items, func(it control.Item) bool { return it.Question.Message == message && it.Result != nil })
-		if i < 0 {
-			return control.Item{}, false
-		}
-		return page.Items[i], true
-	})
-}
-
 // waitFor calls look every 50 ms until it reports ok, for at most 30 s.
 func waitFor[T any](t *testing.T, what string, look func() (T, bool)) T {
 	t.Helper()

@@ -136,9 +136,12 @@ func TestTypeScriptSDK_HTTPProgressKeepsCallAlive(t *testing.T) {
 	// The SDK sends notifications/cancelled on timeout, reason "Request
 	// timed out": the client stopped waiting, the question stays open and
 	// the person's answer reaches the re-asked call.
-	control := app.waitPending(t, "Control: no reset on progress?")
+	first := app.waitPending(t, "Control: no reset on progress?")
 	time.Sleep(1500 * time.Millisecond) // past the server's wait for the cancellation
-	control = app.waitPending(t, "Control: no reset on progress?")
+	control := app.waitPending(t, "Control: no reset on progress?")
+	if control.ID != first.ID {
+		t.Fatalf("the timed-out call's question %s was replaced by %s", first.ID, control.ID)
+	}
 	app.answer(t, control.ID, `"no"`)
 	for ev = noReset.next(t); ev.Event == "progress"; ev = noReset.next(t) {
 	}

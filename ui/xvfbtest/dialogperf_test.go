@@ -161,7 +161,7 @@ func (r *poolRun) phases(t testing.TB, reused bool) map[string][]float64 {
 		if !strings.Contains(l, `msg="dialog shown"`) || strings.Contains(l, "reused_window="+strconv.FormatBool(!reused)) {
 			continue
 		}
-		for _, kv := range strings.Fields(l) {
+		for kv := range strings.FieldsSeq(l) {
 			k, v, _ := strings.Cut(kv, "=")
 			if x, err := strconv.ParseFloat(v, 64); err == nil && strings.HasSuffix(k, "_ms") {
 				out[k] = append(out[k], x)
