@@ -13,8 +13,10 @@ echo "==> [bench] app: round trip, pending memory, start to initialize" >&2
 $GO test "${TAGS[@]}" -run '^$' -bench 'Report' -benchtime 1x -timeout 10m ./app/benchreport/ | tee "$out/app.txt" >&2
 echo "==> [bench] history: 100k rows" >&2
 $GO test "${TAGS[@]}" -run '^$' -bench 'SQLite_(FirstPage100k|Search100k|CommitDecision|CommitDecided)$' -timeout 10m ./app/history/ | tee "$out/history.txt" >&2
-echo "==> [bench] desktop under Xvfb: dialog latency, idle RSS and CPU (about 2.5 minutes)" >&2
+echo "==> [bench] desktop under Xvfb: dialog latency, idle RSS and CPU, zenity (about 3 minutes)" >&2
 $GO test "${TAGS[@]}" -run '^$' -bench 'Desktop|Zenity' -benchtime 1x -timeout 15m -v ./ui/xvfbtest/ | tee "$out/desktop.txt" >&2 || true
+echo "==> [bench] desktop under Xvfb: 200 dialogs with and without window reuse, RSS every 25 (about 2 minutes)" >&2
+$GO test "${TAGS[@]}" -run '^$' -bench 'DialogPool' -benchtime 1x -timeout 20m -v ./ui/xvfbtest/ | tee "$out/pool.txt" >&2 || true
 
 # ns/op of a benchmark in a go test output, in milliseconds.
 nsop() { awk -v n="$2" '$1 ~ "^"n"(-[0-9]+)?$" { for (i = 2; i < NF; i++) if ($(i+1) == "ns/op") printf "%.2f ms", $i / 1e6 }' "$1"; }
@@ -51,11 +53,17 @@ span=$(grep -m1 'asktray idle with tray for' "$out/desktop.txt" | sed 's/.*tray 
 	echo "How each figure is taken: \`app/benchreport\` (round trip, pending memory, start, the hook command), \`app/history/bench_test.go\`"
 	echo "(100k rows: go test -bench, mean per operation), \`ui/xvfbtest/measure_test.go\` (dialog latency by xdotool"
 	echo "polling, idle cost from /proc over 60 s). Run \`make bench\` to refresh this file."
+	echo
+	echo "## This run: window reuse and the 200-dialog soak"
+	echo
+	echo "\`ui/xvfbtest/dialogperf_test.go\` (\`BenchmarkDialogPool\`), in the same run; the method is under Window reuse below."
+	echo
+	sed -n '/^time to dialog and RSS/,/^PASS\|^ok\|^--- /p' "$out/pool.txt" | grep -v '^PASS\|^ok\|^--- \|^Benchmark\|^goos\|^goarch\|^pkg\|^cpu' || echo "not measured: see the run output"
 	# Sections under a "## " heading (the time to first frame, window reuse)
 	# are measured and written by their own benchmarks; keep them.
 	if grep -q '^## ' docs/benchmarks.md 2>/dev/null; then
 		echo
-		sed -n '/^## /,$p' docs/benchmarks.md
+		awk '/^## / { keep = ($0 !~ /^## This run:/) } keep' docs/benchmarks.md
 	fi
 } > "$out/report.md"
 cp "$out/report.md" docs/benchmarks.md

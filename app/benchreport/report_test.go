@@ -199,12 +199,19 @@ func oneCommit(b *testing.B) func() time.Duration {
 	}
 }
 
-// BenchmarkReport_PendingMemory asks 1000 questions with wait false through
+// BenchmarkReport_PendingMemory asks 999 questions with wait false through
 // the MCP endpoint and reports the heap and goroutines they hold while
 // pending, per question, measured in the app's own process after GC.
 func BenchmarkReport_PendingMemory(b *testing.B) {
-	const n = 1000
+	const n = 999
 	env := startApp(b)
+	// One session holds all n and the warm-up question: raise its bound
+	// (max_pending_per_session, default 20) to its limit, 1000.
+	s := env.Settings
+	s.MaxPendingPerSession = n + 1
+	if err := env.ApplySettings(s); err != nil {
+		b.Fatal(err)
+	}
 	cs := connect(b, env.URL, env.Token)
 	ctx := context.Background()
 	heap := func() uint64 {
