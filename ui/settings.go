@@ -241,7 +241,7 @@ func (s *settingsWindow) Show() {
 			formItem("Notifications", s.sound, ""),
 			formItem("When away", s.awayMode, "Switch away in the tray menu or with 'asktray away on|off'. Away never allows anything."),
 			formItem("Keep history (days)", s.retention, "0 keeps everything; older finished questions are deleted daily."),
-			formItem("Start at login", s.startAtLogin, "Starts Asktray in the tray when you log in (XDG autostart, a LaunchAgent, or the Run key)."),
+			formItem("Start at login", s.startAtLogin, "Writes an XDG autostart entry (Linux, BSDs), a LaunchAgent (macOS) or the Run key (Windows)."),
 			formItem("Ask in", s.askIn, "client: the agent's own form (MCP elicitation); auto: the desktop when shown, else the agent's form. --ask overrides it."),
 			formItem("Claude Code hook", s.askUserQuestion, "Its AskUserQuestion through 'asktray hook claude-code' (docs/hooks.md); off, Claude Code asks in its terminal."),
 			formItem("MCP port", s.port, "Loopback port, 1024–65535. A change moves the server now; clients must be set up again."),
