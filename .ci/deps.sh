@@ -27,6 +27,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # find GL.
 build_pkgs=(gcc libc6-dev pkg-config libgl-dev libx11-dev libxcursor-dev
 	libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev)
+# app/personcheck checks the login password through PAM (msteinert/pam, cgo):
+# security/pam_appl.h and libpam.so.
+build_pkgs+=(libpam0g-dev)
 # make windows: the mingw-w64 C cross-compiler for cgo (Fyne's go-gl/glfw).
 build_pkgs+=(gcc-mingw-w64-x86-64)
 # make deb: dpkg-shlibdeps (dpkg-dev) computes Depends; lintian checks it.

@@ -63,10 +63,16 @@ func TestDebPackage(t *testing.T) {
 	run(t, "", "dpkg", "-i", deb)
 	files := strings.Fields(run(t, "", "dpkg-query", "-L", "asktray"))
 	for _, want := range []string{"/usr/bin/asktray", "/usr/share/applications/" + app.IconName + ".desktop",
-		"/usr/share/icons/hicolor/256x256/apps/" + app.IconName + ".png", "/usr/share/doc/asktray/copyright"} {
+		"/usr/share/icons/hicolor/256x256/apps/" + app.IconName + ".png", "/usr/share/doc/asktray/copyright", pamService} {
 		if !slices.Contains(files, want) {
 			t.Errorf("the package does not install %s; it installs %v", want, files)
 		}
+	}
+	if got, err := os.ReadFile(pamService); err != nil || string(got) != string(mustRead(t, "pam.d/asktray")) {
+		t.Errorf("%s is not packaging/pam.d/asktray (%v):\n%s", pamService, err, got)
+	}
+	if cf := run(t, "", "dpkg-query", "-W", "-f=${Conffiles}", "asktray"); !strings.Contains(cf, pamService) {
+		t.Errorf("%s is not a conffile: %q", pamService, cf)
 	}
 	if v := run(t, "", "/usr/bin/asktray", "version"); v != "asktray "+version+"\n" {
 		t.Errorf("asktray version: %q, want %q", v, "asktray "+version)
@@ -79,9 +85,14 @@ func TestDebPackage(t *testing.T) {
 		t.Errorf("after dpkg -r the package's status is %q", st)
 	}
 	for _, f := range files {
-		if fi, err := os.Lstat(f); err == nil && !fi.IsDir() {
+		if fi, err := os.Lstat(f); err == nil && !fi.IsDir() && f != pamService {
 			t.Errorf("dpkg -r left %s", f)
 		}
+	}
+	// The PAM service is a conffile: it stays after -r and goes with --purge.
+	run(t, "", "dpkg", "--purge", "asktray")
+	if _, err := os.Lstat(pamService); err == nil {
+		t.Errorf("dpkg --purge left %s", pamService)
 	}
 	for _, d := range []string{"/usr/share/doc/asktray", "/usr/share/icons/hicolor/256x256/apps/" + app.IconName + ".png"} {
 		if _, err := os.Lstat(d); err == nil {
@@ -145,4 +156,16 @@ func initializeInstalled(t *testing.T, dataDir string) {
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), `"serverInfo"`) || !strings.Contains(string(b), `"asktray"`) {
 		t.Errorf("initialize: %s\n%s", resp.Status, b)
 	}
+}
+
+// pamService is the PAM service file the package installs.
+const pamService = "/etc/pam.d/asktray"
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -2,7 +2,8 @@
 # package-deb.sh EXECUTABLE OUTDIR — make OUTDIR/asktray_<version>_amd64.deb
 # from an asktray binary built already (make deb builds it stripped).
 #
-# The package holds /usr/bin/asktray, the launcher
+# The package holds /usr/bin/asktray, its PAM service /etc/pam.d/asktray (a
+# conffile; the app checks the login password with it), the launcher
 # /usr/share/applications/app.asktray.desktop.desktop, the icon in the
 # hicolor theme, and the copyright and changelog under /usr/share/doc. Name,
 # version, maintainer, description and the launcher's fields come from
@@ -67,6 +68,7 @@ Categories=$categories;
 Keywords=$keywords;
 ENTRY
 chmod 0644 "$root/usr/share/applications/$id.desktop"
+install -Dm0644 "$repo/packaging/pam.d/asktray" "$root/etc/pam.d/asktray"
 desktop-file-validate "$root/usr/share/applications/$id.desktop"
 
 cat >"$doc/copyright" <<COPYRIGHT
@@ -86,6 +88,7 @@ chmod 0644 "$doc/copyright" "$doc/changelog.gz"
 # dpkg-shlibdeps wants a source tree, a debian/control naming the package,
 # and finds the package's root by its DEBIAN dir.
 install -d "$root/DEBIAN"
+printf '/etc/pam.d/asktray\n' >"$root/DEBIAN/conffiles"
 printf 'Source: asktray\n\nPackage: asktray\nArchitecture: any\n' >"$stage/src/debian/control"
 depends=$(cd "$stage/src" && dpkg-shlibdeps -O debian/asktray/usr/bin/asktray | sed -n 's/^shlibs:Depends=//p')
 [[ -n "$depends" ]] || { echo "package-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }

@@ -1,0 +1,194 @@
+// Package personcheck decides whether an answer that approves, given outside
+// the desktop dialog (on the CLI's terminal or on the question page), comes
+// with the person's proof: their login password, checked through PAM, or a
+// grace period that an earlier password opened for that same channel.
+//
+// A channel is one terminal (its device and session, as sudo's timestamp
+// is) or one browser (a random server-side session), never the user alone.
+// Grace periods live in memory and end when the app restarts. Three wrong
+// passwords lock a channel for 30 s; every failure is logged.
+package personcheck
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+)
+
+// The ways a proof fails. Each error a Checker returns wraps one of them and
+// says what to do, naming the dialog where the password cannot help.
+var (
+	// ErrPasswordNeeded: no password was given and the channel has no grace.
+	ErrPasswordNeeded = errors.New("your login password is needed")
+	// ErrWrongPassword: PAM refused the password.
+	ErrWrongPassword = errors.New("wrong password")
+	// ErrLocked: the channel had too many wrong passwords and waits.
+	ErrLocked = errors.New("too many wrong passwords")
+	// ErrBusy: another check of the same channel is running.
+	ErrBusy = errors.New("a password check of this channel is already running")
+	// ErrUnavailable: the password cannot be checked here (no PAM, or PAM
+	// cannot check this user).
+	ErrUnavailable = errors.New("your login password cannot be checked here")
+)
+
+// DialogHint ends every message of an answer refused for want of a
+// password that can be checked: the dialog needs none.
+const DialogHint = "answer it in the Asktray dialog instead, which needs no password"
+
+// The limits of the grace period and of wrong passwords.
+const (
+	DefaultGrace = 5 * time.Minute
+	MaxGrace     = 15 * time.Minute
+	MaxFailures  = 3
+	LockFor      = 30 * time.Second
+)
+
+// Verifier checks the login password of the user who runs the app. Verify
+// blocks (PAM delays a failure by about two seconds) and may be called from
+// any goroutine. It returns nil for the right password, an error wrapping
+// ErrWrongPassword for a wrong one, and one wrapping ErrUnavailable when it
+// cannot tell.
+type Verifier interface {
+	Verify(password string) error
+}
+
+// Channel names one terminal or one browser session. It is logged, so it
+// must not be a secret: a browser's channel is a digest of its session id.
+type Channel string
+
+// Checker keeps the grace periods and the wrong-password counts of every
+// channel. Its methods may be called from any goroutine.
+type Checker struct {
+	verifier Verifier
+	grace    func() time.Duration
+	log      *slog.Logger
+	now      func() time.Time
+
+	mu       sync.Mutex
+	channels map[Channel]*channelState
+}
+
+type channelState struct {
+	graceUntil  time.Time
+	lockedUntil time.Time
+	failures    int
+	busy        bool
+}
+
+// New returns a Checker that checks passwords with v and opens a grace
+// period of grace() (read at each success; 0 asks every time, more than
+// MaxGrace counts as MaxGrace) after each right one. log may be nil.
+func New(v Verifier, grace func() time.Duration, log *slog.Logger) *Checker {
+	if log == nil {
+		log = slog.Default()
+	}
+	if grace == nil {
+		grace = func() time.Duration { return DefaultGrace }
+	}
+	return &Checker{verifier: v, grace: grace, log: log, now: time.Now, channels: map[Channel]*channelState{}}
+}
+
+// Fresh reports whether ch is within a grace period, so that an approval
+// from it needs no password now. It does not block.
+func (c *Checker) Fresh(ch Channel) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st := c.channels[ch]
+	return st != nil && c.now().Before(st.graceUntil)
+}
+
+// Prove returns nil when an approval from ch may go ahead: ch is within a
+// grace period (password is then ignored), or password is the person's
+// login password, which opens a grace period for ch. Otherwise the error
+// wraps one of the Err values above. It blocks while PAM checks, and
+// refuses (ErrBusy) a second check of ch while one runs.
+func (c *Checker) Prove(ch Channel, password string) error {
+	c.mu.Lock()
+	st := c.state(ch)
+	now := c.now()
+	switch {
+	case now.Before(st.graceUntil):
+		c.mu.Unlock()
+		return nil
+	case now.Before(st.lockedUntil):
+		left := st.lockedUntil.Sub(now).Round(time.Second)
+		c.mu.Unlock()
+		c.log.Warn("approval password refused: channel locked", "channel", ch, "left", left)
+		return fmt.Errorf("%w: this %s is locked for %s more; the question stays pending", ErrLocked, ch.kind(), left)
+	case st.busy:
+		c.mu.Unlock()
+		return fmt.Errorf("%w; the question stays pending", ErrBusy)
+	case password == "":
+		c.mu.Unlock()
+		return fmt.Errorf("%w to approve outside the dialog; the question stays pending", ErrPasswordNeeded)
+	}
+	st.busy = true
+	c.mu.Unlock()
+
+	err := c.verifier.Verify(password)
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st.busy = false
+	now = c.now()
+	if err == nil {
+		st.failures = 0
+		if g := min(c.grace(), MaxGrace); g > 0 {
+			st.graceUntil = now.Add(g)
+		}
+		c.log.Info("approval password accepted", "channel", ch)
+		return nil
+	}
+	if !errors.Is(err, ErrWrongPassword) {
+		c.log.Error("approval password could not be checked", "channel", ch, "err", err)
+		return fmt.Errorf("%w (%v); the question stays pending: %s", ErrUnavailable, err, DialogHint)
+	}
+	st.failures++
+	c.log.Warn("approval password wrong", "channel", ch, "failures", st.failures)
+	if st.failures >= MaxFailures {
+		st.failures = 0
+		st.lockedUntil = now.Add(LockFor)
+		return fmt.Errorf("%w: %d wrong in a row, this %s is locked for %s; the question stays pending",
+			ErrLocked, MaxFailures, ch.kind(), LockFor)
+	}
+	return fmt.Errorf("%w (%d of %d before a %s lock); the question stays pending. "+
+		"With no login password, %s", ErrWrongPassword, st.failures, MaxFailures, LockFor, DialogHint)
+}
+
+// state returns ch's state, making it; c.mu must be held.
+func (c *Checker) state(ch Channel) *channelState {
+	st := c.channels[ch]
+	if st == nil {
+		st = &channelState{}
+		c.channels[ch] = st
+	}
+	return st
+}
+
+// Terminal is the channel of one terminal; id names its device and session
+// (control builds it from /proc).
+func Terminal(id string) Channel { return Channel("terminal " + id) }
+
+// Browser is the channel of one browser session, named by a digest of its
+// secret session id.
+func Browser(sessionID string) Channel {
+	sum := sha256.Sum256([]byte(sessionID))
+	return Channel("browser " + hex.EncodeToString(sum[:8]))
+}
+
+// kind names the channel's sort for a message: terminal or browser.
+func (ch Channel) kind() string {
+	kind, _, _ := strings.Cut(string(ch), " ")
+	return kind
+}
+
+// unavailable is a Verifier that refuses every check, saying why.
+type unavailable struct{ why error }
+
+// Verify refuses; it does not block.
+func (u unavailable) Verify(string) error { return fmt.Errorf("%w: %w", ErrUnavailable, u.why) }

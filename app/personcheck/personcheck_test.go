@@ -1,0 +1,154 @@
+package personcheck
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/asktray/asktray/internal/testkit"
+)
+
+// TestImports keeps the package to the standard library and the PAM binding,
+// so that the control socket and the page can both use it.
+func TestImports(t *testing.T) {
+	t.Parallel()
+	testkit.ImportsOnly(t, ".", "github.com/msteinert/pam/v2")
+}
+
+// fakeVerifier accepts one password and counts its calls.
+type fakeVerifier struct {
+	mu    sync.Mutex
+	right string
+	calls int
+	err   error // returned instead when set
+}
+
+func (f *fakeVerifier) Verify(p string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls++
+	switch {
+	case f.err != nil:
+		return f.err
+	case p != f.right:
+		return ErrWrongPassword
+	}
+	return nil
+}
+
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time { return c.t }
+
+func newChecker(v Verifier, grace time.Duration) (*Checker, *clock) {
+	return newCheckerLog(v, grace, io.Discard)
+}
+
+func newCheckerLog(v Verifier, grace time.Duration, w io.Writer) (*Checker, *clock) {
+	c := New(v, func() time.Duration { return grace }, slog.New(slog.NewTextHandler(w, nil)))
+	clk := &clock{time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)}
+	c.now = clk.now
+	return c, clk
+}
+
+// TestGrace: a right password opens a grace period for that channel only;
+// it ends after the grace, and 0 asks every time.
+func TestGrace(t *testing.T) {
+	t.Parallel()
+	v := &fakeVerifier{right: "pw"}
+	c, clk := newChecker(v, 5*time.Minute)
+	tty, other := Terminal("tty=34816 sid=100"), Terminal("tty=34817 sid=200")
+	if err := c.Prove(tty, ""); !errors.Is(err, ErrPasswordNeeded) {
+		t.Fatalf("no password, no grace: %v", err)
+	}
+	if err := c.Prove(tty, "pw"); err != nil {
+		t.Fatalf("right password: %v", err)
+	}
+	if !c.Fresh(tty) || c.Prove(tty, "") != nil {
+		t.Fatal("no grace after the right password")
+	}
+	if c.Fresh(other) || !errors.Is(c.Prove(other, ""), ErrPasswordNeeded) {
+		t.Fatal("the grace of one terminal counts for another")
+	}
+	if c.Fresh(Browser("x")) {
+		t.Fatal("the grace of a terminal counts for a browser")
+	}
+	clk.t = clk.t.Add(5*time.Minute + time.Second)
+	if c.Fresh(tty) || !errors.Is(c.Prove(tty, ""), ErrPasswordNeeded) {
+		t.Fatal("grace outlives 5 minutes")
+	}
+
+	c0, _ := newChecker(v, 0)
+	if err := c0.Prove(tty, "pw"); err != nil {
+		t.Fatal(err)
+	}
+	if c0.Fresh(tty) {
+		t.Fatal("grace 0 still opens a grace period")
+	}
+	cmax, clk := newChecker(v, time.Hour)
+	_ = cmax.Prove(tty, "pw")
+	clk.t = clk.t.Add(MaxGrace + time.Second)
+	if cmax.Fresh(tty) {
+		t.Fatal("grace beyond 15 minutes")
+	}
+}
+
+// TestLockout: three wrong passwords lock the channel for 30 s, even for
+// the right password, without asking PAM; other channels are not locked.
+func TestLockout(t *testing.T) {
+	t.Parallel()
+	v := &fakeVerifier{right: "pw"}
+	var log bytes.Buffer
+	c, clk := newCheckerLog(v, time.Minute, &log)
+	b := Browser("session-1")
+	for i := 1; i <= 2; i++ {
+		err := c.Prove(b, "nope")
+		if !errors.Is(err, ErrWrongPassword) || !strings.Contains(err.Error(), "stays pending") {
+			t.Fatalf("wrong password %d: %v", i, err)
+		}
+	}
+	if err := c.Prove(b, "nope"); !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "30s") {
+		t.Fatalf("third wrong password: %v", err)
+	}
+	calls := v.calls
+	if err := c.Prove(b, "pw"); !errors.Is(err, ErrLocked) {
+		t.Fatalf("right password while locked: %v", err)
+	}
+	if v.calls != calls {
+		t.Fatal("PAM asked while the channel is locked")
+	}
+	if n := strings.Count(log.String(), "approval password wrong"); n != 3 {
+		t.Errorf("%d failures logged, want 3:\n%s", n, &log)
+	}
+	if strings.Contains(log.String(), "session-1") {
+		t.Errorf("the log holds the browser's session id:\n%s", &log)
+	}
+	if err := c.Prove(Browser("session-2"), "pw"); err != nil {
+		t.Fatalf("another browser is locked too: %v", err)
+	}
+	clk.t = clk.t.Add(LockFor)
+	if err := c.Prove(b, "pw"); err != nil {
+		t.Fatalf("after 30 s: %v", err)
+	}
+}
+
+// TestUnavailable: a verifier that cannot check refuses with a message that
+// names the dialog, and does not count towards the lock.
+func TestUnavailable(t *testing.T) {
+	t.Parallel()
+	c, _ := newChecker(System(), time.Minute)
+	if _, ok := c.verifier.(unavailable); !ok {
+		c, _ = newChecker(&fakeVerifier{err: errors.New("pam_start: no such service")}, time.Minute)
+	}
+	for range 4 {
+		err := c.Prove(Terminal("t"), "pw")
+		if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "Asktray dialog") {
+			t.Fatalf("got %v", err)
+		}
+	}
+}
