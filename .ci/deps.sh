@@ -40,6 +40,8 @@ test_pkgs=(xvfb xauth dbus dunst libglib2.0-bin libnotify-bin xdotool
 	x11-utils imagemagick desktop-file-utils)
 # Headless Chromium for the question pages' real-browser tests (app/webask).
 test_pkgs+=(chromium)
+# The page tests of another local user and of an agent with a shell: curl.
+test_pkgs+=(curl)
 # The comparison in make bench: zenity-based MCP servers spawn it per question.
 test_pkgs+=(zenity)
 # Tooling.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/personcheck"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/app/webask"
@@ -106,6 +107,7 @@ type core struct {
 	keeper   *settingsKeeper
 	broker   *question.Broker
 	web      *webask.Server
+	person   *personcheck.Checker
 }
 
 // openCore opens the core and pushes its closers on down.
@@ -137,7 +139,9 @@ func openCore(ctx context.Context, o Options, log *slog.Logger, askFlag mcpbridg
 		}
 	})
 	down.push(c.broker.Subscribe(logEvents(log)))
-	c.web = webask.New(webask.Config{Broker: c.broker, Log: log, ArmDelay: time.Duration(c.settings.ArmDelayMS) * time.Millisecond, Links: linkPrinter(o.Links, c.gui)})
+	c.person = personcheck.New(personcheck.System(), c.keeper.passwordGrace, log)
+	c.web = webask.New(webask.Config{Broker: c.broker, Log: log, ArmDelay: time.Duration(c.settings.ArmDelayMS) * time.Millisecond,
+		Links: linkPrinter(o.Links, c.gui), Person: c.person, Grace: c.keeper.passwordGrace, Dir: o.DataDir})
 	down.push(c.web.Close)
 	return c, nil
 }

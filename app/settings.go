@@ -17,6 +17,7 @@ import (
 	"github.com/asktray/asktray/app/atomicfile"
 	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/personcheck"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/app/webask"
@@ -80,6 +81,20 @@ type Settings struct {
 	// notices) one MCP client session may have pending at once; the next
 	// ask is refused (1..1000; default 20).
 	MaxPendingPerSession int `json:"max_pending_per_session,omitempty"`
+	// PasswordGraceMinutes is how long the login password, given to allow
+	// on a terminal or in a browser, lets that same terminal or browser
+	// allow again without it (0 asks every time, at most 15; absent: 5).
+	// A restart of the app ends every grace period.
+	PasswordGraceMinutes *int `json:"password_grace_minutes,omitempty"`
+}
+
+// PasswordGrace is password_grace_minutes as a duration (the default when
+// absent).
+func (s Settings) PasswordGrace() time.Duration {
+	if s.PasswordGraceMinutes == nil {
+		return personcheck.DefaultGrace
+	}
+	return time.Duration(*s.PasswordGraceMinutes) * time.Minute
 }
 
 // LoadSettings reads the settings of dir. A missing file gives the zero
@@ -126,6 +141,9 @@ func (s Settings) Validate() error {
 		if f.v != 0 && (f.v < f.lo || f.v > f.hi) {
 			return fmt.Errorf("%s: must be %s, got %d", f.name, f.between, f.v)
 		}
+	}
+	if g := s.PasswordGraceMinutes; g != nil && (*g < 0 || time.Duration(*g)*time.Minute > personcheck.MaxGrace) {
+		return fmt.Errorf("password_grace_minutes: must be between 0 (ask every time) and %d, got %d", int(personcheck.MaxGrace/time.Minute), *g)
 	}
 	if _, err := mcpbridge.ParseAskMode(s.AskMode); err != nil {
 		return fmt.Errorf("ask_mode: %w", err)
@@ -258,6 +276,14 @@ func (k *settingsKeeper) hookSettings() control.HookSettings {
 		Deadline:        question.ClampTimeout(time.Duration(k.cur.DefaultTimeoutSeconds) * time.Second),
 		AskUserQuestion: k.cur.HookAskUserQuestion,
 	}
+}
+
+// passwordGrace is the grace period a right login password opens now.
+// Safe for concurrent use; it waits for an apply in progress.
+func (k *settingsKeeper) passwordGrace() time.Duration {
+	k.applyMu.Lock()
+	defer k.applyMu.Unlock()
+	return k.cur.PasswordGrace()
 }
 
 // askMode is the --ask flag when given, else the setting's mode.

@@ -11,12 +11,17 @@
 package loopback
 
 import (
+	"errors"
 	"net"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 )
+
+// ErrNoOwner says this platform gives no way to learn who owns a TCP peer
+// (Owner returns it everywhere but on Linux).
+var ErrNoOwner = errors.New("this platform does not say which user owns a loopback TCP connection")
 
 // Name reports whether host, a bare host without a port (IPv6 in brackets
 // or not), is "localhost" in any case or a loopback IP address.

@@ -27,3 +27,9 @@ func (q *Question) Approves(r Response) bool {
 	}
 	return false
 }
+
+// CanApprove reports whether some answer to q approves (see Approves): q is
+// an approval or a destructive confirmation.
+func (q *Question) CanApprove() bool {
+	return q.Kind == KindApproval || (q.Kind == KindConfirm && q.Destructive)
+}

@@ -54,6 +54,10 @@ func (s *Server) refuse(r *http.Request) string {
 	}
 	switch rules.Check(r) {
 	case loopback.Allowed:
+		if err := s.sameUser(r); err != nil {
+			s.log.Warn("question page refused: another user", "peer", r.RemoteAddr, "err", err)
+			return "only the user who runs Asktray may open this page"
+		}
 		return ""
 	case loopback.ForeignPeer:
 		return "only local browsers may open this page"

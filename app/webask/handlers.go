@@ -30,6 +30,8 @@ func (s *Server) get(w http.ResponseWriter, r *http.Request) {
 		s.notFound(w)
 		return
 	}
+	s.removeOpens(id) // the forwarding file did its work
+	v.Password = s.passwordField(r, &q)
 	s.serveForm(w, http.StatusOK, v, r.URL.Query().Get("k"))
 }
 
@@ -85,6 +87,7 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 		s.notFound(w)
 		return
 	}
+	v.Password = s.passwordField(r, &q)
 	resp, ferr := v.read(r.PostForm)
 	since := s.cfg.Now().Sub(served)
 	if since < s.armDelay() {
@@ -98,29 +101,50 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 		s.serveForm(w, http.StatusUnprocessableEntity, v, key)
 		return
 	}
+	if q.Approves(resp) {
+		if perr := s.prove(w, r, id); perr != nil {
+			v.Password.Error = present.UpperFirst(perr.Error())
+			v.Focus = "password"
+			s.serveForm(w, http.StatusForbidden, v, key)
+			return
+		}
+	}
 	resp.Via = question.ViaWeb
-	err = s.cfg.Broker.Answer(id, resp)
+	if s.record(w, id, key, v, s.cfg.Broker.Answer(id, resp)) {
+		s.log.Info("question answered in browser", "id", id, "kind", string(q.Kind), "client", q.Client.DisplayName(),
+			"action", string(resp.Action), "since_served_ms", since.Milliseconds())
+		s.showResult(w, id)
+	}
+}
+
+// record shows the page again, or the result of an answer that came too
+// late, when err (the broker's answer to the post) says so, and reports
+// whether the answer was taken instead.
+func (s *Server) record(w http.ResponseWriter, id, key string, v *view, err error) bool {
 	switch {
 	case errors.Is(err, question.ErrInvalid):
 		v.fieldError(err)
 		s.serveForm(w, http.StatusUnprocessableEntity, v, key)
-		return
+		return false
 	case errors.Is(err, question.ErrNotPending), errors.Is(err, question.ErrNotFound), errors.Is(err, question.ErrClosed):
 		q, res, gerr := s.cfg.Broker.Get(id)
 		if gerr != nil || res == nil {
 			s.notFound(w)
-			return
+			return false
 		}
 		s.render(w, http.StatusConflict, "result", resultView(q, *res, true))
-		return
+		return false
 	case err != nil:
 		v.Error = fmt.Sprintf("Could not record the answer: %v", err)
 		s.serveForm(w, http.StatusInternalServerError, v, key)
-		return
+		return false
 	}
-	s.log.Info("question answered in browser", "id", id, "kind", string(q.Kind), "client", q.Client.DisplayName(),
-		"action", string(resp.Action), "since_served_ms", since.Milliseconds())
-	q, res, err = s.cfg.Broker.Get(id)
+	return true
+}
+
+// showResult shows the result page of question id, just answered.
+func (s *Server) showResult(w http.ResponseWriter, id string) {
+	q, res, err := s.cfg.Broker.Get(id)
 	if err != nil || res == nil {
 		s.render(w, http.StatusOK, "result", &view{Title: "Answer sent", Result: &resultText{Outcome: "Answer sent."}})
 		return

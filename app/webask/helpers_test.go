@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
 	"regexp"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/asktray/asktray/app/personcheck"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -24,6 +26,8 @@ type env struct {
 	broker *question.Broker
 	web    *Server
 	ts     *httptest.Server
+	client *http.Client // one browser: its own cookie jar
+	person *personcheck.Checker
 	logs   *strings.Builder
 	links  strings.Builder // what Config.Links was given, a line each
 	logMu  sync.Mutex
@@ -43,7 +47,9 @@ func makeEnv(t *testing.T, real bool) *env {
 	t.Helper()
 	e := &env{t: t, broker: question.NewBroker(question.Config{}), now: time.Now(), logs: &strings.Builder{}, real: real}
 	log := slog.New(slog.NewTextHandler(lockedWriter{&e.logMu, e.logs}, nil))
-	e.web = New(Config{Broker: e.broker, Log: log, Now: e.clock, Links: func(id, u string) {
+	e.client = newJarClient()
+	e.person = personcheck.New(passwordIs(testPassword), func() time.Duration { return 5 * time.Minute }, log)
+	e.web = New(Config{Broker: e.broker, Log: log, Now: e.clock, Person: e.person, Dir: t.TempDir(), Links: func(id, u string) {
 		e.logMu.Lock()
 		defer e.logMu.Unlock()
 		e.links.WriteString(id + " " + u + "\n")
@@ -124,7 +130,13 @@ type reply struct {
 
 func (e *env) do(req *http.Request) reply {
 	e.t.Helper()
-	res, err := http.DefaultClient.Do(req)
+	return e.doWith(e.client, req)
+}
+
+// doWith sends req from browser c.
+func (e *env) doWith(c *http.Client, req *http.Request) reply {
+	e.t.Helper()
+	res, err := c.Do(req)
 	if err != nil {
 		e.t.Fatalf("%s %s: %v", req.Method, req.URL, err)
 	}
@@ -202,3 +214,23 @@ func with(base url.Values, kv ...string) url.Values {
 }
 
 func schema(s string) json.RawMessage { return json.RawMessage(s) }
+
+// testPassword is the person's login password in these tests.
+const testPassword = "correct horse"
+
+// passwordIs is a personcheck.Verifier that knows one password.
+type passwordIs string
+
+func (p passwordIs) Verify(s string) error {
+	if s != string(p) {
+		return personcheck.ErrWrongPassword
+	}
+	return nil
+}
+
+// newJarClient returns an HTTP client with a cookie jar of its own, as one
+// browser is.
+func newJarClient() *http.Client {
+	jar, _ := cookiejar.New(nil)
+	return &http.Client{Jar: jar}
+}

@@ -31,13 +31,14 @@ type view struct {
 	ArmMS      int64
 	Error      string // a problem with the whole answer
 
-	Text    *textView
-	Options *optionsView // choice, multi_choice, and text with free text off
-	Fields  []*fieldView // form
-	Note    *noteView
-	Buttons []buttonView
-	Cancel  buttonView
-	Focus   string // the id of the control that takes focus; "" means the default button
+	Text     *textView
+	Options  *optionsView // choice, multi_choice, and text with free text off
+	Fields   []*fieldView // form
+	Note     *noteView
+	Password *passwordView // an answer that approves needs the login password
+	Buttons  []buttonView
+	Cancel   buttonView
+	Focus    string // the id of the control that takes focus; "" means the default button
 
 	Result *resultText
 

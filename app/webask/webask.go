@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/asktray/asktray/app/loopback"
+	"github.com/asktray/asktray/app/personcheck"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -56,6 +57,16 @@ type Config struct {
 	Links func(id, url string)
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Person checks the login password that an answer which approves needs
+	// on a page (the same Checker as the control socket's, so that a lock
+	// or a grace period is the app's). Nil refuses every such answer.
+	Person *personcheck.Checker
+	// Grace is the grace period a right password opens (nil: the default),
+	// which the page states.
+	Grace func() time.Duration
+	// Dir, if set, is the data dir, where OpenFile writes the files that
+	// forward a browser to a page.
+	Dir string
 }
 
 // Server mints, spends and serves the per-question links. Its methods are
@@ -67,8 +78,10 @@ type Server struct {
 	addr  atomic.Pointer[string]
 	unsub func()
 
-	mu    sync.Mutex
-	links map[string]*link // by question id, pending questions only
+	mu       sync.Mutex
+	links    map[string]*link    // by question id, pending questions only
+	sessions map[string]struct{} // browser session ids this app made
+	opens    map[string][]string // forwarding files by question id
 }
 
 // link is the secret of one pending question and the pages served for it.
@@ -85,11 +98,12 @@ func New(cfg Config) *Server {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	s := &Server{cfg: cfg, log: cfg.Log, links: map[string]*link{}}
+	s := &Server{cfg: cfg, log: cfg.Log, links: map[string]*link{}, sessions: map[string]struct{}{}, opens: map[string][]string{}}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.SetArmDelay(cfg.ArmDelay)
+	removeStaleOpens(cfg.Dir)
 	s.unsub = cfg.Broker.Subscribe(s.event)
 	for _, q := range cfg.Broker.Pending() {
 		s.mint(q.ID)
@@ -103,6 +117,7 @@ func (s *Server) Close() {
 	s.mu.Lock()
 	clear(s.links)
 	s.mu.Unlock()
+	s.removeOpens("")
 }
 
 // SetAddr sets the listener's address (host:port). Links point to it, and
@@ -176,6 +191,7 @@ func (s *Server) event(ev question.Event) {
 		s.mu.Lock()
 		delete(s.links, ev.Question.ID)
 		s.mu.Unlock()
+		s.removeOpens(ev.Question.ID)
 	}
 }
 
