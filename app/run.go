@@ -174,7 +174,7 @@ func startServers(o Options, c *core, down *closers) (*servers, error) {
 		Started: time.Now().UTC().Format(time.RFC3339), GUI: c.gui,
 	}}
 	hooks := &control.Hooks{Broker: c.broker, Policy: c.policy, Render: mcpbridge.PermissionView, Settings: c.keeper.hookSettings, Log: c.log}
-	ctl := &control.Server{Broker: c.broker, Store: c.store, Policy: c.policy, Hooks: hooks, Log: c.log, URL: c.web.URL, Show: s.showUI, Status: func() control.Status {
+	ctl := &control.Server{Broker: c.broker, Store: c.store, Policy: c.policy, Hooks: hooks, Person: c.person, Log: c.log, URL: c.web.URL, Show: s.showUI, Status: func() control.Status {
 		return control.Status{PID: s.inst.PID, Version: s.inst.Version, URL: mcp.URL(), DataDir: s.inst.DataDir, GUI: s.inst.GUI}
 	}}
 	if err := ctl.Listen(s.inst.Socket); err != nil {

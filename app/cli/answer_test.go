@@ -75,8 +75,10 @@ func TestCLI_ApproveWithoutTerminalRefused(t *testing.T) {
 
 // TestCLI_AnswerWalk drives 'asktray answer' (no ID) through a real
 // pseudo-terminal: it shows each question in full with the dialog's
-// choices, takes arrow and number keys, ignores a confirmation typed before
-// the arming delay, refuses a wrong word, and records the terminal.
+// choices, takes arrow and number keys, ignores a password typed before the
+// arming delay, refuses a wrong one (the question stays pending), takes the
+// next approval within the terminal's grace period without asking, and
+// records the terminal.
 func TestCLI_AnswerWalk(t *testing.T) {
 	t.Parallel()
 	dir := shortTempDir(t)
@@ -87,27 +89,26 @@ func TestCLI_AnswerWalk(t *testing.T) {
 		w.expect(want) // the default is never the one that approves
 	}
 	w.send("1")
-	w.expect(`To confirm, type "deploy"`)
-	w.send("deploy\r") // typed ahead, before the prompt armed: dropped
+	w.expect("type your login password")
+	w.send(testPassword + "\r") // typed ahead, before the prompt armed: dropped
 	time.Sleep(300 * time.Millisecond)
 	if got := pendingIDs(t, dir); len(got) != 3 {
-		t.Fatalf("a confirmation typed before arming was taken: %d pending", len(got))
+		t.Fatalf("a password typed before arming was taken: %d pending", len(got))
 	}
 	w.expect("ready: ")
-	w.send("Deploy\r")
+	w.send("guess\r")
+	w.expect("refused: wrong password (1 of 3")
+	w.expect("Deploy to production") // shown again, still pending
+	w.send("1")
+	w.expect("ready: ")
+	w.send(testPassword + "\r")
 	w.expect(ids[0] + ": answered")
 
 	w.expect("Wipe the cache?")
 	w.expect("> 2. No")
 	w.send("\x1b[A") // up to Yes
 	w.expect("> 1. Yes")
-	w.send("\r")
-	w.expect(`To confirm, type "yes"`)
-	w.expect("ready: ")
-	w.send("nope\r")
-	w.expect("Not confirmed; the question stays pending.")
-	w.expect("Wipe the cache?")
-	w.send("2")
+	w.send("\r") // this terminal gave the password a moment ago: no prompt
 	w.expect(ids[1] + ": answered")
 
 	w.expect("Which branch?")
@@ -121,7 +122,7 @@ func TestCLI_AnswerWalk(t *testing.T) {
 	want := map[string]struct {
 		value string
 		via   question.Via
-	}{ids[0]: {`"allow"`, question.ViaTerminal}, ids[1]: {`"no"`, question.ViaTerminal}, ids[2]: {`["dev"]`, question.ViaTerminal}}
+	}{ids[0]: {`"allow"`, question.ViaTerminal}, ids[1]: {`"yes"`, question.ViaTerminal}, ids[2]: {`["dev"]`, question.ViaTerminal}}
 	for range 3 {
 		id, js, _ := strings.Cut(p.next(t, "result "), " ")
 		var res question.Result

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/asktray/asktray/app"
+	"github.com/asktray/asktray/app/personcheck"
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/internal/testkit"
 )
@@ -31,7 +32,12 @@ func TestMain(m *testing.M) {
 	os.Exit(testkit.Main(m, childMain))
 }
 
+// testPassword is the login password of the app these tests run: the test
+// binary's own Verifier, as root has none (TestCLI_RealPAM checks the real one).
+const testPassword = "correct horse 42"
+
 func childMain() int {
+	personcheck.SetTestVerifier(personcheck.Password(testPassword))
 	var mu sync.Mutex
 	say := func(format string, args ...any) {
 		mu.Lock()

@@ -173,9 +173,9 @@ func walkPending(ctx context.Context, f *flags) error {
 }
 
 // answerOne sends req to question id. An answer that approves first shows
-// the question on the controlling terminal and needs the person to type the
-// confirmation there; without a terminal it is refused and the question
-// stays pending.
+// the question on the controlling terminal and needs the person's login
+// password there (unless that terminal gave it within the grace period);
+// without a terminal it is refused and the question stays pending.
 func answerOne(ctx context.Context, c *control.Client, id string, req control.AnswerRequest) (control.Item, error) {
 	it, err := c.Get(ctx, id)
 	if err != nil {
@@ -193,14 +193,31 @@ func answerOne(ctx context.Context, c *control.Client, id string, req control.An
 	}
 	defer t.Close()
 	showQuestion(t, control.PendingQuestion{Question: it.Question}, 1, 1)
-	ok, err := t.confirmWord(confirmWordFor(it.Question))
+	return approve(ctx, c, t, id, req)
+}
+
+// errNotConfirmed: the person went back at the password prompt.
+var errNotConfirmed = errors.New("not confirmed; the question stays pending")
+
+// approve sends req, an answer that approves, as confirmed on terminal t.
+// When the app says this terminal needs the password (it is not within a
+// grace period), it asks for it with echo off and sends it along. It blocks
+// until the person types and the app has checked.
+func approve(ctx context.Context, c *control.Client, t *terminal, id string, req control.AnswerRequest) (control.Item, error) {
+	req.TerminalConfirmed = true
+	it, err := c.Answer(ctx, id, req)
+	var ae *control.APIError
+	if !errors.As(err, &ae) || ae.Code != "needs_password" {
+		return it, err
+	}
+	pw, ok, err := t.readPassword("To allow, type your login password (Esc to go back); it is not shown… ")
 	if err != nil {
 		return it, err
 	}
 	if !ok {
-		return it, errors.New("not confirmed; the question stays pending")
+		return it, errNotConfirmed
 	}
-	req.TerminalConfirmed = true
+	req.Password = pw
 	return c.Answer(ctx, id, req)
 }
 
@@ -216,7 +233,7 @@ func explainAnswerError(err error) error {
 		ae.Message = "no such question: " + ae.Message
 	case "not_pending":
 		ae.Message = "too late: " + ae.Message
-	case "needs_person":
+	case "needs_person", "needs_password", "wrong_password", "locked":
 		ae.Message = "refused: " + ae.Message
 	}
 	return ae

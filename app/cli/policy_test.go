@@ -64,7 +64,7 @@ func TestCLI_RulesAndAway(t *testing.T) {
 
 	// An approval is allowed once with --accept '"allow"' typed on a
 	// terminal, and denied with --decline from anywhere.
-	approveOnPTY(t, dir, ids[2], `"allow"`, "edit")
+	approveOnPTY(t, dir, ids[2], `"allow"`)
 	if r = run(t, dir, "answer", ids[3], "--decline", "--note", "not that file"); r.code != 0 || !strings.Contains(r.stdout, "declined") {
 		t.Fatalf("deny: %+v", r)
 	}

@@ -113,14 +113,18 @@ func (p *ptyRun) wait() (int, string) {
 }
 
 // approveOnPTY answers question id with value through 'asktray answer ID
-// --accept VALUE' on a terminal, typing word when asked to confirm.
-func approveOnPTY(t *testing.T, dir, id, value, word string) {
+// --accept VALUE' on a terminal, typing the login password when asked.
+func approveOnPTY(t *testing.T, dir, id, value string) {
 	t.Helper()
 	p := startPTY(t, dir, []string{armDelayEnv + "=0"}, "answer", id, "--accept", value)
-	p.expect("To confirm, type \"" + word + "\"")
+	p.expect("type your login password")
 	p.expect("ready: ")
-	p.send(word + "\r")
-	if code, out := p.wait(); code != 0 || !strings.Contains(out, id+": answered") {
+	p.send(testPassword + "\r")
+	code, out := p.wait()
+	if code != 0 || !strings.Contains(out, id+": answered") {
 		t.Fatalf("answer %s on a terminal: exit %d\n%s", id, code, out)
+	}
+	if strings.Contains(out, testPassword) {
+		t.Fatalf("the password was echoed:\n%s", out)
 	}
 }

@@ -74,7 +74,7 @@ func TestStdio_EveryTool(t *testing.T) {
 		}
 		if pend[0].Approves(question.Response{Action: req.Action, Value: req.Value}) {
 			// Only the person approves: on a terminal, typing the word.
-			approveOnPTY(t, dir, pend[0].ID, tc.value, confirmWordFor(pend[0]))
+			approveOnPTY(t, dir, pend[0].ID, tc.value)
 		} else if _, err := ctl.Answer(ctx, pend[0].ID, req); err != nil {
 			t.Fatalf("%s: answer: %v", tc.tool, err)
 		}

@@ -257,17 +257,33 @@ func (t *terminal) readLine(prompt string) (line string, ok bool, err error) {
 	}
 }
 
-// confirmWord asks the person to type word after the arming delay and
-// reports whether they did (case does not matter). It shows "ready:" once
-// armed; what was typed before is dropped.
-func (t *terminal) confirmWord(word string) (bool, error) {
-	t.printf("To confirm, type %q and press Enter (Esc to go back)… ", word)
+// readPassword asks for the person's login password after the arming
+// delay and reads it without echo (the terminal is in raw mode). ok is
+// false when the person pressed Esc or Ctrl-C. Keys typed before the
+// prompt is armed are dropped, so a line typed ahead never answers it.
+func (t *terminal) readPassword(prompt string) (password string, ok bool, err error) {
+	t.printf("%s", prompt)
 	t.arm()
-	line, ok, err := t.readLine("ready: ")
-	if err != nil || !ok {
-		return false, err
+	t.printf("ready: ")
+	var rs []rune
+	for {
+		k, err := t.key()
+		if err != nil {
+			return "", false, err
+		}
+		switch {
+		case k.name == keyEnter:
+			t.printf("\n")
+			return string(rs), true, nil
+		case k.name == keyEsc || k.name == keyInterrupt:
+			t.printf("\n")
+			return "", false, nil
+		case k.name == keyBackspace && len(rs) > 0:
+			rs = rs[:len(rs)-1]
+		case k.r != 0:
+			rs = append(rs, k.r)
+		}
 	}
-	return strings.EqualFold(strings.TrimSpace(line), word), nil
 }
 
 // menu shows items and lets the person pick one with the arrow keys and

@@ -3,7 +3,6 @@ package cli
 import (
 	"testing"
 
-	"github.com/asktray/asktray/app/question"
 )
 
 func TestDecodeKey(t *testing.T) {
@@ -26,25 +25,6 @@ func TestDecodeKey(t *testing.T) {
 	for _, tc := range cases {
 		if k, n := decodeKey([]byte(tc.in)); k != tc.want || n != tc.n {
 			t.Errorf("decodeKey(%q) = %+v, %d; want %+v, %d", tc.in, k, n, tc.want, tc.n)
-		}
-	}
-}
-
-func TestConfirmWordFor(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		q    question.Question
-		want string
-	}{
-		{question.Question{Kind: question.KindApproval, Action: "Deploy to production"}, "deploy"},
-		{question.Question{Kind: question.KindApproval, Action: "`rm -rf build`"}, "rm"},
-		{question.Question{Kind: question.KindApproval, Action: "🚀"}, "allow"},
-		{question.Question{Kind: question.KindConfirm, Destructive: true, YesLabel: "Delete it"}, "delete"},
-		{question.Question{Kind: question.KindConfirm, Destructive: true}, "yes"},
-	}
-	for _, tc := range cases {
-		if got := confirmWordFor(tc.q); got != tc.want {
-			t.Errorf("%q/%q: %q, want %q", tc.q.Action, tc.q.YesLabel, got, tc.want)
 		}
 	}
 }

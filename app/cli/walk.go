@@ -138,24 +138,6 @@ func pickMany(q question.Question) func(*terminal) (*control.AnswerRequest, erro
 	}
 }
 
-// confirmWordFor is what the person types to approve q: the first word of
-// the approval's action (or of the destructive confirmation's yes label),
-// in lower case.
-func confirmWordFor(q question.Question) string {
-	s, fallback := q.Action, "allow"
-	if q.Kind == question.KindConfirm {
-		s, fallback = q.YesLabel, "yes"
-	}
-	for w := range strings.FieldsSeq(s) {
-		w = strings.ToLower(strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
-		if w != "" {
-			return w
-		}
-		break
-	}
-	return fallback
-}
-
 // showQuestion prints q in full: who asks, what, and everything the dialog shows.
 func showQuestion(t *terminal, q control.PendingQuestion, n, of int) {
 	left := time.Until(q.Deadline).Round(time.Second)
@@ -252,23 +234,22 @@ func askOne(ctx context.Context, c *control.Client, t *terminal, q control.Pendi
 	return false, send(ctx, c, t, q.Question, *req)
 }
 
-// send gives req to q, first asking for the typed confirmation when it
-// approves. A refusal by the app is shown, not returned: the walk goes on.
+// send gives req to q, first asking for the login password when it
+// approves and the app needs it. A refusal by the app is shown, not
+// returned: the walk goes on.
 func send(ctx context.Context, c *control.Client, t *terminal, q question.Question, req control.AnswerRequest) error {
+	var it control.Item
+	var err error
 	if q.Approves(question.Response{Action: req.Action, Value: req.Value}) {
-		ok, err := t.confirmWord(confirmWordFor(q))
-		if err != nil {
-			return err
-		}
-		if !ok {
-			t.printf("Not confirmed; the question stays pending.\n")
-			return nil
-		}
+		it, err = approve(ctx, c, t, q.ID, req)
+	} else {
+		req.TerminalConfirmed = true
+		it, err = c.Answer(ctx, q.ID, req)
 	}
-	req.TerminalConfirmed = true
-	it, err := c.Answer(ctx, q.ID, req)
 	var ae *control.APIError
 	switch {
+	case errors.Is(err, errNotConfirmed):
+		t.printf("Not confirmed; the question stays pending.\n")
 	case errors.As(err, &ae):
 		t.printf("%s\n", explainAnswerError(err))
 	case err != nil:

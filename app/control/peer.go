@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 
+	"github.com/asktray/asktray/app/personcheck"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -73,30 +74,69 @@ func (s *Server) sameUser(next http.Handler) http.Handler {
 // errNeedsPerson marks an answer that approves refused for want of the person.
 var errNeedsPerson = errors.New("only the person can approve this")
 
+// passwordError is an answer that approves, refused for want of the
+// password: 403 (429 when locked) with its own code, so that the CLI can
+// ask for the password; the message is personcheck's.
+type passwordError struct {
+	status int
+	code   string
+	err    error
+}
+
+func (e *passwordError) Error() string { return e.err.Error() }
+func (e *passwordError) Unwrap() error { return e.err }
+
 // channel decides how an answer to question id arrived: ViaTerminal when the
 // caller says the person confirmed it on its terminal and its process really
 // runs in the foreground of one, ViaCLI otherwise. An answer that approves
-// needs ViaTerminal; without it the error wraps errNeedsPerson, names the
-// other ways to answer, and the question stays pending.
+// needs ViaTerminal and the person's proof for that terminal (the login
+// password in req, or the terminal's grace period, checked by s.Person);
+// without them the error wraps errNeedsPerson or one of the password
+// errors, and the question stays pending. It blocks while PAM checks.
 func (s *Server) channel(r *http.Request, id string, req AnswerRequest, resp question.Response) (question.Via, error) {
 	q, _, err := s.Broker.Get(id)
 	if err != nil {
 		return "", err
 	}
 	termErr := errors.New("the caller did not confirm on a terminal")
+	term := ""
 	if req.TerminalConfirmed {
-		termErr = s.onTerminal(r)
-	}
-	if termErr == nil {
-		return question.ViaTerminal, nil
+		term, termErr = s.onTerminal(r)
 	}
 	if !q.Approves(resp) {
+		if termErr == nil {
+			return question.ViaTerminal, nil
+		}
 		return question.ViaCLI, nil
 	}
-	s.log().Warn("approval over the control socket refused", "id", id, "err", termErr)
-	return "", fmt.Errorf("%w (%s, %v); the question stays pending. Answer it in the Asktray dialog, "+
-		"on its page in a browser (the tray's Open in browser menu), or run 'asktray answer' in your own terminal",
-		errNeedsPerson, describe(q), termErr)
+	if termErr != nil {
+		s.log().Warn("approval over the control socket refused", "id", id, "err", termErr)
+		return "", fmt.Errorf("%w (%s, %v); the question stays pending. Answer it in the Asktray dialog, "+
+			"on its page in a browser (the tray's Open in browser menu), or run 'asktray answer' in your own terminal",
+			errNeedsPerson, describe(q), termErr)
+	}
+	return question.ViaTerminal, s.prove(id, q, term, req.Password)
+}
+
+// prove checks the person's proof for an approval from terminal term.
+func (s *Server) prove(id string, q question.Question, term, password string) error {
+	if s.Person == nil {
+		return fmt.Errorf("%w (%s): no password check is set up; %s", errNeedsPerson, describe(q), personcheck.DialogHint)
+	}
+	err := s.Person.Prove(personcheck.Terminal(term), password)
+	if err == nil {
+		return nil
+	}
+	s.log().Warn("approval over the control socket refused", "id", id, "terminal", term, "err", err)
+	switch {
+	case errors.Is(err, personcheck.ErrPasswordNeeded):
+		return &passwordError{http.StatusForbidden, "needs_password", err}
+	case errors.Is(err, personcheck.ErrWrongPassword):
+		return &passwordError{http.StatusForbidden, "wrong_password", err}
+	case errors.Is(err, personcheck.ErrLocked):
+		return &passwordError{http.StatusTooManyRequests, "locked", err}
+	}
+	return fmt.Errorf("%w (%s): %w", errNeedsPerson, describe(q), err)
 }
 
 // describe names a question in an error: its action or the start of its message.
@@ -111,12 +151,12 @@ func describe(q question.Question) string {
 	return fmt.Sprintf("%s %q from %s", q.Kind, name, q.Client.DisplayName())
 }
 
-// onTerminal returns nil when the process that sent r runs in the
-// foreground of its controlling terminal.
-func (s *Server) onTerminal(r *http.Request) error {
+// onTerminal returns the terminal of the process that sent r when it runs
+// in the foreground of its controlling terminal (see peerOnTerminal).
+func (s *Server) onTerminal(r *http.Request) (string, error) {
 	p := peerOf(r.Context())
 	if p == nil || p.conn == nil {
-		return errors.New("the caller's process is unknown")
+		return "", errors.New("the caller's process is unknown")
 	}
 	return peerOnTerminal(p.conn)
 }

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/personcheck"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 )
@@ -65,6 +66,10 @@ type AnswerRequest struct {
 	// answer that approves (question.Question.Approves) needs it, and the app
 	// checks that the caller really runs in the foreground of a terminal.
 	TerminalConfirmed bool `json:"terminal_confirmed,omitempty"`
+	// Password is the person's login password, read from the terminal with
+	// echo off. An answer that approves needs it unless that terminal is
+	// within a grace period; the app checks it through PAM.
+	Password string `json:"password,omitempty"`
 }
 
 // SnoozeRequest is the body of a snooze call.
@@ -87,6 +92,9 @@ type Server struct {
 	Policy *policy.Policy
 	// Hooks, if set, serves `asktray hook AGENT` (/v1/hook).
 	Hooks *Hooks
+	// Person checks the login password an approval needs; nil refuses
+	// every approval over the socket.
+	Person *personcheck.Checker
 	Log   *slog.Logger
 
 	srv *http.Server
@@ -180,7 +188,8 @@ func (s *Server) show(w http.ResponseWriter, _ *http.Request) {
 func (s *Server) pending(w http.ResponseWriter, r *http.Request) {
 	qs := s.Broker.Pending()
 	out := make([]PendingQuestion, len(qs))
-	links := s.URL != nil && s.onTerminal(r) == nil
+	_, termErr := s.onTerminal(r)
+	links := s.URL != nil && termErr == nil
 	for i, q := range qs {
 		out[i].Question = q
 		if links {
@@ -338,6 +347,7 @@ type apiError struct {
 
 func writeError(w http.ResponseWriter, err error) {
 	var re *requestError
+	var pe *passwordError
 	body := apiError{Error: err.Error()}
 	status := http.StatusInternalServerError
 	switch {
@@ -345,6 +355,8 @@ func writeError(w http.ResponseWriter, err error) {
 		status, body.Code = http.StatusForbidden, "other_user"
 	case errors.Is(err, errNeedsPerson):
 		status, body.Code = http.StatusForbidden, "needs_person"
+	case errors.As(err, &pe):
+		status, body.Code = pe.status, pe.code
 	case errors.As(err, &re):
 		status, body.Code, body.Field = http.StatusBadRequest, "bad_request", re.field
 	case errors.Is(err, question.ErrInvalid):

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/personcheck"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -19,11 +20,15 @@ func newServer(t *testing.T) (*Client, *question.Broker) {
 }
 
 // newServerIn serves a new broker on dir/c.sock until the test ends.
+// testPassword is the person's login password in these tests.
+const testPassword = "correct horse"
+
 func newServerIn(t *testing.T, dir string) (*Client, *question.Broker) {
 	t.Helper()
 	store := history.NewMemory()
 	b := question.NewBroker(question.Config{Journal: store})
-	s := &Server{Broker: b, Store: store, Status: func() Status { return Status{PID: 42, URL: "http://127.0.0.1:1/mcp"} }}
+	s := &Server{Broker: b, Store: store, Status: func() Status { return Status{PID: 42, URL: "http://127.0.0.1:1/mcp"} },
+		Person: personcheck.New(personcheck.Password(testPassword), nil, nil)}
 	sock := filepath.Join(dir, "c.sock")
 	if err := s.Listen(sock); err != nil {
 		t.Fatal(err)

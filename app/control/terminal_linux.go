@@ -9,33 +9,54 @@ import (
 	"strconv"
 )
 
-// peerOnTerminal returns nil when the process at the other end of c has a
-// controlling terminal and is in that terminal's foreground process group:
-// what a person running a command in their terminal looks like. It reads
-// /proc/PID/stat of the peer's pid (SO_PEERCRED) when called.
-func peerOnTerminal(c *net.UnixConn) error {
+// peerOnTerminal returns the terminal of the process at the other end of c
+// when it has a controlling terminal and is in that terminal's foreground
+// process group: what a person running a command in their terminal looks
+// like. The terminal is named as sudo's timestamp names it: the device
+// (tty_nr), the session and the start time of the session's leader, so
+// that a new session on a reused pty is another terminal. It reads
+// /proc/PID/stat of the peer's pid (SO_PEERCRED) and of its session leader.
+func peerOnTerminal(c *net.UnixConn) (string, error) {
 	cred, err := peerCred(c)
 	if err != nil {
-		return err
+		return "", err
 	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", cred.Pid))
+	st, err := readStat(int(cred.Pid))
 	if err != nil {
-		return fmt.Errorf("read the caller's process status: %w", err)
+		return "", err
+	}
+	if err := st.foreground(); err != nil {
+		return "", err
+	}
+	leader, err := readStat(st.session)
+	if err != nil {
+		return "", fmt.Errorf("the caller's session leader: %w", err)
+	}
+	return fmt.Sprintf("tty=%d sid=%d since=%d", st.ttyNr, st.session, leader.start), nil
+}
+
+// readStat reads and parses /proc/PID/stat.
+func readStat(pid int) (procStat, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return procStat{}, fmt.Errorf("read the caller's process status: %w", err)
 	}
 	st, err := parseStat(b)
 	if err != nil {
-		return fmt.Errorf("/proc/%d/stat: %w", cred.Pid, err)
+		return procStat{}, fmt.Errorf("/proc/%d/stat: %w", pid, err)
 	}
-	return st.foreground()
+	return st, nil
 }
 
 // procStat holds the fields of /proc/PID/stat that say where a process's
 // terminal is.
 type procStat struct {
-	pgrp, ttyNr, tpgid int
+	pgrp, session, ttyNr, tpgid int
+	start                       uint64 // clock ticks after boot
 }
 
-// parseStat reads pgrp (field 5), tty_nr (7) and tpgid (8) of proc(5)'s
+// parseStat reads pgrp (field 5), session (6), tty_nr (7), tpgid (8) and
+// starttime (22) of proc(5)'s
 // /proc/PID/stat. Field 2, the command name, is in parentheses and may hold
 // spaces and parentheses itself, so the fields are counted from the last ')'.
 func parseStat(b []byte) (procStat, error) {
@@ -44,20 +65,25 @@ func parseStat(b []byte) (procStat, error) {
 		return procStat{}, errors.New("no command name in parentheses")
 	}
 	f := bytes.Fields(b[i+1:]) // state ppid pgrp session tty_nr tpgid ...
-	if len(f) < 6 {
-		return procStat{}, fmt.Errorf("%d fields after the command name, want at least 6", len(f))
+	if len(f) < 20 {
+		return procStat{}, fmt.Errorf("%d fields after the command name, want at least 20", len(f))
 	}
 	var st procStat
 	for _, x := range []struct {
 		dst *int
 		idx int
-	}{{&st.pgrp, 2}, {&st.ttyNr, 4}, {&st.tpgid, 5}} {
+	}{{&st.pgrp, 2}, {&st.session, 3}, {&st.ttyNr, 4}, {&st.tpgid, 5}} {
 		n, err := strconv.Atoi(string(f[x.idx]))
 		if err != nil {
 			return procStat{}, fmt.Errorf("field %d: %w", x.idx+3, err)
 		}
 		*x.dst = n
 	}
+	start, err := strconv.ParseUint(string(f[19]), 10, 64)
+	if err != nil {
+		return procStat{}, fmt.Errorf("field 22: %w", err)
+	}
+	st.start = start
 	return st, nil
 }
 

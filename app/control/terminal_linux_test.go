@@ -19,8 +19,8 @@ import (
 
 func TestParseStat(t *testing.T) {
 	t.Parallel()
-	st, err := parseStat([]byte("4242 (a) (b c)) S 1 4240 4200 34817 4240 4194560 0 0"))
-	if err != nil || st != (procStat{pgrp: 4240, ttyNr: 34817, tpgid: 4240}) {
+	st, err := parseStat([]byte("4242 (a) (b c)) S 1 4240 4200 34817 4240 4194560 0 0 0 0 0 0 0 0 20 0 1 0 98765 0 0"))
+	if err != nil || st != (procStat{pgrp: 4240, session: 4200, ttyNr: 34817, tpgid: 4240, start: 98765}) {
 		t.Fatalf("parseStat = %+v %v", st, err)
 	}
 	for _, bad := range []string{"4242 no-parens S 1 2 3 4 5", "1 (x) S 1 2", "1 (x) S 1 two 3 4 5"} {
@@ -86,7 +86,8 @@ func callAsHelper(t *testing.T, sock, path, body string, onPTY bool) string {
 // terminal_confirmed: from a process without a controlling terminal the app
 // refuses allow and a destructive yes and the questions stay pending, while
 // a deny, a plain yes and a text answer pass; from the foreground of a
-// pseudo-terminal the allow passes and the history says via terminal.
+// pseudo-terminal the allow needs the login password, and then passes and
+// the history says via terminal.
 func TestServer_ApprovalNeedsTerminal(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -134,9 +135,20 @@ func TestServer_ApprovalNeedsTerminal(t *testing.T) {
 			t.Errorf("%s without a terminal: got %q, want 200 via cli", tc.body, out)
 		}
 	}
-	out := answerAsHelper(t, sock, deploy, `{"action":"accept","value":"allow","terminal_confirmed":true}`, true)
+	for body, want := range map[string]string{
+		`{"action":"accept","value":"allow","terminal_confirmed":true}`:                     `"code":"needs_password"`,
+		`{"action":"accept","value":"allow","terminal_confirmed":true,"password":"guess"}`: `"code":"wrong_password"`,
+	} {
+		if out := answerAsHelper(t, sock, deploy, body, true); !strings.HasPrefix(out, "403 ") || !strings.Contains(out, want) {
+			t.Errorf("%s from a terminal: got %q, want 403 %s", body, out, want)
+		}
+	}
+	if it, err := c.Get(ctx, deploy); err != nil || it.Result != nil {
+		t.Fatalf("after a terminal's allow without the password: %+v %v, want still pending", it.Result, err)
+	}
+	out := answerAsHelper(t, sock, deploy, `{"action":"accept","value":"allow","terminal_confirmed":true,"password":"`+testPassword+`"}`, true)
 	if !strings.Contains(out, "200 OK") {
-		t.Fatalf("allow from the foreground of a terminal: got %q, want 200", out)
+		t.Fatalf("allow with the password from the foreground of a terminal: got %q, want 200", out)
 	}
 	it, err := c.Get(ctx, deploy)
 	if err != nil || it.Result == nil || it.Result.Outcome != question.Answered || it.Result.Via != question.ViaTerminal {

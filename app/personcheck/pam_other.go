@@ -11,5 +11,8 @@ const Service = ""
 // System returns the Verifier of this platform: none is built, so every
 // check is refused and names the dialog.
 func System() Verifier {
+	if testVerifier != nil {
+		return testVerifier
+	}
 	return unavailable{errors.New("this build of Asktray checks login passwords only on Linux")}
 }

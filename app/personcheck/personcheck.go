@@ -192,3 +192,24 @@ type unavailable struct{ why error }
 
 // Verify refuses; it does not block.
 func (u unavailable) Verify(string) error { return fmt.Errorf("%w: %w", ErrUnavailable, u.why) }
+
+// testVerifier, when set, is what System returns: a test binary's own
+// password, so that tests running the app in-process as root need no
+// account with a known password. Only Go code linked into the binary can
+// set it (SetTestVerifier); the asktray binary never does.
+var testVerifier Verifier
+
+// SetTestVerifier makes System return v in this process. Call it from a
+// test binary only, before the app starts.
+func SetTestVerifier(v Verifier) { testVerifier = v }
+
+// Password is a Verifier that knows one password, for tests.
+type Password string
+
+// Verify accepts p only; it does not block.
+func (p Password) Verify(s string) error {
+	if s != string(p) {
+		return fmt.Errorf("%w: not the test password", ErrWrongPassword)
+	}
+	return nil
+}
