@@ -2,7 +2,6 @@ package cli
 
 import (
 	"testing"
-
 )
 
 func TestDecodeKey(t *testing.T) {

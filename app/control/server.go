@@ -95,7 +95,7 @@ type Server struct {
 	// Person checks the login password an approval needs; nil refuses
 	// every approval over the socket.
 	Person *personcheck.Checker
-	Log   *slog.Logger
+	Log    *slog.Logger
 
 	srv *http.Server
 	ln  net.Listener

@@ -136,7 +136,7 @@ func TestServer_ApprovalNeedsTerminal(t *testing.T) {
 		}
 	}
 	for body, want := range map[string]string{
-		`{"action":"accept","value":"allow","terminal_confirmed":true}`:                     `"code":"needs_password"`,
+		`{"action":"accept","value":"allow","terminal_confirmed":true}`:                    `"code":"needs_password"`,
 		`{"action":"accept","value":"allow","terminal_confirmed":true,"password":"guess"}`: `"code":"wrong_password"`,
 	} {
 		if out := answerAsHelper(t, sock, deploy, body, true); !strings.HasPrefix(out, "403 ") || !strings.Contains(out, want) {
