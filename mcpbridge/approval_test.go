@@ -210,12 +210,17 @@ func TestHighRiskNotApprovedByGenericRule(t *testing.T) {
 	if q, res, err := e.broker.Get(got["question_id"].(string)); err != nil || res != nil || q.State != question.StatePending {
 		t.Fatalf("the high-risk approval is not pending: %+v %+v %v", q, res, err)
 	}
-	// A rule made for exactly this with the extra confirmation decides it.
-	hr := addRule(t, e.pol, policy.Rule{Client: "claude-code", Action: "request_approval:Drop the orders table", Decision: policy.Allow, HighRisk: true})
+	// A rule made for exactly this action and these details, with the
+	// extra confirmation, decides it; other details are asked again.
+	hr := addRule(t, e.pol, policy.Rule{Client: "claude-code", Action: "request_approval:Drop the orders table", Decision: policy.Allow, HighRisk: true,
+		Match: policy.MatchInput, Pattern: "`DROP TABLE orders; -- again`"})
 	delete(drop, "wait")
-	drop["details"] = "`DROP TABLE orders; -- again`"
+	drop["details"] = "`DROP TABLE orders; -- again`" // the same details would re-attach to the pending question
 	got, _, _ = call(t, ctx, s, ToolApproval, drop)
 	wantFields(t, "high-risk rule", got, map[string]any{"status": "auto_approved", "rule_id": hr.ID})
+	drop["details"], drop["wait"] = "`DROP TABLE orders CASCADE; DROP TABLE customers;`", false
+	got, _, _ = call(t, ctx, s, ToolApproval, drop)
+	wantFields(t, "other details", got, map[string]any{"status": "pending", "decision": nil})
 }
 
 // request_approval works with wait false, get_answer and cancel_question.

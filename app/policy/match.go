@@ -14,17 +14,29 @@ func (p *Policy) Match(q question.Question, now time.Time) (Rule, bool) {
 	if !decidable(q) {
 		return Rule{}, false
 	}
+	s := SubjectOf(q)
 	p.mu.RLock()
-	var cands []*Rule
+	var cands, prefixes []*Rule
 	for i := range p.rules {
 		r := &p.rules[i]
-		if r.applies(q, now) && r.mayDecide(q) {
-			c := *r
+		if !r.applies(q, now) || !r.mayDecide(q, s) {
+			continue
+		}
+		c := *r
+		switch {
+		case r.Match == MatchPrefix:
+			prefixes = append(prefixes, &c)
+		case r.matchesWhole(s):
 			cands = append(cands, &c)
 		}
 	}
 	p.mu.RUnlock()
-	return pick(cands)
+	cover, real := coverParts(prefixes, s)
+	best, ok := pick(append(cands, cover...))
+	if r, isCover := real[best.ID]; ok && isCover && best.Decision == Allow {
+		return r, true
+	}
+	return best, ok
 }
 
 // pick applies precedence to the matching rules: of those no other beats, a

@@ -46,7 +46,7 @@ func TestMatch(t *testing.T) {
 	bash := approval("claude-code", "s1", "permission_prompt", "Bash", question.RiskMedium)
 	deploy := approval("claude-code", "s1", "request_approval", "Deploy to production", question.RiskHigh)
 	hr := rule("hr", "claude-code", "request_approval:Deploy to production", Allow)
-	hr.HighRisk = true
+	hr.HighRisk, hr.Match = true, MatchInput // its details, "", exactly
 	hrGlob := rule("hrglob", "claude-*", "request_approval:Deploy to production", Allow)
 	hrGlob.HighRisk = true // could not be added; a hand-edited file must still not approve
 	expired := rule("old", "*", "permission_prompt:Bash", Allow)

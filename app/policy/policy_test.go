@@ -227,12 +227,13 @@ func TestSetAwayModeDefaultsToHold(t *testing.T) {
 func TestSuggestRule(t *testing.T) {
 	t.Parallel()
 	q := approval("claude-code", "s1", "request_approval", "Delete *.log", question.RiskHigh)
+	q.Details = "removes logs older than a week"
 	r := SuggestRule(q, Allow)
-	if r.Client != "claude-code" || r.Action != `request_approval:Delete \*.log` || r.Decision != Allow || r.Scope != ScopeAlways || r.SessionID != "s1" || r.HighRisk {
+	if r.Client != "claude-code" || r.Action != `request_approval:Delete \*.log` || r.Decision != Allow || r.Scope != ScopeSession ||
+		r.SessionID != "s1" || r.HighRisk || r.Match != MatchInput || r.Pattern != q.Details {
 		t.Fatalf("SuggestRule = %+v", r)
 	}
 	r.HighRisk = true
-	r.Scope = ScopeSession
 	p, _ := openTemp(t)
 	added, err := p.Add(r)
 	if err != nil {
@@ -242,7 +243,13 @@ func TestSuggestRule(t *testing.T) {
 		t.Fatalf("the suggested high-risk rule does not decide its own question: %+v %v", got, ok)
 	}
 	other := approval("claude-code", "s1", "request_approval", "Delete a.log", question.RiskHigh)
+	other.Details = q.Details
 	if got, ok := p.Match(other, time.Now()); ok {
 		t.Fatalf("the escaped star matched another action: %+v", got)
+	}
+	otherDetails := q
+	otherDetails.Details = "DROP TABLE logs CASCADE"
+	if got, ok := p.Match(otherDetails, time.Now()); ok {
+		t.Fatalf("the rule matched other details: %+v", got)
 	}
 }

@@ -106,6 +106,13 @@ type Rule struct {
 	// HighRisk marks a rule the person confirmed a second time for exactly
 	// one client and action; only such an allow rule decides a guarded question.
 	HighRisk bool `json:"high_risk,omitempty"`
+	// Match says what of the request's content the rule looks at (none:
+	// every request of its action), and Pattern what it must be.
+	Match   MatchKind `json:"match,omitempty"`
+	Pattern string    `json:"pattern,omitempty"`
+	// Cwd scopes the rule to requests run in this working directory or
+	// below it ("": anywhere).
+	Cwd string `json:"cwd,omitempty"`
 }
 
 // Limits on a rule's fields.
@@ -129,15 +136,33 @@ func ActionKey(q question.Question) string {
 	return tool
 }
 
-// SuggestRule returns the rule "Always allow…" (or "Always deny…") proposes
-// for q: exactly q's client and ActionKey, for always, remembering q's
-// session so that a caller may switch the scope to ScopeSession. HighRisk is
-// left for the caller to set after its extra confirmation.
+// SuggestExpiry is how long the rule "Always allow…" proposes lasts.
+const SuggestExpiry = 24 * time.Hour
+
+// SuggestRule returns the narrowest rule that covers q, as "Always allow…"
+// (or "Always deny…") proposes it: exactly q's client and ActionKey, exactly
+// its content (the command, the path, the whole input, or a
+// request_approval's details), in q's working directory, for q's session
+// when it has one (else always). The caller sets Expires (SuggestExpiry
+// from now) and, after its extra confirmation, HighRisk.
 func SuggestRule(q question.Question, d Decision) Rule {
-	return Rule{
+	r := Rule{
 		Client: QuoteGlob(q.Client.Name), Action: QuoteGlob(ActionKey(q)),
-		Decision: d, Scope: ScopeAlways, SessionID: q.Client.SessionID,
+		Decision: d, Scope: ScopeAlways, SessionID: q.Client.SessionID, Cwd: cleanDir(q.Cwd),
 	}
+	if r.SessionID != "" {
+		r.Scope = ScopeSession
+	}
+	s := SubjectOf(q)
+	switch {
+	case s.HasCmd:
+		r.Match, r.Pattern = MatchCommand, strings.TrimSpace(s.Command)
+	case s.Path != "" && strings.HasPrefix(s.Path, "/"):
+		r.Match, r.Pattern = MatchPath, QuoteGlob(s.Path)
+	case s.HasIn:
+		r.Match, r.Pattern = MatchInput, s.Input
+	}
+	return r
 }
 
 // Guarded reports whether q is a destructive confirm or a high-risk (or
@@ -165,23 +190,30 @@ func (r *Rule) applies(q question.Question, now time.Time) bool {
 	if r.Scope == ScopeSession && (r.SessionID == "" || r.SessionID != q.Client.SessionID) {
 		return false
 	}
-	return Glob(r.Client, q.Client.Name) && Glob(r.Action, ActionKey(q))
+	return Glob(r.Client, q.Client.Name) && Glob(r.Action, ActionKey(q)) && r.withinCwd(cleanDir(q.Cwd))
 }
 
-// mayDecide reports whether r may decide q under the high-risk guard.
-func (r *Rule) mayDecide(q question.Question) bool {
+// mayDecide reports whether r may decide q under the high-risk guard: a
+// guarded question with content (a command, a path, an input, details) is
+// allowed only by an exact content rule made with the high-risk tick.
+func (r *Rule) mayDecide(q question.Question, s Subject) bool {
 	if r.Decision == Deny || !Guarded(q) {
 		return true
 	}
-	return r.HighRisk && IsLiteral(r.Client) && IsLiteral(r.Action)
+	if !r.HighRisk || !IsLiteral(r.Client) || !IsLiteral(r.Action) {
+		return false
+	}
+	hasContent := s.HasCmd || s.Path != "" || s.HasIn
+	return !hasContent || r.exact()
 }
 
-// beats reports whether r is at least as specific as o in both patterns and
-// more specific in one.
+// beats reports whether r is at least as specific as o in its client, its
+// action and its content, and more specific in one.
 func (r *Rule) beats(o *Rule) bool {
 	c := cmpSpecificity(specificityOf(r.Client), specificityOf(o.Client))
 	a := cmpSpecificity(specificityOf(r.Action), specificityOf(o.Action))
-	return c >= 0 && a >= 0 && (c > 0 || a > 0)
+	m := r.contentRank() - o.contentRank()
+	return c >= 0 && a >= 0 && m >= 0 && (c > 0 || a > 0 || m > 0)
 }
 
 // validate checks r's fields; errors name the field and the limit and wrap
@@ -202,6 +234,7 @@ func (r *Rule) validate() error {
 			}
 		}
 	}
+	errs = append(errs, r.validateContent()...)
 	if r.Decision != Allow && r.Decision != Deny {
 		errs = append(errs, fieldErr("decision", "%q is not one of allow, deny", r.Decision))
 	}

@@ -102,6 +102,18 @@ type Question struct {
 	Action      string          `json:"action,omitempty"`       // an approval's short title, e.g. "Deploy to production" or "Bash"
 	Details     string          `json:"details,omitempty"`      // an approval's Markdown body: the command, the paths, a diff
 	AgentReason string          `json:"agent_reason,omitempty"` // why the agent wants an approval
+	// Input is the input of the agent tool an approval is for
+	// (permission_prompt, the agent hooks), a JSON object exactly as the
+	// tool will run it: rules match its content (the command, the path).
+	// Approvals only.
+	Input json.RawMessage `json:"input,omitempty"`
+	// Cwd is the working directory the approved action runs in, when the
+	// agent says ("" otherwise). Approvals only.
+	Cwd string `json:"cwd,omitempty"`
+	// RiskWhy says why Risk is what it is, when Asktray graded it from
+	// what the request does ("high: deletes files recursively, `rm -r`").
+	// Approvals only.
+	RiskWhy string `json:"risk_why,omitempty"`
 	// AgentRules are standing permissions the asking agent would keep
 	// itself (Claude Code's permission_suggestions), offered next to
 	// Asktray's own rules. An approval answered {"agent_rule": "<label>"}

@@ -1,6 +1,7 @@
 package question
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -24,6 +25,9 @@ const (
 	MaxAction       = 200
 	MaxDetails      = 65536
 	MaxAgentReason  = 2048
+	MaxInput        = 256 << 10 // bytes of an approval's tool input
+	MaxCwd          = 4096
+	MaxRiskWhy      = 1024
 	maxButtonLabels = 40
 )
 
@@ -109,6 +113,9 @@ func (q *Question) Validate() error {
 		checkLen("action", q.Action, 0, MaxAction),
 		checkLen("details", q.Details, 0, MaxDetails),
 		checkLen("agent_reason", q.AgentReason, 0, MaxAgentReason),
+		checkLen("cwd", q.Cwd, 0, MaxCwd),
+		checkLen("risk_why", q.RiskWhy, 0, MaxRiskWhy),
+		q.validateInput(),
 	}
 	errs = append(errs, q.validateOptions()...)
 	errs = append(errs, q.validateAgentRules()...)
@@ -124,6 +131,22 @@ func (q *Question) Validate() error {
 		if q.Kind == KindConfirm && q.Destructive && string(v) == `"yes"` {
 			return invalid(fieldErr("default", `"yes" is not allowed with destructive: a destructive confirmation never pre-selects yes; omit default or use "no"`))
 		}
+	}
+	return nil
+}
+
+// validateInput checks an approval's tool input: a JSON object, at most
+// MaxInput bytes.
+func (q *Question) validateInput() error {
+	switch {
+	case len(q.Input) == 0:
+		return nil
+	case len(q.Input) > MaxInput:
+		return fieldErr("input", "at most %d bytes, got %d", MaxInput, len(q.Input))
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(q.Input, &m) != nil || m == nil {
+		return fieldErr("input", "must be a JSON object")
 	}
 	return nil
 }
@@ -181,6 +204,9 @@ var kindOnly = []struct {
 	{"details", func(q *Question) bool { return q.Details != "" }, []Kind{KindApproval}},
 	{"agent_reason", func(q *Question) bool { return q.AgentReason != "" }, []Kind{KindApproval}},
 	{"agent_rules", func(q *Question) bool { return len(q.AgentRules) > 0 }, []Kind{KindApproval}},
+	{"input", func(q *Question) bool { return len(q.Input) > 0 }, []Kind{KindApproval}},
+	{"cwd", func(q *Question) bool { return q.Cwd != "" }, []Kind{KindApproval}},
+	{"risk_why", func(q *Question) bool { return q.RiskWhy != "" }, []Kind{KindApproval}},
 	{"free_text", func(q *Question) bool { return q.FreeText }, []Kind{KindText, KindChoice, KindMultiChoice}},
 	{"options", func(q *Question) bool { return len(q.Options) > 0 }, []Kind{KindText, KindChoice, KindMultiChoice}},
 }

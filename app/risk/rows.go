@@ -55,62 +55,77 @@ func ShellCommand(cmd, cwd string) Grade {
 		}
 		return g
 	}
-	var g Grade
-	lowAll := len(l.Commands) > 0
-	var downloads, shells bool
+	lg := lineGrade{cwd: cwd, low: len(l.Commands) > 0}
 	for _, c := range l.Commands {
-		for _, r := range c.Redirects {
-			t := r.Target.Value
-			if cr := credential(t); cr != "" && r.Target.Literal {
-				g.high("reads or writes credentials, `" + cr + "`")
-			}
-			if r.Writes {
-				lowAll = lowAll && r.Target.Literal && t == "/dev/null"
-				if r.Target.Literal && outside(t, cwd) {
-					g.high("writes outside the working directory, `" + r.Op + " " + t + "`")
-				}
-			}
-		}
+		lg.redirects(c.Redirects)
 		if c.Unpacked {
 			continue
 		}
-		for _, part := range unwrap(c) {
-			name, args := part.name, part.args
-			if part.via != "" {
-				lowAll = false
-			}
-			for _, a := range append([]string{name}, args...) {
-				if cr := credential(a); cr != "" {
-					g.high("reads or writes credentials, `" + cr + "`")
-				}
-			}
-			for _, rw := range highRows {
-				if why := rw(name, args); why != "" {
-					g.high(why)
-				}
-			}
-			downloads = downloads || name == "curl" || name == "wget" || name == "fetch"
-			shells = shells || isInterpreter(name)
-			if name == "tee" || name == "cp" || name == "mv" || name == "install" {
-				if dst := lastPath(args); dst != "" && outside(dst, cwd) {
-					g.high("writes outside the working directory, `" + name + " … " + dst + "`")
-				}
-			}
-			if ro, ok := readOnly[name]; !ok || !ro(args) || len(c.Assigns) > 0 {
-				lowAll = false
-			}
+		for _, p := range unwrap(c) {
+			lg.part(p, len(c.Assigns) > 0)
 		}
 	}
-	if downloads && shells {
-		g.high("runs a downloaded script, `curl … | sh`")
+	if lg.downloads && lg.shells {
+		lg.g.high("runs a downloaded script, `curl … | sh`")
 	}
 	switch {
-	case g.Risk == question.RiskHigh:
-		return g
-	case lowAll:
+	case lg.g.Risk == question.RiskHigh:
+		return lg.g
+	case lg.low:
 		return Grade{Risk: question.RiskLow, Reasons: []string{"only reads"}}
 	}
 	return Grade{Risk: question.RiskMedium}
+}
+
+// lineGrade gathers a command line's grade over its commands.
+type lineGrade struct {
+	g                 Grade
+	cwd               string
+	low               bool // every command so far only reads
+	downloads, shells bool
+}
+
+func (lg *lineGrade) redirects(rs []shellcmd.Redirect) {
+	for _, r := range rs {
+		t := r.Target.Value
+		if cr := credential(t); cr != "" && r.Target.Literal {
+			lg.g.high("reads or writes credentials, `" + cr + "`")
+		}
+		if !r.Writes {
+			continue
+		}
+		lg.low = lg.low && r.Target.Literal && t == "/dev/null"
+		if r.Target.Literal && outside(t, lg.cwd) {
+			lg.g.high("writes outside the working directory, `" + r.Op + " " + t + "`")
+		}
+	}
+}
+
+func (lg *lineGrade) part(p part, assigns bool) {
+	name, args := p.name, p.args
+	if p.via != "" {
+		lg.low = false
+	}
+	for _, a := range append([]string{name}, args...) {
+		if cr := credential(a); cr != "" {
+			lg.g.high("reads or writes credentials, `" + cr + "`")
+		}
+	}
+	for _, rw := range highRows {
+		if why := rw(name, args); why != "" {
+			lg.g.high(why)
+		}
+	}
+	lg.downloads = lg.downloads || name == "curl" || name == "wget" || name == "fetch"
+	lg.shells = lg.shells || isInterpreter(name)
+	if name == "tee" || name == "cp" || name == "mv" || name == "install" {
+		if dst := lastPath(args); dst != "" && outside(dst, lg.cwd) {
+			lg.g.high("writes outside the working directory, `" + name + " … " + dst + "`")
+		}
+	}
+	if ro, ok := readOnly[name]; !ok || !ro(args) || assigns {
+		lg.low = false
+	}
 }
 
 // part is one command to grade: a command's words, or those of a command
@@ -242,9 +257,9 @@ func isInterpreter(name string) bool {
 
 // lastPath is the last argument that is not an option.
 func lastPath(args []string) string {
-	for i := len(args) - 1; i >= 0; i-- {
-		if !strings.HasPrefix(args[i], "-") {
-			return args[i]
+	for _, a := range slices.Backward(args) {
+		if !strings.HasPrefix(a, "-") {
+			return a
 		}
 	}
 	return ""
