@@ -36,6 +36,11 @@ func (g Grade) Text() string {
 	return string(g.Risk) + ": " + strings.Join(g.Reasons, "; ")
 }
 
+// Why is g's reasons as one phrase ("deletes files recursively, `rm -r`;
+// runs as another user, `sudo`"), "" when there are none: what
+// question.Question.RiskWhy holds.
+func (g Grade) Why() string { return strings.Join(g.Reasons, "; ") }
+
 func (g *Grade) high(reason string) {
 	if g.Risk != question.RiskHigh {
 		g.Risk, g.Reasons = question.RiskHigh, nil

@@ -1,0 +1,192 @@
+package present
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/asktray/asktray/app/question"
+)
+
+// What the person sees is what runs: a character that is invisible, or that
+// changes how the text around it reads (a bidirectional override can make
+// "ls \u202e; rm -rf ~ #\u202c" look like a harmless ls), is shown as a
+// marker naming it, ⟨U+202E⟩, and so never takes effect. Every front end
+// (the dialog, the page, notifications, the CLI, the history) shows text
+// through Visible; what the agent gets back is its own text, unchanged.
+
+// Invisible reports whether r is shown as a marker: C0 controls other than
+// newline and tab, DEL and C1 controls (ANSI escapes start with ESC or
+// U+009B), bidirectional controls, zero-width and other format characters
+// (Unicode category Cf: U+200B–U+200F, U+2060–U+2064, U+FEFF, U+00AD, tag
+// characters, …), line and paragraph separators, and the Hangul fillers
+// that render as blank letters.
+func Invisible(r rune) bool {
+	switch {
+	case r == '\n' || r == '\t':
+		return false
+	case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
+		return true
+	case r == 0x2028 || r == 0x2029 || r == 0x115f || r == 0x1160 || r == 0x3164 || r == 0xffa0:
+		return true
+	}
+	return unicode.Is(unicode.Cf, r)
+}
+
+// Marker is how Visible shows r: ⟨U+202E⟩.
+func Marker(r rune) string { return fmt.Sprintf("⟨U+%04X⟩", r) }
+
+// Visible returns s with every invisible character (see Invisible) and
+// every byte that is not UTF-8 (⟨0xFF⟩) replaced by a marker. Text without
+// any is returned as it is. It does not block; any goroutine may call it.
+func Visible(s string) string {
+	i := strings.IndexFunc(s, func(r rune) bool { return r == utf8.RuneError || Invisible(r) })
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	b.WriteString(s[:i])
+	for s = s[i:]; s != ""; {
+		r, n := utf8.DecodeRuneInString(s)
+		switch {
+		case r == utf8.RuneError && n <= 1:
+			fmt.Fprintf(&b, "⟨0x%02X⟩", s[0])
+		case Invisible(r):
+			b.WriteString(Marker(r))
+		default:
+			b.WriteString(s[:n])
+		}
+		s = s[n:]
+	}
+	return b.String()
+}
+
+// HasInvisible reports whether Visible would change s.
+func HasInvisible(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return r == utf8.RuneError || Invisible(r) }) >= 0
+}
+
+// Limits of Compact.
+const (
+	// BlankRun is the number of empty lines in a row Compact starts
+	// collapsing at.
+	BlankRun = 3
+	// SpaceRun is the number of spaces (or tabs) in a row, inside a line,
+	// Compact starts collapsing at.
+	SpaceRun = 24
+)
+
+// Compact collapses what could push the rest of a text out of sight: a run
+// of BlankRun or more empty (or blank) lines becomes one line
+// "⟨N empty lines⟩", and a run of SpaceRun or more spaces or tabs after the
+// start of a line becomes "⟨N spaces⟩". It does not block.
+func Compact(s string) string {
+	if strings.Count(s, "\n") < BlankRun && !strings.ContainsAny(s, " \t") {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	out := make([]string, 0, len(lines))
+	for i := 0; i < len(lines); {
+		j := i
+		for j < len(lines) && strings.TrimSpace(lines[j]) == "" {
+			j++
+		}
+		switch n := j - i; {
+		case n >= BlankRun:
+			out = append(out, fmt.Sprintf("⟨%d empty lines⟩", n))
+		case n > 0:
+			out = append(out, lines[i:j]...)
+		default:
+			out = append(out, compactSpaces(lines[i]))
+			j++
+		}
+		i = j
+	}
+	return strings.Join(out, "\n")
+}
+
+// compactSpaces collapses long runs of spaces and tabs inside line (its
+// indentation is kept).
+func compactSpaces(line string) string {
+	body := strings.TrimLeft(line, " \t")
+	indent := line[:len(line)-len(body)]
+	var b strings.Builder
+	b.WriteString(indent)
+	for body != "" {
+		i := strings.IndexAny(body, " \t")
+		if i < 0 {
+			b.WriteString(body)
+			break
+		}
+		b.WriteString(body[:i])
+		rest := strings.TrimLeft(body[i:], " \t")
+		if n := len(body) - i - len(rest); n >= SpaceRun {
+			fmt.Fprintf(&b, " ⟨%d spaces⟩ ", n)
+		} else {
+			b.WriteString(body[i : i+n])
+		}
+		body = rest
+	}
+	return b.String()
+}
+
+// Shown returns a copy of q with every text the person reads made visible
+// (Visible) and its details compacted (Compact): the header, message,
+// action, details, reasons, labels, options, agent rules, placeholder and
+// the client's name and title. Front ends render Shown(q) and answer with
+// the original q's values (option labels are matched by position). It does
+// not block.
+func Shown(q question.Question) question.Question {
+	v := Visible
+	q.Header, q.Message, q.Action, q.AgentReason, q.RiskWhy = v(q.Header), v(q.Message), v(q.Action), v(q.AgentReason), v(q.RiskWhy)
+	q.Details = Compact(v(q.Details))
+	q.Placeholder, q.YesLabel, q.NoLabel = v(q.Placeholder), v(q.YesLabel), v(q.NoLabel)
+	q.Client.Name, q.Client.Title, q.Client.Version = v(q.Client.Name), v(q.Client.Title), v(q.Client.Version)
+	q.Options = visibleOptions(q.Options)
+	q.AgentRules = visibleOptions(q.AgentRules)
+	return q
+}
+
+func visibleOptions(opts []question.Option) []question.Option {
+	if opts == nil {
+		return nil
+	}
+	out := make([]question.Option, len(opts))
+	for i, o := range opts {
+		out[i] = question.Option{Label: Visible(o.Label), Description: Visible(o.Description)}
+	}
+	return out
+}
+
+// LineCount says how many lines a command has, for a multi-line command
+// ("3 lines"), or "" for one line. A trailing newline adds none.
+func LineCount(cmd string) string {
+	n := strings.Count(strings.TrimSuffix(cmd, "\n"), "\n") + 1
+	if n < 2 {
+		return ""
+	}
+	return CountNoun(n, "line")
+}
+
+// RiskLine is what an approval says about its risk, and whether it is a
+// warning: a high-risk (or destructive) request warns, with why when
+// Asktray graded it ("High risk: deletes files recursively, `rm -r`. Allow
+// only if you expected this request."); a low or graded one says so; a
+// plain medium nobody explained says nothing (""). It does not block.
+func RiskLine(q *question.Question) (line string, warn bool) {
+	why := Visible(q.RiskWhy)
+	switch {
+	case q.Risk == question.RiskHigh || q.Destructive:
+		if why != "" {
+			return "High risk: " + why + ". Allow only if you expected this request.", true
+		}
+		return "High risk: allow only if you expected this request.", true
+	case why != "":
+		return UpperFirst(string(q.Risk)) + " risk: " + why + ".", false
+	case q.Risk == question.RiskLow:
+		return "Risk: low, as the agent grades it.", false
+	}
+	return "", false
+}
