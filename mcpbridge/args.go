@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/asktray/asktray/app/question"
+	grade "github.com/asktray/asktray/app/risk"
 )
 
 // argError is a bad argument; it reaches the agent as an isError result.
@@ -308,8 +309,14 @@ func (in *approvalArgs) toAsk() ask {
 	if risk == "" {
 		risk = question.RiskMedium
 	}
-	return ask{common: in.askCommon, q: question.Question{Kind: question.KindApproval, Message: in.Action, Action: in.Action,
-		Details: in.Details, Risk: risk, AgentReason: in.Reason}}
+	q := question.Question{Kind: question.KindApproval, Message: in.Action, Action: in.Action,
+		Details: in.Details, Risk: risk, AgentReason: in.Reason}
+	// What the details say it does can raise the agent's own grade, never
+	// lower it.
+	if g := grade.Text(in.Action + "\n" + in.Details); g.Risk == question.RiskHigh {
+		q.Risk, q.RiskWhy = g.Risk, clipRunes(g.Why(), question.MaxRiskWhy)
+	}
+	return ask{common: in.askCommon, q: q}
 }
 
 // notifyArgs is notify's arguments: it never waits, and its notice stays

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/risk"
 	"github.com/asktray/asktray/app/toolinput"
 )
 
@@ -134,26 +135,28 @@ func checkNoDuplicateKeys(raw json.RawMessage) error {
 }
 
 // permissionQuestion turns Claude Code's request into an approval showing
-// the whole input: the tool's own rendering and every other key under it.
+// the whole input: the tool's own rendering and every other key under it,
+// graded by what it does (app/risk). The input goes with it, so that rules
+// match its content.
 func permissionQuestion(p permissionArgs) question.Question {
 	r := toolinput.RenderJSON(p.ToolName, p.Input)
-	return question.Question{
+	g := risk.Tool(p.ToolName, p.Input, "")
+	q := question.Question{
 		Kind: question.KindApproval, Message: p.ToolName, Action: p.ToolName,
-		Details: r.Details, AgentReason: r.Reason, Risk: permissionRisk(p.ToolName),
+		Details: r.Details, AgentReason: r.Reason, Risk: g.Risk, RiskWhy: clipRunes(g.Why(), question.MaxRiskWhy),
 	}
+	if len(p.Input) <= question.MaxInput {
+		q.Input = p.Input // a longer one is asked with no content rules
+	}
+	return q
 }
 
-// readOnlyTools are Claude Code tools that only look.
-var readOnlyTools = map[string]bool{"Read": true, "Glob": true, "Grep": true, "LS": true, "NotebookRead": true, "WebSearch": true, "TodoWrite": true}
-
-// permissionRisk grades a Claude Code tool: low for tools that only look,
-// medium for everything else. Nothing is graded high automatically, so the
-// person's rules for a tool apply to all its uses.
-func permissionRisk(tool string) question.Risk {
-	if readOnlyTools[tool] {
-		return question.RiskLow
+// clipRunes cuts s to at most n runes, ending it with "…" when cut.
+func clipRunes(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
 	}
-	return question.RiskMedium
+	return s
 }
 
 // permissionPrompt runs permission_prompt. It never fails: whatever goes
@@ -211,9 +214,10 @@ func denyMessage(r *toolResult) string {
 
 // PermissionView renders a tool's input for an approval exactly as
 // permission_prompt shows it: the Markdown details, the model's own
-// description as the reason, and the risk grade. The agent hooks
+// description as the reason, and the risk grade (with no working
+// directory known; the hooks grade again with theirs). The agent hooks
 // (app/control) use it too. It does not block; any goroutine may call it.
-func PermissionView(tool string, input json.RawMessage) (details, reason string, risk question.Risk) {
+func PermissionView(tool string, input json.RawMessage) (details, reason string, grade question.Risk) {
 	r := toolinput.RenderJSON(tool, input)
-	return r.Details, r.Reason, permissionRisk(tool)
+	return r.Details, r.Reason, risk.Tool(tool, input, "").Risk
 }

@@ -98,7 +98,7 @@ func cmdRules(ctx context.Context, args []string, stdio IO) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(stdio.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tDECISION\tCLIENT\tACTION\tSCOPE\tEXPIRES\tNOTE")
+	fmt.Fprintln(tw, "ID\tDECISION\tCLIENT\tACTION\tMATCHES\tSCOPE\tEXPIRES\tNOTE")
 	now := time.Now()
 	for _, r := range rs {
 		exp := "never"
@@ -112,7 +112,7 @@ func cmdRules(ctx context.Context, args []string, stdio IO) error {
 		if r.HighRisk {
 			dec += " (high risk)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, dec, r.Client, oneLine(r.Action, 60), r.Scope, exp, oneLine(r.Note, 40))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, dec, oneLine(r.Client, 30), oneLine(r.Action, 60), oneLine(r.MatchText(), 60), r.Scope, exp, oneLine(r.Note, 40))
 	}
 	return tw.Flush()
 }

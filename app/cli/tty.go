@@ -13,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/term"
+
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // errNoTerminal means the command has no controlling terminal to ask the
@@ -123,17 +125,11 @@ func (t *terminal) printf(format string, args ...any) {
 	fmt.Fprintf(t.out, format, args...)
 }
 
-// safe replaces the control characters of s but newline and tab (escape
-// sequences, carriage return, backspace) and the bidirectional controls,
-// which could hide or reorder text, with U+FFFD.
-func safe(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r != '\n' && r != '\t' && (unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r)) {
-			return unicode.ReplacementChar
-		}
-		return r
-	}, s)
-}
+// safe shows the characters of s that could hide, reorder or recolour
+// text (escape sequences, carriage return, backspace, bidirectional and
+// zero-width characters) as visible markers, ⟨U+001B⟩, as every front end
+// does (present.Visible).
+func safe(s string) string { return present.Visible(s) }
 
 // crlf turns "\n" into "\r\n", which a terminal in raw mode needs.
 type crlf struct{ w io.Writer }

@@ -32,7 +32,7 @@ func TestSafe(t *testing.T) {
 	t.Parallel()
 	in := "ok\tline\nnext \x1b[2J\x1b]0;title\x07 back\rspace\b \u202eevil\u202c \u0085"
 	got := safe(in)
-	if want := "ok\tline\nnext \uFFFD[2J\uFFFD]0;title\uFFFD back\uFFFDspace\uFFFD \uFFFDevil\uFFFD \uFFFD"; got != want {
+	if want := "ok\tline\nnext ⟨U+001B⟩[2J⟨U+001B⟩]0;title⟨U+0007⟩ back⟨U+000D⟩space⟨U+0008⟩ ⟨U+202E⟩evil⟨U+202C⟩ ⟨U+0085⟩"; got != want {
 		t.Errorf("safe(%q) = %q, want %q", in, got, want)
 	}
 }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/question"
+
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // noTerminalHelp is what the CLI says when it would need the person at a
@@ -155,13 +157,13 @@ func showQuestion(t *terminal, q control.PendingQuestion, n, of int) {
 		t.printf("\n%s\n", q.Message)
 	}
 	if q.Details != "" {
-		t.printf("\nDetails:\n%s\n", indent(q.Details))
+		t.printf("\nDetails:\n%s\n", indent(present.Compact(q.Details)))
 	}
 	if q.AgentReason != "" {
 		t.printf("\nWhy the agent asks: %s\n", q.AgentReason)
 	}
-	if q.Risk != "" {
-		t.printf("Risk: %s\n", q.Risk)
+	if line, _ := present.RiskLine(&q.Question); line != "" {
+		t.printf("%s\n", line)
 	}
 	if q.Destructive {
 		t.printf("This cannot be undone.\n")

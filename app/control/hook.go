@@ -1,6 +1,7 @@
 package control
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,6 +15,7 @@ import (
 	"github.com/asktray/asktray/app/hook"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
+	grade "github.com/asktray/asktray/app/risk"
 )
 
 // HookSettings are the person's settings a hook call reads.
@@ -150,6 +152,16 @@ func (h *Hooks) approval(req hook.Request) question.Question {
 		Kind: question.KindApproval, Client: question.Client{Name: string(req.Agent), SessionID: req.SessionID},
 		Tool: hook.Tool, Action: clip(req.ToolName, question.MaxAction), Message: clip(req.ToolName, question.MaxMessage),
 		Details: details, AgentReason: reason, Risk: risk,
+	}
+	if len(req.Cwd) <= question.MaxCwd {
+		q.Cwd = req.Cwd // a longer one is no path rules could name
+	}
+	if len(req.ToolInput) > 0 && len(req.ToolInput) <= question.MaxInput && json.Valid(req.ToolInput) && bytes.HasPrefix(bytes.TrimSpace(req.ToolInput), []byte("{")) {
+		// Rules match the input's content and the grade reads it, in the
+		// agent's working directory.
+		q.Input = req.ToolInput
+		g := grade.Tool(renderAs(req), req.ToolInput, q.Cwd)
+		q.Risk, q.RiskWhy = g.Risk, clip(g.Why(), question.MaxRiskWhy)
 	}
 	if req.Agent == hook.ClaudeCode {
 		for _, s := range hook.Suggestions(req.Suggestions) {

@@ -274,8 +274,20 @@ func TestHook_AwayRulesAndGuard(t *testing.T) {
 	default:
 	}
 	e.pol.SetAwayMode(policy.AwayHold)
-	// A rule still decides while away: client + tool:action, as for request_approval.
-	r, err := e.pol.Add(policy.Rule{Client: "claude-code", Action: hook.Tool + ":Bash", Decision: policy.Allow, Scope: policy.ScopeAlways})
+	// The payload's rm -rf is graded high: a rule for every Bash command
+	// does not allow it (it is held, as without a rule) ...
+	whole, err := e.pol.Add(policy.Rule{Client: "claude-code", Action: hook.Tool + ":Bash", Decision: policy.Allow, Scope: policy.ScopeAlways})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := recv(t, e.call(p, time.Minute)); rep.Behavior != "" {
+		t.Fatalf("a whole-tool rule allowed rm -rf: %+v", rep)
+	}
+	_ = e.pol.Remove(whole.ID)
+	// ... while an exact rule made with the high-risk tick still decides it
+	// while away: client + tool:action + the command.
+	r, err := e.pol.Add(policy.Rule{Client: "claude-code", Action: hook.Tool + ":Bash", Decision: policy.Allow, Scope: policy.ScopeAlways,
+		Match: policy.MatchCommand, Pattern: "rm -rf node_modules", HighRisk: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -359,3 +359,35 @@ func unquoteGlob(p string) string {
 	}
 	return b.String()
 }
+
+// MatchText says in words which requests of its action r matches, for the
+// rules lists: "command `npm test`", "commands starting `npm test`",
+// "path /home/u/app/src/*", "this exact input", a whole-tool rule's Wide
+// warning (or "every request"), followed by " in DIR" for a rule scoped to
+// a working directory. It does not block.
+func (r Rule) MatchText() string {
+	var s string
+	switch r.Match {
+	case MatchCommand:
+		s = "command `" + r.Pattern + "`"
+	case MatchPrefix:
+		s = "commands starting `" + r.Pattern + "`"
+	case MatchPath:
+		s = "path " + r.Pattern
+	case MatchInput:
+		if strings.HasPrefix(r.Action, toolRequestApproval+":") {
+			s = "these details exactly"
+		} else {
+			s = "this exact input"
+		}
+	default:
+		s = "every request"
+		if w := r.Wide(); w != "" {
+			s = "⚠ " + w
+		}
+	}
+	if r.Cwd != "" {
+		s += " in " + r.Cwd
+	}
+	return s
+}

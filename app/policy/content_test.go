@@ -272,3 +272,25 @@ func TestMigration(t *testing.T) {
 		t.Errorf("a prefix rule is flagged: %q", w)
 	}
 }
+
+func TestMatchText(t *testing.T) {
+	t.Parallel()
+	scoped := contentRule("a", Allow, MatchPrefix, "npm test")
+	scoped.Cwd = "/home/u/app"
+	details := rule("d", "*", "request_approval:Deploy", Allow)
+	details.Match, details.Pattern = MatchInput, "to staging"
+	for _, c := range []struct {
+		r    Rule
+		want string
+	}{
+		{scoped, "commands starting `npm test` in /home/u/app"},
+		{contentRule("b", Allow, MatchCommand, "ls -la"), "command `ls -la`"},
+		{rule("c", "*", "permission_prompt:Bash", Allow), "⚠ matches every Bash command"},
+		{rule("c", "*", "ask_confirm", Allow), "every request"},
+		{details, "these details exactly"},
+	} {
+		if got := c.r.MatchText(); got != c.want {
+			t.Errorf("%s: %q, want %q", c.r.ID, got, c.want)
+		}
+	}
+}

@@ -18,14 +18,17 @@ import (
 // and the same defaults, labels, rules and messages, which both take from
 // app/question/present.
 type view struct {
-	Q          question.Question
+	Q question.Question // as asked: answers are read against it
+	// S is Q as the person reads it (present.Shown): invisible characters
+	// shown as markers, runs of empty lines collapsed. The page shows S.
+	S          question.Question
 	Title      string
 	ClientLine string
 	Asked      string
 	LeftMS     int64
 	Left       string
 	Warning    string // a destructive or high-risk request
-	RiskNote   string // "Risk: medium"
+	RiskNote   string // "Low risk: only reads."
 	Intro      string // a form's description
 	Key, Token string
 	ArmMS      int64
@@ -86,9 +89,10 @@ type resultText struct {
 
 // newView builds the page of q with its defaults filled in.
 func newView(q question.Question) (*view, error) {
-	v := &view{Q: q, Title: q.Client.DisplayName() + " asks", ClientLine: present.ClientLine(q.Client)}
+	shown := present.Shown(q)
+	v := &view{Q: q, S: shown, Title: shown.Client.DisplayName() + " asks", ClientLine: present.ClientLine(shown.Client)}
 	if q.Kind == question.KindNotice {
-		v.Title = q.Client.DisplayName() + " says"
+		v.Title = shown.Client.DisplayName() + " says"
 	}
 	v.Asked = "asked " + q.Created.Format("15:04:05 MST")
 	left := time.Until(q.Deadline)
@@ -124,14 +128,14 @@ func newView(q question.Question) (*view, error) {
 func (v *view) textControls() {
 	q := &v.Q
 	if !q.FreeText {
-		v.Options = &optionsView{Legend: "Answers", Items: optionItems(q.Options, present.DefaultLabels(q.Default))}
+		v.Options = &optionsView{Legend: "Answers", Items: optionItems(q.Options, v.S.Options, present.DefaultLabels(q.Default))}
 		v.Focus = "o0"
 		return
 	}
 	t := &textView{Multiline: q.Multiline, Placeholder: q.Placeholder}
 	_ = json.Unmarshal(q.Default, &t.Value) // no default leaves it empty
 	t.Rule = present.LengthRule(q)
-	for _, o := range q.Options {
+	for _, o := range v.S.Options {
 		t.Suggestions = append(t.Suggestions, o.Label)
 	}
 	v.Text, v.Focus = t, "text"
@@ -139,8 +143,8 @@ func (v *view) textControls() {
 
 func (v *view) confirmControls(decline buttonView) {
 	q := &v.Q
-	yes := buttonView{Label: present.LabelOr(q.YesLabel, "Yes"), Value: "yes"}
-	no := buttonView{Label: present.LabelOr(q.NoLabel, "No"), Value: "no"}
+	yes := buttonView{Label: present.LabelOr(v.S.YesLabel, "Yes"), Value: "yes"}
+	no := buttonView{Label: present.LabelOr(v.S.NoLabel, "No"), Value: "no"}
 	switch {
 	case q.Destructive:
 		yes.Class = "danger"
@@ -157,7 +161,7 @@ func (v *view) confirmControls(decline buttonView) {
 func (v *view) choiceControls() {
 	q := &v.Q
 	o := &optionsView{Multi: q.Kind == question.KindMultiChoice, Legend: "Options",
-		Items: optionItems(q.Options, present.DefaultLabels(q.Default))}
+		Items: optionItems(q.Options, v.S.Options, present.DefaultLabels(q.Default))}
 	if o.Multi {
 		o.Rule = present.SelectRule(q)
 	}
@@ -172,22 +176,21 @@ func (v *view) approvalControls() {
 	q := &v.Q
 	allow := buttonView{Label: "Allow once", Value: "allow"}
 	deny := buttonView{Label: "Deny", Value: "decline", Class: "primary", Default: true}
-	switch {
-	case q.Risk == question.RiskHigh || q.Destructive:
+	if line, warn := present.RiskLine(q); warn {
 		allow.Class = "danger"
-		v.Warning = "High risk: allow only if you expected this request."
-	case q.Risk != "":
-		v.RiskNote = "Risk: " + string(q.Risk)
+		v.Warning = line
+	} else {
+		v.RiskNote = line
 	}
 	v.Note = &noteView{Label: "Message to the agent (optional)", Multiline: true}
 	v.Buttons = []buttonView{deny, allow}
 }
 
-// optionItems lists options with the defaults checked.
-func optionItems(opts []question.Option, checked []string) []optionView {
+// optionItems lists options, as shown, with the defaults checked.
+func optionItems(opts, shown []question.Option, checked []string) []optionView {
 	items := make([]optionView, len(opts))
 	for i, o := range opts {
-		items[i] = optionView{ID: "o" + strconv.Itoa(i), Value: strconv.Itoa(i), Label: o.Label, Desc: o.Description,
+		items[i] = optionView{ID: "o" + strconv.Itoa(i), Value: strconv.Itoa(i), Label: shown[i].Label, Desc: shown[i].Description,
 			Checked: slices.Contains(checked, o.Label)}
 	}
 	return items

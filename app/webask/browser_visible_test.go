@@ -1,0 +1,41 @@
+package webask
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/asktray/asktray/app/question"
+)
+
+// TestBrowser_InvisibleCharactersAreShown: a bidi override that would make
+// "rm -rf ~" read like part of a harmless ls, an ANSI escape and forty
+// empty lines reach the browser as visible markers, the risk line says why,
+// and the agent's own text stays unchanged in the broker.
+func TestBrowser_InvisibleCharactersAreShown(t *testing.T) {
+	e := newRealEnv(t)
+	ctx := newBrowser(t)
+	cmd := "ls /tmp \u202e; rm -rf ~ #\u202c" + strings.Repeat("\n", 40) + "echo done"
+	id, link := e.ask(question.Question{Kind: question.KindApproval, Message: "Bash\x1b[8m hidden", Action: "Bash",
+		Details: "```sh\n" + cmd + "\n```", Risk: question.RiskHigh, RiskWhy: "deletes files recursively, `rm -r`"})
+	must(t, chromedp.Do(ctx, chromedp.Navigate(link), chromedp.WaitVisible(chromedp.CSS("pre.details"))))
+	details := text(t, ctx, "pre.details")
+	if !strings.Contains(details, "ls /tmp ⟨U+202E⟩; rm -rf ~ #⟨U+202C⟩") || strings.ContainsRune(details, '\u202e') {
+		t.Errorf("details as shown: %q", details)
+	}
+	if !strings.Contains(details, "⟨39 empty lines⟩\necho done") {
+		t.Errorf("the empty lines were not collapsed: %q", details)
+	}
+	if msg := text(t, ctx, "#message"); msg != "Bash⟨U+001B⟩[8m hidden" {
+		t.Errorf("message as shown: %q", msg)
+	}
+	if w := text(t, ctx, "p.warning"); !strings.Contains(w, "High risk: deletes files recursively, `rm -r`. Allow only if you expected this request.") {
+		t.Errorf("warning: %q", w)
+	}
+	q, _, err := e.broker.Get(id)
+	must(t, err)
+	if !strings.Contains(q.Details, "\u202e") || !strings.Contains(q.Message, "\x1b") {
+		t.Errorf("the question itself was changed: %q %q", q.Message, q.Details)
+	}
+}
