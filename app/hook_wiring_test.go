@@ -60,7 +60,8 @@ func TestHooksWired(t *testing.T) {
 	}
 	got := call(load("PermissionRequest"))
 	q := next()
-	if !strings.Contains(q.Details, "rm -rf node_modules") || q.AgentReason != "Remove node_modules directory" || q.Risk != question.RiskMedium ||
+	if !strings.Contains(q.Details, "rm -rf node_modules") || q.AgentReason != "Remove node_modules directory" ||
+		q.Risk != question.RiskHigh || !strings.Contains(q.RiskWhy, "deletes files recursively") || q.Cwd != "/home/u/app" || !strings.Contains(string(q.Input), `"rm -rf node_modules"`) ||
 		q.Deadline.Sub(q.Created) > 40*time.Second {
 		t.Fatalf("approval %+v", q)
 	}

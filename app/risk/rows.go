@@ -1,6 +1,7 @@
 package risk
 
 import (
+	"errors"
 	"path"
 	"regexp"
 	"slices"
@@ -50,8 +51,8 @@ func ShellCommand(cmd, cwd string) Grade {
 	l, err := shellcmd.Split(cmd)
 	if err != nil {
 		g := Grade{Risk: question.RiskMedium, Reasons: []string{"the command could not be read as Bash"}}
-		if strings.ContainsAny(cmd, "\r\x00") {
-			g.Reasons = []string{"the command holds a carriage return or NUL byte"}
+		if errors.Is(err, shellcmd.ErrControl) {
+			g.Reasons = []string{"the command holds a control character (carriage return, NUL, escape, …)"}
 		}
 		return g
 	}

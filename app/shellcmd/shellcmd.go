@@ -80,11 +80,19 @@ type Line struct {
 // ErrTooLong is returned for a line longer than MaxLine.
 var ErrTooLong = fmt.Errorf("command: longer than %d bytes", MaxLine)
 
-// ErrControl is returned for a line holding a carriage return or a NUL
-// byte. The parser reads "\\\r\n" as a line continuation, "\r" as a space
-// and drops NUL, where Bash keeps them as characters and ends the command
-// at the newline: such a line would be split differently from how it runs.
-var ErrControl = errors.New("command: holds a carriage return or NUL byte, which the shell and the parser read differently")
+// ErrControl is returned for a line holding a control character other
+// than tab and newline (a carriage return, NUL, ESC, DEL, …). The parser
+// reads "\\\r\n" as a line continuation, "\r" as a space and drops NUL,
+// where Bash keeps them as characters and ends the command at the newline:
+// such a line could be split differently from how it runs, and none of them
+// belongs in a command a person reads and approves.
+var ErrControl = errors.New("command: holds a control character (carriage return, NUL, escape, …), which the shell and the parser may read differently")
+
+// hasControl reports whether s holds a C0 control other than tab and
+// newline, or DEL.
+func hasControl(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return (r < 0x20 && r != '\t' && r != '\n') || r == 0x7f }) >= 0
+}
 
 // Split parses src as Bash and returns its simple commands. A line that does
 // not parse is an error: rules then treat it as one opaque command.
@@ -93,7 +101,7 @@ func Split(src string) (Line, error) {
 		return Line{}, ErrTooLong
 	}
 	l := Line{Source: src}
-	if strings.ContainsAny(src, "\r\x00") {
+	if hasControl(src) {
 		return Line{}, ErrControl
 	}
 	if err := l.parse(src, 0); err != nil {
@@ -129,7 +137,7 @@ func (l *Line) add(c Command, depth int) error {
 		return nil
 	}
 	sub := Line{Source: inner}
-	if strings.ContainsAny(inner, "\r\x00") || sub.parse(inner, depth+1) != nil {
+	if hasControl(inner) || sub.parse(inner, depth+1) != nil {
 		l.Commands = append(l.Commands, c) // left opaque: only a rule for the shell itself covers it
 		return nil
 	}
