@@ -72,7 +72,7 @@ func TestPermissionPromptRecordedInputs(t *testing.T) {
 		wantReason  string
 		wantRisk    question.Risk
 	}{
-		{"bash.json", []string{"```sh\nrm -rf build/ && go test ./...\n```"}, "Remove the build directory and run all tests", question.RiskMedium},
+		{"bash.json", []string{"```sh\nrm -rf build/ && go test ./...\n```"}, "Remove the build directory and run all tests", question.RiskHigh},
 		{"bash_background.json", []string{"```sh\nnpm run dev -- --port 5173 | tee `date +%s`.log\n```", "Timeout: 600000 ms", "Runs in the background."}, "Start the dev server", question.RiskMedium},
 		{"edit.json", []string{"**File:** `/home/ada/src/shop/internal/cart/cart.go`", "```diff\n- func (c *Cart) Total() int {\n- \treturn c.sum\n+ func (c *Cart) Total() int {\n+ \tc.mu.Lock()"}, "", question.RiskMedium},
 		{"edit_replace_all.json", []string{"`/home/ada/src/shop/README.md` (every occurrence)", "- shopd\n+ shop-server"}, "", question.RiskMedium},
@@ -110,6 +110,12 @@ func TestPermissionPromptRecordedInputs(t *testing.T) {
 			if q.Kind != question.KindApproval || q.Tool != ToolPermission || q.Action != rc.ToolName || q.Message != rc.ToolName || q.Risk != c.wantRisk || q.AgentReason != c.wantReason {
 				t.Errorf("%s: question %+v", c.file, q)
 			}
+			if q.Risk == question.RiskHigh && q.RiskWhy == "" {
+				t.Errorf("%s: high with no reason", c.file)
+			}
+			if !bytes.Equal(q.Input, mustCompact(rc.Input)) {
+				t.Errorf("%s: the question carries input %s", c.file, q.Input)
+			}
 			for _, d := range c.wantDetails {
 				if !strings.Contains(q.Details, d) {
 					t.Errorf("%s: details lack %q:\n%s", c.file, d, q.Details)
@@ -122,7 +128,10 @@ func TestPermissionPromptRecordedInputs(t *testing.T) {
 func TestPermissionPromptRuleDecidesWithoutDialog(t *testing.T) {
 	t.Parallel()
 	e := newPolicyEnv(t, Config{})
-	rule := addRule(t, e.pol, policy.Rule{Client: "claude-code", Action: "permission_prompt:Bash", Decision: policy.Allow})
+	// The recorded command (rm -rf build/ && go test ./...) is high risk:
+	// only an exact rule made with the high-risk tick allows it.
+	rule := addRule(t, e.pol, policy.Rule{Client: "claude-code", Action: "permission_prompt:Bash", Decision: policy.Allow,
+		Match: policy.MatchCommand, Pattern: "rm -rf build/ && go test ./...", HighRisk: true})
 	addRule(t, e.pol, policy.Rule{Client: "claude-code", Action: "permission_prompt:Write", Decision: policy.Deny, Note: "CI files are reviewed by hand"})
 	s := e.connect(t, "claude-code", nil)
 	ctx := context.Background()
