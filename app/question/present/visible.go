@@ -1,6 +1,7 @@
 package present
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode"
@@ -189,4 +190,40 @@ func RiskLine(q *question.Question) (line string, warn bool) {
 		return "Risk: low, as the agent grades it.", false
 	}
 	return "", false
+}
+
+// What returns what an approval would run, for a line naming it: a shell
+// tool's command, a file tool's path, or else its action; shown visible,
+// on one line, at most n characters. It does not block.
+func What(q *question.Question, n int) string {
+	var in struct {
+		Command  *string `json:"command"`
+		FilePath *string `json:"file_path"`
+		Notebook *string `json:"notebook_path"`
+		Path     *string `json:"path"`
+	}
+	s := q.Action
+	if len(q.Input) > 0 && json.Unmarshal(q.Input, &in) == nil {
+		for _, p := range []*string{in.Command, in.FilePath, in.Notebook, in.Path} {
+			if p != nil && *p != "" {
+				s = *p
+				break
+			}
+		}
+	}
+	s = strings.Join(strings.Fields(Visible(s)), " ")
+	return ShortenRunes(s, n)
+}
+
+// RuleDecided words a notification for an approval a rule decided, so that
+// no rule acts unseen: the title says which way ("Allowed by your rule"),
+// the body what ran and which rule (ruleText, the rule's own description,
+// e.g. "commands starting `npm test` in /home/u/app"). It does not block.
+func RuleDecided(q *question.Question, allowed bool, ruleID, ruleText string) (title, body string) {
+	title = "Denied by your rule"
+	if allowed {
+		title = "Allowed by your rule"
+	}
+	body = fmt.Sprintf("%s: %s\nRule %s: %s", Visible(q.Client.DisplayName()), What(q, 120), ruleID, Visible(ruleText))
+	return title, body
 }

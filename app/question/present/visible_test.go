@@ -116,3 +116,21 @@ func TestRiskLine(t *testing.T) {
 		}
 	}
 }
+
+func TestRuleDecided(t *testing.T) {
+	t.Parallel()
+	q := question.Question{Kind: question.KindApproval, Client: question.Client{Name: "claude-code"}, Action: "Bash",
+		Input: []byte(`{"command":"npm test\n  -- --ci \u202e"}`)}
+	title, body := RuleDecided(&q, true, "r1", "commands starting `npm test` in /home/u/app")
+	if title != "Allowed by your rule" || body != "claude-code: npm test -- --ci ⟨U+202E⟩\nRule r1: commands starting `npm test` in /home/u/app" {
+		t.Fatalf("%q %q", title, body)
+	}
+	q = question.Question{Kind: question.KindApproval, Client: question.Client{Name: "codex"}, Action: "Edit", Input: []byte(`{"file_path":"/a/b.go"}`)}
+	if title, body := RuleDecided(&q, false, "r2", "path /a/*"); title != "Denied by your rule" || body != "codex: /a/b.go\nRule r2: path /a/*" {
+		t.Fatalf("%q %q", title, body)
+	}
+	q = question.Question{Kind: question.KindApproval, Action: "Deploy to staging"}
+	if got := What(&q, 10); got != "Deploy to …" {
+		t.Fatalf("What = %q", got)
+	}
+}
