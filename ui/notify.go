@@ -6,13 +6,13 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unicode/utf8"
 
 	"github.com/esiqveland/notify"
 	"github.com/gen2brain/beeep"
 	"github.com/godbus/dbus/v5"
 
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // notifier shows a desktop notification for each new question. On Linux and
@@ -108,9 +108,7 @@ func noteText(q question.Question) (string, string) {
 		body = q.Header + ": " + body
 	}
 	body = strings.Join(strings.Fields(body), " ")
-	if utf8.RuneCountInString(body) > 140 {
-		body = string([]rune(body)[:139]) + "…"
-	}
+	body = present.ShortenRunes(body, 139)
 	return title, body
 }
 

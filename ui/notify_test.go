@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"log/slog"
 	"strings"
 	"sync"
@@ -221,4 +222,23 @@ func TestTray_NotificationsInOrder(t *testing.T) {
 	if len(fake.shown) != 3 {
 		t.Fatalf("a show queued after close ran: %d shown", len(fake.shown))
 	}
+}
+
+// lockedBuffer is a log sink that the notifier's worker and the test may
+// use at once.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *lockedBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *lockedBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question/present"
+	"github.com/asktray/asktray/ui/internal/uikit"
 )
 
 // expiresLayout is how the Rules tab writes and reads an expiry, local time.
@@ -101,7 +102,7 @@ func (s *settingsWindow) ruleRow(r policy.Rule, now time.Time) *ruleRow {
 	if r.Decision == policy.Deny {
 		row.title.Importance = widget.DangerImportance
 	}
-	row.facts = smallLabel(ruleFacts(r, now))
+	row.facts = uikit.SmallLabel(ruleFacts(r, now))
 	row.facts.Wrapping = fyne.TextWrapWord
 	id := r.ID
 	row.edit = widget.NewButtonWithIcon("Edit…", theme.DocumentCreateIcon(), func() { s.editRule(id) })

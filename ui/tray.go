@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -16,7 +15,10 @@ import (
 
 	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 	"github.com/asktray/asktray/assets"
+	"github.com/asktray/asktray/ui/askdialog"
+	"github.com/asktray/asktray/ui/historyview"
 )
 
 // AppID is the Fyne application ID; it matches FyneApp.toml.
@@ -29,18 +31,19 @@ const AppID = "app.asktray.desktop"
 func Run(ctx context.Context, a fyne.App, env app.Env) error {
 	a.SetIcon(assets.Icon)
 	t := newTray(a, env)
-	dlg := newDialogs(a, env.Broker, env.Log, time.Duration(env.Settings.ArmDelayMS)*time.Millisecond)
-	dlg.policy = env.Policy
-	dlg.windows = newWindowPool(windowPoolSize())
-	t.open = dlg.open
-	t.history.openDialog = dlg.open
+	dlg := askdialog.NewManager(a, env.Broker, askdialog.Options{
+		Log: env.Log, ArmDelay: time.Duration(env.Settings.ArmDelayMS) * time.Millisecond,
+		Policy: env.Policy, WebURL: env.WebURL, ReuseWindows: true,
+	})
+	t.open = dlg.Open
+	t.history.OnOpenDialog = dlg.Open
 	t.install()
 	if env.SetShow != nil {
 		env.SetShow(func() { fyne.Do(t.showStatus) })
 	}
-	note := newNotifier(env.Log, func(id string) { fyne.Do(func() { dlg.open(id) }) }, env.Settings.NotificationSound)
+	note := newNotifier(env.Log, func(id string) { fyne.Do(func() { dlg.Open(id) }) }, env.Settings.NotificationSound)
 	if env.WebURL != nil {
-		dlg.webURL, note.webURL = env.WebURL, env.WebURL
+		note.webURL = env.WebURL
 		note.onBrowser = func(id string) { fyne.Do(func() { openPage(a, env.WebURL(id), env.Log) }) }
 	}
 	note.start()
@@ -59,7 +62,7 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 		t.away = env.Policy.Away()
 	}
 	if !t.away {
-		dlg.start()
+		dlg.Start()
 		// Questions asked while the UI was starting (the MCP server is up
 		// first) get their notification now.
 		for _, q := range env.Broker.Pending() {
@@ -83,14 +86,14 @@ type tray struct {
 	menu     *fyne.Menu
 	status   fyne.Window
 	quit     fyne.Window
-	history  *historyWindow
+	history  *historyview.Window
 	connect  *connectWindow
 	settings *settingsWindow
 
-	away    bool         // do not disturb, as last read from env.Policy
-	openURL func(string) // opens a question's page; nil means the browser (tests set it)
-	dialogs *dialogs     // nil in tests that need no dialogs
-	note    *notifier    // nil in tests
+	away    bool               // do not disturb, as last read from env.Policy
+	openURL func(string)       // opens a question's page; nil means the browser (tests set it)
+	dialogs *askdialog.Manager // nil in tests that need no dialogs
+	note    *notifier          // nil in tests
 
 	statusCount *widget.Label
 	statusURL   *widget.Entry       // in the status window, once made
@@ -105,7 +108,7 @@ func newTray(a fyne.App, env app.Env) *tray {
 	if env.Policy != nil {
 		t.away = env.Policy.Away()
 	}
-	t.history = newHistoryWindow(a, env.Store, env.Log)
+	t.history = historyview.New(a, env.Store, env.Log)
 	t.connect = newConnectWindow(a, env.DataDir, envEndpoint(env))
 	t.settings = newSettingsWindow(a, env, t.settingsApplied)
 	t.settings.endpointChanged = t.endpointChanged
@@ -220,10 +223,10 @@ func (t *tray) handle(ev question.Event) {
 		}
 	}
 	if t.dialogs != nil && !held {
-		t.dialogs.handle(ev)
+		t.dialogs.Handle(ev)
 	}
 	t.refresh()
-	t.history.handle(ev)
+	t.history.Handle(ev)
 }
 
 // settingsApplied takes the UI's part of newly saved settings. Runs on the
@@ -233,7 +236,7 @@ func (t *tray) settingsApplied(s app.Settings) {
 		t.note.sound.Store(s.NotificationSound)
 	}
 	if t.dialogs != nil {
-		t.dialogs.armDelay = clampArmDelay(time.Duration(s.ArmDelayMS) * time.Millisecond)
+		t.dialogs.SetArmDelay(time.Duration(s.ArmDelayMS) * time.Millisecond)
 	}
 }
 
@@ -258,10 +261,7 @@ func questionLabel(q question.Question) string {
 	if text == "" {
 		text = strings.Join(strings.Fields(q.Message), " ")
 	}
-	if utf8.RuneCountInString(text) > 48 {
-		text = string([]rune(text)[:47]) + "…"
-	}
-	return q.Client.DisplayName() + ": " + text
+	return q.Client.DisplayName() + ": " + present.ShortenRunes(text, 47)
 }
 
 func pendingLabel(n int) string {

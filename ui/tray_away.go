@@ -77,7 +77,7 @@ func (t *tray) awayChanged(away bool) {
 	}
 	t.away = away
 	if !away && t.dialogs != nil {
-		t.dialogs.start()
+		t.dialogs.Start()
 	}
 	t.refresh()
 }

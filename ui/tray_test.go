@@ -12,6 +12,7 @@ import (
 	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/ui/askdialog"
 )
 
 func ask(t *testing.T, b *question.Broker, q question.Question) question.Question {
@@ -113,7 +114,7 @@ func TestTray_AwayHoldsQuestionsSilently(t *testing.T) {
 	b := question.NewBroker(question.Config{Gate: pol.Gate})
 	defer b.Close()
 	tr := newTray(a, app.Env{Broker: b, Policy: pol})
-	tr.dialogs = newDialogs(a, b, nil, DefaultArmDelay)
+	tr.dialogs = askdialog.NewManager(a, b, askdialog.Options{ReuseWindows: true})
 	tr.install()
 	defer tr.followPolicy()()
 	// Fyne's test driver runs fyne.Do on the calling goroutine, so events
@@ -135,7 +136,7 @@ func TestTray_AwayHoldsQuestionsSilently(t *testing.T) {
 	if len(tr.pending) != 1 {
 		t.Fatalf("%d pending in the tray", len(tr.pending))
 	}
-	if n := len(a.Driver().AllWindows()); n != before || len(tr.dialogs.byID) != 0 {
+	if n := len(a.Driver().AllWindows()); n != before || !tr.dialogs.Idle() {
 		t.Fatalf("%d windows opened while away", n-before)
 	}
 	if item(tr, "codex: Deploy?") == nil {
@@ -149,7 +150,7 @@ func TestTray_AwayHoldsQuestionsSilently(t *testing.T) {
 	if tr.away || item(tr, "Away (do not disturb)").Checked {
 		t.Fatal("the tray did not follow away off from the policy")
 	}
-	if _, ok := tr.dialogs.byID[q.ID]; !ok {
+	if !tr.dialogs.Has(q.ID) {
 		t.Fatal("coming back did not open the held dialog")
 	}
 	// Away on from the CLI shows in the tray too.
@@ -174,7 +175,7 @@ func TestTray_AwayRejectModeShowsNothing(t *testing.T) {
 	b := question.NewBroker(question.Config{Gate: pol.Gate})
 	defer b.Close()
 	tr := newTray(a, app.Env{Broker: b, Policy: pol})
-	tr.dialogs = newDialogs(a, b, nil, DefaultArmDelay)
+	tr.dialogs = askdialog.NewManager(a, b, askdialog.Options{ReuseWindows: true})
 	tr.install()
 	defer tr.followPolicy()()
 	item(tr, "Away (do not disturb)").Action()
@@ -187,8 +188,8 @@ func TestTray_AwayRejectModeShowsNothing(t *testing.T) {
 		t.Fatalf("result %+v %v", res, err)
 	}
 	tr.refresh()
-	if len(tr.pending) != 0 || len(tr.dialogs.byID) != 0 {
-		t.Fatalf("pending %d dialogs %d", len(tr.pending), len(tr.dialogs.byID))
+	if len(tr.pending) != 0 || !tr.dialogs.Idle() {
+		t.Fatalf("pending %d, dialogs idle %v", len(tr.pending), tr.dialogs.Idle())
 	}
 }
 
@@ -206,7 +207,7 @@ func TestTray_AwayHandbackMode(t *testing.T) {
 	b := question.NewBroker(question.Config{Gate: pol.Gate})
 	defer b.Close()
 	tr := newTray(a, app.Env{Broker: b, Policy: pol})
-	tr.dialogs = newDialogs(a, b, nil, DefaultArmDelay)
+	tr.dialogs = askdialog.NewManager(a, b, askdialog.Options{ReuseWindows: true})
 	tr.install()
 	defer tr.followPolicy()()
 	item(tr, "Away (do not disturb)").Action()
@@ -220,8 +221,8 @@ func TestTray_AwayHandbackMode(t *testing.T) {
 	}
 	ask(t, b, question.Question{Kind: question.KindApproval, Client: question.Client{Name: "codex"}, Message: "Deploy", Action: "Deploy"})
 	tr.refresh()
-	if len(tr.pending) != 1 || len(tr.dialogs.byID) != 0 {
-		t.Fatalf("pending %d dialogs %d", len(tr.pending), len(tr.dialogs.byID))
+	if len(tr.pending) != 1 || !tr.dialogs.Idle() {
+		t.Fatalf("pending %d, dialogs idle %v", len(tr.pending), tr.dialogs.Idle())
 	}
 }
 

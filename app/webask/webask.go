@@ -29,7 +29,7 @@ import (
 	"github.com/asktray/asktray/app/question"
 )
 
-// DefaultArmDelay and MinArmDelay match the dialog's (ui.DefaultArmDelay):
+// DefaultArmDelay and MinArmDelay match the dialog's (askdialog.DefaultArmDelay):
 // how long a page must have been visible and focused before its answer
 // buttons work, and the floor for the setting.
 const (

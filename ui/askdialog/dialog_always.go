@@ -1,0 +1,279 @@
+package askdialog
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/asktray/asktray/app/policy"
+	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
+)
+
+// Scope and expiry choices of the "Always…" panel.
+const (
+	scopeAlways  = "Until revoked"
+	scopeSession = "This session only"
+)
+
+var expiryChoices = []struct {
+	label string
+	after time.Duration
+}{
+	{"Never", 0},
+	{"In 1 hour", time.Hour},
+	{"In 1 day", 24 * time.Hour},
+	{"In 7 days", 7 * 24 * time.Hour},
+	{"In 30 days", 30 * 24 * time.Hour},
+}
+
+// canAlways implements approvalHost: rules can be made when the dialog has a policy.
+func (d *questionDialog) canAlways() bool { return d.policy != nil }
+
+// showAlways implements approvalHost: it opens "Always allow…" and "Always
+// deny…" under the Always… button. The button acts only through the guard;
+// the panel each item opens restarts the arm delay, and its own button
+// acts only through the guard too.
+func (d *questionDialog) showAlways() {
+	d.alwaysMenu = fyne.NewMenu("Always",
+		fyne.NewMenuItem("Always allow…", func() { d.openAlways(policy.Allow) }),
+		fyne.NewMenuItem("Always deny…", func() { d.openAlways(policy.Deny) }),
+	)
+	if len(d.q.AgentRules) > 0 {
+		// The agent's own standing permissions (Claude Code's
+		// suggestions) answer at once, so the menu restarts the arm
+		// delay and each item acts only once armed.
+		d.alwaysMenu.Items = append(d.alwaysMenu.Items, fyne.NewMenuItemSeparator())
+		for _, ar := range d.q.AgentRules {
+			d.alwaysMenu.Items = append(d.alwaysMenu.Items, fyne.NewMenuItem(ar.Label, func() { d.answerAgentRule(ar.Label) }))
+		}
+		d.guard.deactivate()
+		d.guard.activate()
+	}
+	if d.alwaysButton == nil {
+		return
+	}
+	d.alwaysPopup = d.popUnder(d.alwaysMenu, d.alwaysButton)
+}
+
+// answerAgentRule allows the approval with the agent's own rule label, for
+// the agent to keep (question.AgentRuleValue). It acts only when armed.
+func (d *questionDialog) answerAgentRule(label string) {
+	if d.done || !d.guard.mayTap() {
+		return
+	}
+	if d.alwaysPopup != nil {
+		d.alwaysPopup.Hide()
+		d.alwaysPopup = nil
+	}
+	d.answer("Agent rule", "always-menu", func() (question.Response, error) {
+		return question.Response{Action: question.Accept, Value: question.AgentRuleValue(label)}, nil
+	})
+}
+
+// alwaysPanel is the scope dialog of "Always allow…" and "Always deny…": a
+// modal pop-up over the question dialog, prefilled from policy.SuggestRule,
+// that adds the rule and then answers the question. For a guarded request
+// (high risk or destructive) Always allow needs an extra, unticked-by-default
+// confirmation and makes a HighRisk rule. Its methods run on the Fyne goroutine.
+type alwaysPanel struct {
+	d         *questionDialog
+	decision  policy.Decision
+	suggested policy.Rule
+	needsOK   bool // Always allow of a guarded request: the extra confirmation
+
+	pop                  *widget.PopUp
+	title                *widget.Label
+	client, action, note *keyEntry
+	scope, expires       *keySelect
+	highRisk             *keyCheck // nil unless needsOK
+	errText              *widget.Label
+	ok, cancel           *dialogButton
+}
+
+// openAlways opens the panel for decision d.
+func (d *questionDialog) openAlways(dec policy.Decision) {
+	if d.done || d.policy == nil || d.always != nil {
+		return
+	}
+	if d.alwaysPopup != nil {
+		d.alwaysPopup.Hide() // a tap on an item hides it too; a call from a test does not
+		d.alwaysPopup = nil
+	}
+	p := &alwaysPanel{d: d, decision: dec, suggested: policy.SuggestRule(d.q, dec)}
+	p.needsOK = dec == policy.Allow && policy.Guarded(d.q)
+	p.build()
+	d.always = p
+	d.buttons = append(d.buttons, p.ok)
+	p.pop.Show()
+	d.growFor(p.pop.MinSize())
+	d.guard.deactivate()
+	d.guard.activate()
+	d.guard.focusQuietly(p.cancel)
+}
+
+func (p *alwaysPanel) build() {
+	d := p.d
+	verb, past := "allow", "allowed"
+	if p.decision == policy.Deny {
+		verb, past = "deny", "denied"
+	}
+	p.title = widget.NewLabelWithStyle("Always "+verb, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	p.client, p.action, p.note = newKeyEntry(d, false), newKeyEntry(d, false), newKeyEntry(d, false)
+	p.client.SetText(p.suggested.Client)
+	p.action.SetText(p.suggested.Action)
+	p.note.SetPlaceHolder("Optional: why, for the rules list")
+	scopes := []string{scopeAlways}
+	if d.q.Client.SessionID != "" {
+		scopes = append(scopes, scopeSession)
+	}
+	p.scope = newKeySelect(d, scopes, nil)
+	p.scope.SetSelected(scopeAlways)
+	var expiries []string
+	for _, e := range expiryChoices {
+		expiries = append(expiries, e.label)
+	}
+	p.expires = newKeySelect(d, expiries, nil)
+	p.expires.SetSelected(expiryChoices[0].label)
+	p.errText = widget.NewLabel("")
+	p.errText.Importance = widget.DangerImportance
+	p.errText.Wrapping = fyne.TextWrapWord
+	p.errText.Hide()
+
+	form := widget.NewForm(
+		widget.NewFormItem("Client", p.client),
+		widget.NewFormItem("Action", p.action),
+		widget.NewFormItem("Scope", p.scope),
+		widget.NewFormItem("Expires", p.expires),
+		widget.NewFormItem("Note", p.note),
+	)
+	form.Items[0].HintText = "The client's name; * matches any."
+	form.Items[1].HintText = "tool:action; * matches anything."
+	explain := widget.NewLabel(fmt.Sprintf("From now on, matching requests are %s at once, with no dialog. "+
+		"Settings › Rules lists, edits and removes rules.", past))
+	explain.Wrapping = fyne.TextWrapWord
+	box := container.NewVBox(p.title, explain, form)
+	if p.needsOK {
+		box.Add(warningLine("High risk: this rule allows exactly this action from exactly this client " +
+			"(no * or ?) without asking you again."))
+		p.highRisk = newKeyCheck(d, "I understand; always allow this high-risk action")
+		box.Add(p.highRisk)
+	}
+	box.Add(p.errText)
+
+	p.cancel = newDialogButton(d, "Cancel", nil, p.close)
+	p.ok = newDialogButton(d, "Add rule and "+verb, &action{label: "Always " + verb, do: p.confirm}, nil)
+	p.ok.Importance = widget.HighImportance
+	if p.needsOK {
+		p.ok.Importance = widget.DangerImportance
+	}
+	if !d.guard.armed {
+		p.ok.Disable()
+	}
+	box.Add(container.NewHBox(layout.NewSpacer(), p.cancel, p.ok))
+	p.pop = widget.NewModalPopUp(container.New(minWidth(contentWidth()-4*theme.Padding()), box), d.win.Canvas())
+}
+
+// rule returns the rule the panel's fields describe, or an error naming the field.
+func (p *alwaysPanel) rule() (policy.Rule, error) {
+	r := p.suggested
+	r.Client = strings.TrimSpace(p.client.Text)
+	r.Action = strings.TrimSpace(p.action.Text)
+	r.Note = strings.TrimSpace(p.note.Text)
+	r.Scope = policy.ScopeAlways
+	if p.scope.Selected == scopeSession {
+		r.Scope = policy.ScopeSession
+	}
+	for _, e := range expiryChoices {
+		if e.label == p.expires.Selected && e.after > 0 {
+			r.Expires = p.d.clock.now().Add(e.after)
+		}
+	}
+	if p.needsOK {
+		if !p.highRisk.Checked {
+			return r, fmt.Errorf("tick the box to confirm an always-allow rule for a high-risk action")
+		}
+		if !policy.IsLiteral(r.Client) || !policy.IsLiteral(r.Action) {
+			return r, fmt.Errorf("for a high-risk action the client and the action must be exact: no * or ?")
+		}
+		r.HighRisk = true
+	}
+	return r, nil
+}
+
+// confirm adds the rule, then answers the question with its decision.
+func (p *alwaysPanel) confirm() {
+	d := p.d
+	r, err := p.rule()
+	if err == nil {
+		r, err = d.policy.Add(r)
+	}
+	if err != nil {
+		p.errText.SetText(present.UpperFirst(err.Error()))
+		p.errText.Show()
+		d.growFor(p.pop.MinSize())
+		return
+	}
+	d.log.Info("rule added from dialog", "id", d.q.ID, "rule", r.ID, "decision", string(r.Decision),
+		"scope", string(r.Scope), "high_risk", r.HighRisk)
+	ar, _ := d.r.(*approvalRenderer)
+	respond := ar.deny.respond
+	if p.decision == policy.Allow {
+		respond = ar.allow.respond
+	}
+	p.close()
+	d.answer("Always "+string(p.decision), "always-panel", respond)
+}
+
+// close hides the panel without answering and restarts the arm delay.
+func (p *alwaysPanel) close() {
+	d := p.d
+	if d.always != p {
+		return
+	}
+	d.always = nil
+	for i, b := range d.buttons {
+		if b == p.ok {
+			d.buttons = append(d.buttons[:i], d.buttons[i+1:]...)
+			break
+		}
+	}
+	p.pop.Hide()
+	if d.done {
+		return
+	}
+	d.fit()
+	d.guard.focusQuietly(d.root)
+	d.rearm()
+}
+
+// typedKey handles dialog keys while the panel is open: Escape closes it;
+// Enter and the digits do nothing, so no key answers from here.
+func (p *alwaysPanel) typedKey(ev *fyne.KeyEvent, _ fyne.Focusable) bool {
+	switch ev.Name {
+	case fyne.KeyEscape:
+		p.close()
+		return true
+	case fyne.KeyReturn, fyne.KeyEnter:
+		return true
+	}
+	return digitKey(ev.Name) != 0
+}
+
+// growFor makes the window tall enough for a pop-up of size s.
+func (d *questionDialog) growFor(s fyne.Size) {
+	cur := d.win.Canvas().Size()
+	h := s.Height + 6*theme.Padding()
+	if h > cur.Height {
+		d.win.Resize(fyne.NewSize(max(cur.Width, dialogWidth), min(h, maxDialogHeight+200)))
+	}
+}
+
+// ensure the approval renderer's host is the dialog.
+var _ approvalHost = (*questionDialog)(nil)

@@ -1,0 +1,96 @@
+package askdialog
+
+import (
+	"fyne.io/fyne/v2"
+)
+
+// keyRouter is a dialog's key and focus routing: it implements inputSink
+// for the dialog's widgets, so the guard hears every focus change and every
+// key press and release, and the dialog-wide keys (Escape, Enter, 1..9)
+// act only on a fresh press while armed. The dialog embeds it; its methods
+// run on the Fyne goroutine.
+type keyRouter struct {
+	guard         *guard
+	defaultButton *dialogButton // what Enter presses, or nil
+	keys          keyTarget     // what the keys act on: the dialog
+}
+
+// keyTarget is what a keyRouter's keys act on. Its methods run on the Fyne goroutine.
+type keyTarget interface {
+	// panelKey hands a dialog key to an open modal panel (Always…): open
+	// reports whether one is open, took whether it was the panel's key.
+	panelKey(ev *fyne.KeyEvent, from fyne.Focusable) (took, open bool)
+	// ended reports whether the question is answered or closing.
+	ended() bool
+	// cancel cancels the question; input names the key.
+	cancel(input string)
+	// run runs button b's action; input names the key or "pointer".
+	run(b *dialogButton, input string)
+	// pick picks or toggles option n (1..9).
+	pick(n int)
+}
+
+// focusGained implements inputSink.
+func (k *keyRouter) focusGained(w fyne.Focusable) { k.guard.focusGained(w) }
+
+// focusLost implements inputSink.
+func (k *keyRouter) focusLost(w fyne.Focusable) { k.guard.focusLost(w) }
+
+// keyDown implements inputSink.
+func (k *keyRouter) keyDown(ev *fyne.KeyEvent) { k.guard.keyDown(ev.Name) }
+
+// keyUp implements inputSink.
+func (k *keyRouter) keyUp(ev *fyne.KeyEvent) { k.guard.keyUp(ev.Name) }
+
+// typedKey implements inputSink: Escape cancels, Enter presses the default
+// button, 1..9 pick an option (not while typing in an entry). Each acts
+// only on a fresh key press while armed. An open Always… panel takes them all.
+func (k *keyRouter) typedKey(ev *fyne.KeyEvent, from fyne.Focusable) bool {
+	if took, open := k.keys.panelKey(ev, from); open {
+		return took
+	}
+	switch ev.Name {
+	case fyne.KeyEscape:
+		if k.guard.take(ev.Name) && !k.keys.ended() {
+			k.keys.cancel("key:Escape")
+		}
+		return true
+	case fyne.KeyReturn, fyne.KeyEnter:
+		if k.guard.take(ev.Name) && k.defaultButton != nil && !k.defaultButton.Disabled() {
+			k.keys.run(k.defaultButton, "key:"+string(ev.Name))
+		}
+		return true
+	}
+	n := digitKey(ev.Name)
+	if n == 0 {
+		return false
+	}
+	if _, typing := from.(*keyEntry); typing {
+		return false
+	}
+	if k.guard.take(ev.Name) && !k.keys.ended() {
+		k.keys.pick(n)
+	}
+	return true
+}
+
+// press implements inputSink for the answer buttons.
+func (k *keyRouter) press(b *dialogButton, key fyne.KeyName) {
+	if key == "" {
+		if k.guard.mayTap() && !b.Disabled() {
+			k.keys.run(b, "pointer")
+		}
+		return
+	}
+	if k.guard.take(key) && !b.Disabled() {
+		k.keys.run(b, "key:"+string(key))
+	}
+}
+
+// digitKey returns 1..9 for the keys 1..9, else 0.
+func digitKey(k fyne.KeyName) int {
+	if len(k) == 1 && k[0] >= '1' && k[0] <= '9' {
+		return int(k[0] - '0')
+	}
+	return 0
+}

@@ -1,0 +1,216 @@
+package askdialog
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
+	"github.com/asktray/asktray/ui/internal/markdown"
+	"github.com/asktray/asktray/ui/internal/uikit"
+)
+
+// Dialog geometry, in Fyne units.
+const (
+	dialogWidth      = 520
+	maxMessageHeight = 240 // a longer message scrolls
+	maxDialogHeight  = 720
+	minButtonWidth   = 88
+)
+
+// margin is the space around the dialog's content, inside the canvas's own padding.
+func margin() float32 { return 2 * theme.Padding() }
+
+// contentWidth is the width the dialog's content is laid out at.
+func contentWidth() float32 { return dialogWidth - 2*theme.Padding() - 2*margin() }
+
+// layout builds the dialog's content: who asks and when, the header, the
+// agent's message (untrusted, so drawn on its own card and never with live
+// links), the stopped-waiting line, the renderer's controls, the inline
+// error and the bar. It runs once, on the Fyne goroutine.
+func (d *questionDialog) layout() fyne.CanvasObject {
+	d.client = uikit.SmallLabel(present.ClientLine(d.q.Client))
+	d.client.Truncation = fyne.TextTruncateEllipsis
+	d.times = uikit.SmallLabel("")
+	d.times.Alignment = fyne.TextAlignTrailing
+	top := container.NewBorder(nil, nil, nil, d.times, d.client)
+
+	var head fyne.CanvasObject
+	title, body := d.titleAndBody()
+	if title != "" {
+		d.header = widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		d.header.SizeName = theme.SizeNameSubHeadingText
+		d.header.Wrapping = fyne.TextWrapWord
+		head = d.header
+	}
+
+	stoppedText := widget.NewLabel(d.q.Client.DisplayName() + " stopped waiting; your answer will still reach it.")
+	stoppedText.Wrapping = fyne.TextWrapWord
+	stoppedText.Importance = widget.WarningImportance
+	d.stopped = container.NewBorder(nil, nil, widget.NewIcon(theme.InfoIcon()), nil, stoppedText)
+	d.stopped.Hide()
+	below := container.NewVBox(d.stopped)
+	if c := d.r.Content(); c != nil {
+		below.Add(c)
+	}
+	d.errText = widget.NewLabel("")
+	d.errText.Importance = widget.DangerImportance
+	d.errText.Wrapping = fyne.TextWrapWord
+	d.errText.Hide()
+	below.Add(d.errText)
+
+	// The message takes any height the person gives the window.
+	middle := container.NewBorder(head, below, nil, nil, d.messageCard(body))
+	m := margin()
+	return container.New(layout.NewCustomPaddedLayout(m/2, m/2, m, m),
+		container.NewBorder(container.NewVBox(top, widget.NewSeparator()), d.bar(), nil, nil, middle))
+}
+
+// titleAndBody returns the dialog's bold title and its Markdown message.
+func (d *questionDialog) titleAndBody() (title, body string) { return titleAndBody(d.q) }
+
+// titleAndBody returns q's bold title and its Markdown message, as the
+// dialog and the history show them: the header and the message, or for an
+// approval its action and details.
+func titleAndBody(q question.Question) (title, body string) {
+	title, body = q.Header, q.Message
+	if q.Kind != question.KindApproval || q.Action == "" {
+		return title, body
+	}
+	title = q.Action
+	switch {
+	case strings.TrimSpace(q.Details) != "":
+		body = q.Details
+	case strings.TrimSpace(q.Message) == strings.TrimSpace(q.Action):
+		body = "*No details given.*"
+	}
+	return title, body
+}
+
+// messageCard puts the Markdown md on a card, scrolling when it is long.
+func (d *questionDialog) messageCard(md string) fyne.CanvasObject {
+	view, parts := markdown.MessageView(markdown.Render(md))
+	d.message = parts
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	bg.CornerRadius = theme.InputRadiusSize()
+	card := container.NewStack(bg, container.NewPadded(view))
+	for range 2 {
+		card.Resize(fyne.NewSize(contentWidth(), card.MinSize().Height))
+	}
+	scroll := container.NewVScroll(card)
+	scroll.SetMinSize(fyne.NewSize(0, min(card.MinSize().Height, maxMessageHeight)))
+	return scroll
+}
+
+// bar builds the bottom bar: Snooze on the left, the answer buttons on the
+// right with the default one last-but-not-always (the kind decides), and
+// above them the unlock hint, replaced by a key hint once armed.
+func (d *questionDialog) bar() fyne.CanvasObject {
+	d.snoozeMenu = fyne.NewMenu("Snooze")
+	d.snoozeButton = newDialogButton(d, "Snooze", nil, d.showSnoozeMenu)
+	d.snoozeButton.Icon = theme.HistoryIcon()
+	d.snoozeButton.Importance = widget.LowImportance
+
+	right := container.NewHBox()
+	stack := container.NewVBox()
+	for _, a := range d.r.Actions() {
+		b := newDialogButton(d, a.label, a, nil)
+		b.Icon = a.icon
+		b.Importance = a.importance
+		if a.isDefault {
+			d.defaultButton = b
+		}
+		if a.do != nil {
+			d.alwaysButton = b
+		}
+		d.buttons = append(d.buttons, b)
+		right.Add(container.New(minWidth(minButtonWidth), b))
+		stack.Add(b)
+	}
+
+	d.unlockHint = uikit.SmallLabel("")
+	d.unlockHint.Alignment = fyne.TextAlignTrailing
+	d.keysHint = uikit.SmallLabel(d.keyHelp())
+	d.keysHint.Alignment = fyne.TextAlignTrailing
+	hints := container.NewStack(d.unlockHint, d.keysHint)
+	left := container.NewHBox(d.snoozeButton)
+	if b := d.newWebButton(); b != nil {
+		left.Add(b)
+	}
+	var buttons fyne.CanvasObject = container.NewBorder(nil, nil, left, right, layout.NewSpacer())
+	if right.MinSize().Width+left.MinSize().Width+theme.Padding() > contentWidth() {
+		// Long custom labels: one full-width button a row, so none is cut off.
+		buttons = container.NewVBox(stack, left)
+	}
+	return container.New(layout.NewCustomPaddedLayout(2*theme.Padding(), 0, 0, 0), container.NewVBox(
+		widget.NewSeparator(),
+		hints,
+		buttons,
+	))
+}
+
+// keyHelp names the keys that work once the buttons are armed.
+func (d *questionDialog) keyHelp() string {
+	var parts []string
+	if n := len(d.q.Options); n > 1 && (d.q.Kind != question.KindText || !d.q.FreeText) {
+		verb := "pick"
+		if d.q.Kind == question.KindMultiChoice {
+			verb = "toggle"
+		}
+		parts = append(parts, fmt.Sprintf("1–%d: %s", min(n, 9), verb))
+	}
+	if d.defaultButton != nil {
+		parts = append(parts, "Enter: "+d.defaultButton.Text)
+	}
+	parts = append(parts, "Esc: cancel")
+	if d.q.Kind == question.KindText && d.q.Multiline && d.q.FreeText {
+		parts[len(parts)-2] = "Ctrl+Enter: " + d.defaultButton.Text
+	}
+	return strings.Join(parts, "  ·  ")
+}
+
+// fit sizes the window to its content at dialogWidth.
+func (d *questionDialog) fit() {
+	c := d.win.Content()
+	inner := contentWidth() + 2*margin()
+	for range 3 { // wrapped text knows its height only once it has a width
+		c.Resize(fyne.NewSize(inner, c.MinSize().Height))
+	}
+	h := min(c.MinSize().Height+2*theme.Padding(), maxDialogHeight)
+	d.win.Resize(fyne.NewSize(dialogWidth, h))
+}
+
+// timesLine says when the question was asked and how long is left.
+func timesLine(created, deadline, now time.Time) string {
+	return "asked " + created.Local().Format("15:04:05") + "  ·  " + present.TimeLeft(deadline.Sub(now))
+}
+
+// newIconRow puts icon left of a (wrapped) label, lined up with its first line.
+func newIconRow(icon fyne.CanvasObject, label fyne.CanvasObject) fyne.CanvasObject {
+	pad := (theme.TextSize()*1.2 + 2*theme.InnerPadding() - theme.IconInlineSize()) / 2
+	top := container.New(layout.NewCustomPaddedLayout(max(pad, 0), 0, theme.Padding(), 0), icon)
+	return container.NewBorder(nil, nil, container.NewVBox(top), nil, label)
+}
+
+// minWidth lays out one object at least w wide.
+type minWidth float32
+
+// MinSize is the object's, widened to w.
+func (w minWidth) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	s := objs[0].MinSize()
+	return fyne.NewSize(max(s.Width, float32(w)), s.Height)
+}
+
+// Layout gives the object all the room.
+func (w minWidth) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	objs[0].Move(fyne.NewPos(0, 0))
+	objs[0].Resize(size)
+}

@@ -1,0 +1,97 @@
+package askdialog
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/asktray/asktray/app/question"
+)
+
+// renderer draws the controls of one kind of question and turns them into
+// an answer. There is one per kind, in render_<kind>.go; the dialog around
+// it owns the window, the message, the guard and the bottom bar. Its methods
+// run on the Fyne goroutine.
+type renderer interface {
+	// Content returns the controls shown under the message, or nil.
+	Content() fyne.CanvasObject
+	// Actions returns the kind's answer buttons, left to right, Decline
+	// included; exactly one is the default, which Enter presses.
+	Actions() []*action
+	// Answer returns the accept response built from the current input, or
+	// an error for the person; the dialog still runs it through
+	// Question.CheckResponse before the broker sees it.
+	Answer() (question.Response, error)
+	// Focus returns the control that takes keyboard focus when the dialog
+	// opens, or nil for the dialog itself.
+	Focus() fyne.Focusable
+	// Pick handles digit key n (1..9): it picks or toggles option n and
+	// reports whether the kind has such an option.
+	Pick(n int) bool
+}
+
+// host is what a renderer needs from its dialog: the sink its widgets
+// report to, and changed, called whenever the person edits the input.
+type host interface {
+	inputSink
+	changed()
+}
+
+// action is one answer button.
+type action struct {
+	label      string
+	icon       fyne.Resource
+	importance widget.Importance
+	isDefault  bool
+	// respond builds the response; nil means the renderer's Answer.
+	respond func() (question.Response, error)
+	// do, when set, runs in place of answering (a button that opens more
+	// choices, such as Always…); it still acts only through the guard.
+	do func()
+}
+
+// renderers maps each kind to its renderer's constructor.
+var renderers = map[question.Kind]func(q *question.Question, h host) (renderer, error){
+	question.KindText:        newTextRenderer,
+	question.KindConfirm:     newConfirmRenderer,
+	question.KindChoice:      newChoiceRenderer,
+	question.KindMultiChoice: newChoiceRenderer,
+	question.KindForm:        newFormRenderer,
+	question.KindNotice:      newNoticeRenderer,
+	question.KindApproval:    newApprovalRenderer,
+}
+
+// newRenderer returns the renderer for q's kind.
+func newRenderer(q *question.Question, h host) (renderer, error) {
+	mk, ok := renderers[q.Kind]
+	if !ok {
+		return nil, fmt.Errorf("no dialog for questions of kind %q", q.Kind)
+	}
+	return mk(q, h)
+}
+
+// declineAction is the Decline button every kind but approval has.
+func declineAction() *action {
+	return &action{label: "Decline", importance: widget.LowImportance, respond: fixedReply(question.Decline, nil)}
+}
+
+// fixedReply returns a respond func giving a fixed response.
+func fixedReply(a question.Action, value json.RawMessage) func() (question.Response, error) {
+	return func() (question.Response, error) { return question.Response{Action: a, Value: value}, nil }
+}
+
+// acceptValue returns an accept response with v as its JSON value.
+func acceptValue(v any) (question.Response, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return question.Response{}, err
+	}
+	return question.Response{Action: question.Accept, Value: b}, nil
+}
+
+// noPick is the Pick of kinds without options.
+type noPick struct{}
+
+func (noPick) Pick(int) bool { return false }

@@ -1,0 +1,141 @@
+package askdialog
+
+import (
+	"encoding/json"
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/asktray/asktray/app/policy"
+	"github.com/asktray/asktray/app/question"
+)
+
+// TestDialogScreenshots renders each kind's dialog, armed, with realistic
+// content to docs/screenshots/dialog-<kind>.png, and a confirm still
+// locked to dialog-confirm-locked.png, when ASKTRAY_SCREENSHOTS=1; otherwise
+// into a temporary dir. The test driver draws with its own theme and fonts.
+func TestDialogScreenshots(t *testing.T) {
+	asked := time.Date(2026, 3, 14, 12, 3, 41, 0, time.Local)
+	claude := question.Client{Name: "claude-code", Version: "2.1.3", SessionID: "4f2a9c1e-77b0-4d55-9a1c-0c5e7d2f1b3a"}
+	codex := question.Client{Name: "codex", Title: "Codex CLI", Version: "0.41.0", SessionID: "sess_8d1b77c2a9"}
+	shots := []struct {
+		name    string
+		q       question.Question
+		prep    func(d *questionDialog)
+		unarmed bool
+	}{
+		{"confirm", question.Question{Kind: question.KindConfirm, Client: claude, Destructive: true,
+			Header: "Clean the build output",
+			Message: "Delete the `build/` directory (3.2 GB)?\n\nIt holds cached artefacts for 14 targets; " +
+				"the next full build will take about 6 minutes longer."}, nil, false},
+		{"confirm-locked", question.Question{Kind: question.KindConfirm, Client: claude, Destructive: true,
+			Header: "Clean the build output",
+			Message: "Delete the `build/` directory (3.2 GB)?\n\nIt holds cached artefacts for 14 targets; " +
+				"the next full build will take about 6 minutes longer."}, nil, true},
+		{"form", question.Question{Kind: question.KindForm, Client: claude, Header: "Prepare release",
+			Message: "I'm ready to tag the release. Please confirm the details below.",
+			Schema: json.RawMessage(`{"type":"object","properties":{
+				"version":{"type":"string","title":"Version","description":"Semantic version without the v prefix","minLength":5,"default":"1.5.0"},
+				"date":{"type":"string","format":"date","title":"Release date"},
+				"channel":{"type":"string","title":"Channel","oneOf":[{"const":"stable","title":"Stable"},{"const":"beta","title":"Beta"},{"const":"nightly","title":"Nightly"}],"default":"stable"},
+				"platforms":{"type":"array","title":"Platforms","items":{"anyOf":[{"const":"linux","title":"Linux"},{"const":"mac","title":"macOS"},{"const":"win","title":"Windows"}]},"minItems":1,"default":["linux","mac"]},
+				"announce":{"type":"boolean","title":"Announce on the mailing list","default":true}
+			},"required":["version","date","platforms"]}`)},
+			func(d *questionDialog) {
+				date := d.r.(*formRenderer).fields[1].entry
+				test.Type(date, "2026-03-1")
+				date.FocusLost()
+			}, false},
+		{"multi_choice", question.Question{Kind: question.KindMultiChoice, Client: claude, MinSelect: 1,
+			Header:  "Test suites",
+			Message: "Which test suites should I run before pushing `feature/dialogs`?",
+			Options: []question.Option{
+				{Label: "Unit", Description: "go test ./... — about 40 s"},
+				{Label: "Integration", Description: "Needs Docker; starts Postgres and Redis — about 4 min"},
+				{Label: "End-to-end", Description: "Playwright against a local build — about 12 min"},
+				{Label: "Lint", Description: "golangci-lint and gofmt"},
+			}, Default: json.RawMessage(`["Unit","Lint"]`)}, nil, false},
+		{"choice", question.Question{Kind: question.KindChoice, Client: codex, FreeText: true,
+			Message: "The `orders` table has 48 M rows. How should I add the `region` column?",
+			Options: []question.Option{
+				{Label: "Online migration", Description: "gh-ost copy in the background; no downtime, takes ~2 h"},
+				{Label: "Maintenance window", Description: "ALTER TABLE during tonight's window; ~15 min of downtime"},
+				{Label: "Skip for now", Description: "Leave the schema alone and store the region in metadata"},
+			}}, func(d *questionDialog) { d.r.Pick(1) }, false},
+		{"text", question.Question{Kind: question.KindText, Client: codex, FreeText: true, MinLength: 3, MaxLength: 60,
+			Placeholder: "feature/…", Header: "Branch name",
+			Message: "What should I call the branch for the **dialog window** work?"},
+			func(d *questionDialog) {
+				test.Type(d.r.(*textRenderer).entry, "feature/question-dialogs")
+				d.setStopped(true)
+			}, false},
+		{"approval", forcePush(claude), nil, false},
+		{"approval-always", forcePush(claude), func(d *questionDialog) {
+			test.Tap(d.alwaysButton)
+			d.alwaysMenu.Items[0].Action()
+			d.guard.arm()
+		}, false},
+		{"notice", question.Question{Kind: question.KindNotice, Client: claude, Header: "Deploy finished",
+			Message: "**v1.4.2** is live on production.\n\n- 3 services restarted\n- error rate unchanged (0.02 %)\n- " +
+				"dashboard: <https://grafana.example.com/d/deploys>"}, nil, false},
+	}
+	// CI renders them too, into a temporary dir; ASKTRAY_SCREENSHOTS=1
+	// writes the committed ones.
+	dir := t.TempDir()
+	if os.Getenv("ASKTRAY_SCREENSHOTS") == "1" {
+		dir = filepath.Join("..", "..", "docs", "screenshots")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range shots {
+		e := newDialogEnvWith(t, question.Config{Now: func() time.Time { return asked }})
+		pol, err := policy.Open(filepath.Join(t.TempDir(), policy.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.m.policy = pol
+		e.clock.now = asked.Add(19 * time.Second)
+		d := e.ask(s.q)
+		if s.unarmed {
+			d.win.Canvas().Focused().FocusGained() // focused, within the arm delay
+		} else {
+			d.guard.arm()
+		}
+		if s.prep != nil {
+			s.prep(d)
+		}
+		d.tick()
+		d.fit()
+		name := "dialog-" + s.name + ".png"
+		if d.always != nil {
+			d.growFor(d.always.pop.MinSize())
+			name = s.name + ".png"
+		}
+		d.win.Content().Refresh() // the GLFW canvas re-lays out changed min sizes by itself; the test one does not
+		f, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := png.Encode(f, d.win.Canvas().Capture()); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// forcePush is a high-risk request_approval as the bridge makes it.
+func forcePush(c question.Client) question.Question {
+	return question.Question{Kind: question.KindApproval, Tool: "request_approval", Client: c, Risk: question.RiskHigh,
+		Action: "Force-push main", Message: "Force-push main",
+		Details: "Run in `~/src/shop`:\n\n```\ngit push --force-with-lease origin main\n```\n\n" +
+			"This rewrites 2 commits on the remote (`a1b2c3d`, `e4f5a6b`). " +
+			"See [CONTRIBUTING.md](https://github.com/example/shop/blob/main/CONTRIBUTING.md#force-push).",
+		AgentReason: "The rebase onto the release branch dropped a commit with a leaked test key; the remote must not keep it."}
+}

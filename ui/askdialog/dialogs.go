@@ -1,0 +1,250 @@
+package askdialog
+
+import (
+	"io"
+	"log/slog"
+	"time"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/asktray/asktray/app/policy"
+	"github.com/asktray/asktray/app/question"
+)
+
+// Manager owns one dialog per pending question, opening, hiding,
+// raising and closing them as the broker's events arrive, and runs the one
+// shared 1 Hz ticker that updates every visible dialog's time-left line
+// (stopped while none is visible, so an idle app adds no timer wakeups to
+// the GLFW loop's own, fyne-io/fyne#2506). All its methods, Handle
+// included, run on the Fyne goroutine: the tray wraps broker callbacks in
+// fyne.Do.
+type Manager struct {
+	dialogShared
+
+	byID        map[string]*questionDialog
+	stopTick    func()
+	stopRelease func() // cancels the pending releaseMemory, if any
+}
+
+// Options are a Manager's settings.
+type Options struct {
+	Log      *slog.Logger  // nil: discard
+	ArmDelay time.Duration // clamped to at least MinArmDelay; zero means DefaultArmDelay
+	// Policy is where an approval's "Always…" adds rules; nil offers none.
+	Policy *policy.Policy
+	// WebURL gives a question's page link, or ""; nil offers no Browser button.
+	WebURL func(id string) string
+	// ReuseWindows keeps closed dialogs' windows hidden for the next
+	// question (ASKTRAY_WINDOW_POOL of them, 2 by default; docs/benchmarks.md).
+	ReuseWindows bool
+}
+
+// NewManager returns a manager for b's questions on a. It must be called on
+// the Fyne goroutine (or on the main goroutine before a.Run); subscribe to
+// the broker, then call Start to open the questions already pending.
+func NewManager(a fyne.App, b *question.Broker, opts Options) *Manager {
+	m := newDialogs(a, b, opts.Log, opts.ArmDelay)
+	m.policy, m.webURL = opts.Policy, opts.WebURL
+	if opts.ReuseWindows {
+		m.windows = newWindowPool(windowPoolSize())
+	}
+	return m
+}
+
+// newDialogs returns a manager for b's questions on a, with no policy, no
+// page links and no window reuse (see NewManager). log may be nil.
+func newDialogs(a fyne.App, b *question.Broker, log *slog.Logger, armDelay time.Duration) *Manager {
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return &Manager{
+		dialogShared: dialogShared{
+			app: a, broker: b, log: log.With("component", "dialogs"),
+			armDelay: clampArmDelay(armDelay), clock: realClock(),
+		},
+		byID: map[string]*questionDialog{},
+	}
+}
+
+// dialogShared is what the manager gives every dialog it makes. It is set up
+// before the first dialog opens and read on the Fyne goroutine.
+type dialogShared struct {
+	app      fyne.App
+	broker   *question.Broker
+	log      *slog.Logger
+	armDelay time.Duration // clamped by clampArmDelay
+	clock    clock
+	policy   *policy.Policy         // where approval dialogs add rules; nil: none
+	webURL   func(id string) string // a question's page link, or ""; nil offers none
+	windows  *windowPool            // closed dialogs' windows, for reuse; nil: none
+}
+
+// Start opens a dialog for every pending question that is not snoozed and
+// not open in the agent's own form (Question.DeliverTo): at start-up, and
+// when the person comes back from away. Subscribe to the broker first, so
+// no question falls between the two; one already open is left alone. Runs
+// on the Fyne goroutine.
+func (m *Manager) Start() {
+	now := m.clock.now()
+	for _, q := range m.broker.Pending() {
+		if q.SnoozeUntil.After(now) || q.DeliverTo != "" {
+			continue
+		}
+		m.show(q)
+	}
+}
+
+// Handle applies one broker event: a new or resurfaced question opens its
+// dialog, a snooze hides it, an ended question closes it. The caller holds
+// back the events of questions that must not show (away, or open in the
+// agent's own form). Runs on the Fyne goroutine.
+func (m *Manager) Handle(ev question.Event) {
+	q := ev.Question
+	d := m.byID[q.ID]
+	switch ev.Type {
+	case question.EventAsked:
+		if !q.SnoozeUntil.After(m.clock.now()) {
+			m.show(q)
+		}
+	case question.EventResurfaced:
+		m.show(q)
+	case question.EventSnoozed:
+		if d != nil {
+			d.update(q)
+			d.hide()
+		}
+	case question.EventWaiters:
+		if d != nil {
+			d.setStopped(ev.Waiters == 0)
+		}
+	case question.EventEnded:
+		if d != nil {
+			d.close()
+		}
+	}
+	m.syncTicker()
+}
+
+// Open shows and raises the dialog of pending question id (the tray
+// menu's item for it, a notification's click), even when it is snoozed.
+// Runs on the Fyne goroutine.
+func (m *Manager) Open(id string) {
+	if d, ok := m.byID[id]; ok {
+		d.show(false)
+		m.syncTicker()
+		return
+	}
+	q, res, err := m.broker.Get(id)
+	if err != nil || res != nil || q.State != question.StatePending {
+		m.log.Info("not opening question", "id", id, "err", err)
+		return
+	}
+	m.show(q)
+	m.syncTicker()
+}
+
+// show shows q's dialog, making it first when needed. The first dialog is
+// centred; later ones are placed by the window manager (see questionDialog.show).
+func (m *Manager) show(q question.Question) {
+	if d, ok := m.byID[q.ID]; ok {
+		d.update(q)
+		d.show(false)
+		return
+	}
+	start := time.Now()
+	d, err := newQuestionDialog(m.dialogShared, q)
+	if err != nil {
+		m.log.Error("cannot show question", "id", q.ID, "kind", string(q.Kind), "err", err)
+		return
+	}
+	others := m.visible()
+	m.byID[q.ID] = d
+	m.scheduleRelease()
+	d.onClosed = func() {
+		if m.byID[q.ID] == d {
+			delete(m.byID, q.ID)
+		}
+		m.syncTicker()
+		m.scheduleRelease()
+	}
+	d.onShown = m.syncTicker
+	shown := time.Now()
+	d.show(true)
+	m.logShown(d, start, shown, time.Now())
+	if others > 0 {
+		// On the next tick the window exists and is centred; then move it
+		// down and right of the ones already open.
+		fyne.Do(func() {
+			if d.win != nil && !d.done {
+				cascade(d.win, others)
+			}
+		})
+	}
+}
+
+// logShown logs where a new dialog's time to its first frame went: from
+// the question's creation to the manager (queue: the broker's commit and the
+// hop to the Fyne goroutine), building the content (widgets, Markdown),
+// fitting it (text shaping and wrapping at the dialog's width), getting the
+// window and setting it up, and Show (for a new window: the X window, GL
+// context and painter; then the first paint). docs/benchmarks.md sums
+// these up.
+func (m *Manager) logShown(d *questionDialog, start, shown, end time.Time) {
+	ms := func(t time.Duration) float64 { return float64(t.Microseconds()) / 1000 }
+	m.log.Info("dialog shown", "id", d.q.ID, "kind", string(d.q.Kind), "reused_window", d.reused,
+		"queue_ms", ms(start.Sub(d.q.Created)), "content_ms", ms(d.built.content), "fit_ms", ms(d.built.fit),
+		"window_ms", ms(shown.Sub(start)-d.built.content-d.built.fit), "show_ms", ms(end.Sub(shown)))
+}
+
+// visible counts the dialogs on screen.
+func (m *Manager) visible() int {
+	n := 0
+	for _, d := range m.byID {
+		if d.visible {
+			n++
+		}
+	}
+	return n
+}
+
+// syncTicker runs the shared ticker exactly while some dialog is visible.
+func (m *Manager) syncTicker() {
+	switch on := m.visible() > 0; {
+	case on && m.stopTick == nil:
+		m.stopTick = m.clock.every(time.Second, m.tick)
+	case !on && m.stopTick != nil:
+		m.stopTick()
+		m.stopTick = nil
+	}
+}
+
+func (m *Manager) tick() {
+	for _, d := range m.byID {
+		if d.visible {
+			d.tick()
+		}
+	}
+}
+
+// SetArmDelay sets the arming delay of the dialogs opened from now on,
+// clamped like Options.ArmDelay. Runs on the Fyne goroutine.
+func (m *Manager) SetArmDelay(d time.Duration) { m.armDelay = clampArmDelay(d) }
+
+// Has reports whether question id has a dialog (shown or snoozed). Runs on
+// the Fyne goroutine.
+func (m *Manager) Has(id string) bool {
+	_, ok := m.byID[id]
+	return ok
+}
+
+// Idle reports whether no dialog exists and the shared ticker is stopped.
+// Runs on the Fyne goroutine.
+func (m *Manager) Idle() bool { return len(m.byID) == 0 && m.stopTick == nil }
+
+// closeAll closes every dialog without answering, for shutdown. Runs on the Fyne goroutine.
+func (m *Manager) closeAll() {
+	for _, d := range m.byID {
+		d.close()
+	}
+	m.syncTicker()
+}

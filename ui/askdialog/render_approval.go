@@ -1,0 +1,97 @@
+package askdialog
+
+import (
+	"encoding/json"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/ui/internal/uikit"
+)
+
+// approvalHost is what the approval renderer needs besides host: whether
+// rules can be made here, and the "Always…" menu that makes them.
+type approvalHost interface {
+	host
+	// canAlways reports whether the dialog can add rules (it has a policy).
+	canAlways() bool
+	// showAlways opens the "Always allow… / Always deny…" menu.
+	showAlways()
+}
+
+// approvalRenderer asks to allow an action. The dialog shows the action as
+// its title and the Markdown details as its message (see
+// questionDialog.layout); this adds the risk, the agent's reason and an
+// optional message for the agent. Its buttons: Deny (the default, so Enter
+// never allows), Allow once, and Always…, which opens the menu for a rule.
+// A high-risk or destructive request shows a warning line and paints Allow
+// as dangerous. Every button acts through the dialog's guard. Its methods
+// run on the Fyne goroutine.
+type approvalRenderer struct {
+	noPick
+	allow, deny, always *action
+	risk                fyne.CanvasObject // the risk line, or nil
+	reason              *widget.Label     // the agent's reason, or nil
+	note                *keyEntry         // the message that goes with the answer
+	content             fyne.CanvasObject
+}
+
+func newApprovalRenderer(q *question.Question, h host) (renderer, error) {
+	r := &approvalRenderer{}
+	r.note = newKeyEntry(h, false)
+	r.note.SetPlaceHolder("Message to the agent (optional)")
+	r.note.OnChanged = func(string) { h.changed() }
+	r.allow = &action{label: "Allow once", icon: theme.ConfirmIcon(), respond: r.reply(question.Accept, json.RawMessage(`"allow"`))}
+	r.deny = &action{label: "Deny", icon: theme.CancelIcon(), importance: widget.HighImportance, isDefault: true, respond: r.reply(question.Decline, nil)}
+	if ah, ok := h.(approvalHost); ok && ah.canAlways() {
+		r.always = &action{label: "Always…", importance: widget.LowImportance, do: ah.showAlways}
+	}
+	box := container.NewVBox()
+	switch {
+	case q.Risk == question.RiskHigh || q.Destructive:
+		r.allow.importance = widget.DangerImportance
+		r.risk = warningLine("High risk: allow only if you expected this request.")
+	case q.Risk != "":
+		r.risk = uikit.SmallLabel("Risk: " + string(q.Risk))
+	}
+	if r.risk != nil {
+		box.Add(r.risk)
+	}
+	if reason := strings.TrimSpace(q.AgentReason); reason != "" {
+		r.reason = widget.NewLabel("Why: " + reason)
+		r.reason.Wrapping = fyne.TextWrapWord
+		box.Add(r.reason)
+	}
+	box.Add(r.note)
+	r.content = box
+	return r, nil
+}
+
+// reply returns a respond func giving action a with value and the message.
+func (r *approvalRenderer) reply(a question.Action, value json.RawMessage) func() (question.Response, error) {
+	return func() (question.Response, error) {
+		return question.Response{Action: a, Value: value, Note: strings.TrimSpace(r.note.Text)}, nil
+	}
+}
+
+// Content returns the risk line, the reason and the message entry.
+func (r *approvalRenderer) Content() fyne.CanvasObject { return r.content }
+
+// Actions returns Always… (when rules can be made), Deny and Allow once;
+// Deny is the decline.
+func (r *approvalRenderer) Actions() []*action {
+	if r.always != nil {
+		return []*action{r.always, r.deny, r.allow}
+	}
+	return []*action{r.deny, r.allow}
+}
+
+// Answer returns the allow-once answer.
+func (r *approvalRenderer) Answer() (question.Response, error) { return r.allow.respond() }
+
+// Focus leaves focus on the dialog, so Enter denies rather than typing.
+func (r *approvalRenderer) Focus() fyne.Focusable { return nil }

@@ -1,0 +1,33 @@
+package askdialog
+
+import (
+	"encoding/json"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/asktray/asktray/app/question"
+)
+
+// noticeRenderer shows a notice: the message alone, acknowledged with OK
+// (an accept). Its methods run on the Fyne goroutine.
+type noticeRenderer struct{ noPick }
+
+func newNoticeRenderer(*question.Question, host) (renderer, error) { return noticeRenderer{}, nil }
+
+// Content returns nil: the dialog shows the message.
+func (noticeRenderer) Content() fyne.CanvasObject { return nil }
+
+// Actions returns Decline and OK, OK being the default.
+func (noticeRenderer) Actions() []*action {
+	return []*action{declineAction(), {label: "OK", icon: theme.ConfirmIcon(), importance: widget.HighImportance, isDefault: true}}
+}
+
+// Answer acknowledges the notice.
+func (noticeRenderer) Answer() (question.Response, error) {
+	return question.Response{Action: question.Accept, Value: json.RawMessage(`"ok"`)}, nil
+}
+
+// Focus leaves focus on the dialog.
+func (noticeRenderer) Focus() fyne.Focusable { return nil }

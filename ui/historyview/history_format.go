@@ -1,0 +1,363 @@
+package historyview
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"image/color"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/question"
+)
+
+// The helpers in this file only format values; any goroutine may call them.
+
+// historyStates lists the states in the order the outcome filter offers them.
+var historyStates = []question.State{
+	question.StatePending,
+	question.State(question.Answered),
+	question.State(question.AutoApproved),
+	question.State(question.Declined),
+	question.State(question.AutoRejected),
+	question.State(question.Cancelled),
+	question.State(question.Withdrawn),
+	question.State(question.Interrupted),
+}
+
+// outcomeLook is how the history shows a state: a name, an icon and a
+// colour that means something (success, error, warning or neutral).
+type outcomeLook struct {
+	name       string
+	icon       fyne.Resource
+	color      fyne.ThemeColorName
+	importance widget.Importance
+}
+
+// lookOf returns how to show state s. It may be called from any goroutine.
+func lookOf(s question.State) outcomeLook {
+	ok := outcomeLook{icon: theme.ConfirmIcon(), color: theme.ColorNameSuccess, importance: widget.SuccessImportance}
+	no := outcomeLook{icon: theme.CancelIcon(), color: theme.ColorNameError, importance: widget.DangerImportance}
+	neutral := outcomeLook{color: theme.ColorNamePlaceHolder, importance: widget.MediumImportance}
+	var l outcomeLook
+	switch question.Outcome(s) {
+	case question.Answered:
+		l, l.name = ok, "Answered"
+	case question.AutoApproved:
+		l, l.name = ok, "Auto-approved"
+	case question.Declined:
+		l, l.name = no, "Declined"
+	case question.AutoRejected:
+		l, l.name = no, "Auto-rejected"
+	case question.Cancelled:
+		l, l.name, l.icon = neutral, "Cancelled", theme.ContentClearIcon()
+	case question.Withdrawn:
+		l, l.name, l.icon = neutral, "Withdrawn", theme.ContentUndoIcon()
+	case question.Interrupted:
+		l = outcomeLook{name: "Interrupted", icon: theme.WarningIcon(), color: theme.ColorNameWarning, importance: widget.WarningImportance}
+	default:
+		l = outcomeLook{name: "Pending", icon: theme.HistoryIcon(), color: theme.ColorNamePrimary, importance: widget.HighImportance}
+	}
+	l.icon = theme.NewColoredResource(l.icon, l.color)
+	return l
+}
+
+// stateOf returns the state of rec: pending or its outcome.
+func stateOf(rec history.Record) question.State {
+	if rec.Result == nil {
+		return question.StatePending
+	}
+	return question.State(rec.Result.Outcome)
+}
+
+// historyKindName is the kind as the history shows it.
+func historyKindName(k question.Kind) string {
+	switch k {
+	case question.KindMultiChoice:
+		return "Multi-choice"
+	case "":
+		return ""
+	}
+	return strings.ToUpper(string(k[:1])) + string(k[1:])
+}
+
+// historyAgo says how long before now t was: "just now", "5 min ago",
+// "3 h ago", "yesterday", "4 days ago", then the date.
+func historyAgo(now, t time.Time) string {
+	now, t = now.Local(), t.Local()
+	d := now.Sub(t)
+	days := calendarDays(t, now)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%d min ago", int(d.Minutes()))
+	case days == 0:
+		return fmt.Sprintf("%d h ago", int(d.Hours()))
+	case days == 1:
+		return "yesterday"
+	case days < 7:
+		return fmt.Sprintf("%d days ago", days)
+	case t.Year() == now.Year():
+		return t.Format("2 Jan")
+	}
+	return t.Format("2 Jan 2006")
+}
+
+// calendarDays counts the midnights between a and b in local time.
+func calendarDays(a, b time.Time) int {
+	da := time.Date(a.Year(), a.Month(), a.Day(), 12, 0, 0, 0, time.UTC)
+	db := time.Date(b.Year(), b.Month(), b.Day(), 12, 0, 0, 0, time.UTC)
+	return int(db.Sub(da).Hours() / 24)
+}
+
+// historyTime is a timestamp in local time for the detail pane.
+func historyTime(t time.Time) string {
+	return t.Local().Format("Mon 2 Jan 2006, 15:04:05")
+}
+
+// historyElapsed says how long a question waited: "<1 s", "12 s", "3 min 05 s", "2 h 07 min".
+func historyElapsed(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return "<1 s"
+	case d < time.Minute:
+		return fmt.Sprintf("%d s", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%d min %02d s", int(d.Minutes()), int(d.Seconds())%60)
+	}
+	return fmt.Sprintf("%d h %02d min", int(d.Hours()), int(d.Minutes())%60)
+}
+
+// reasonText explains an automatic outcome in a few words.
+func reasonText(r *question.Result) string {
+	switch r.Reason {
+	case question.ReasonTimeout:
+		return "timed out"
+	case question.ReasonAway:
+		return "away mode"
+	case question.ReasonHandedBack:
+		return "handed back to the agent's chat"
+	case question.ReasonStopped:
+		return "app stopped"
+	case question.ReasonAnsweredInAgent:
+		return "answered in the agent"
+	case question.ReasonRule:
+		if r.RuleID != "" {
+			return "rule " + r.RuleID
+		}
+		return "a rule"
+	}
+	if r.DecidedBy == question.ByRule && r.RuleID != "" {
+		return "rule " + r.RuleID
+	}
+	return string(r.Reason)
+}
+
+// shortAnswer is the row's one-line summary of what happened.
+func shortAnswer(rec history.Record) string {
+	r := rec.Result
+	switch {
+	case r == nil:
+		return "waiting"
+	case len(r.Value) > 0 && (r.Outcome == question.Answered || r.Outcome == question.AutoApproved):
+		return valueSummary(rec.Question, r.Value)
+	case r.Outcome == question.AutoRejected || r.Outcome == question.AutoApproved || r.Outcome == question.Interrupted:
+		return reasonText(r)
+	case r.Note != "":
+		return "“" + r.Note + "”"
+	}
+	return ""
+}
+
+// valueSummary shows an answer's value on one line: a string as itself, a
+// confirm as its button label, a list joined by commas, a form's fields as
+// "name: value".
+func valueSummary(q question.Question, raw json.RawMessage) string {
+	if label, ok := question.AgentRuleChoice(raw); ok && q.Kind == question.KindApproval {
+		return "Allow: " + label
+	}
+	var v any
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	if d.Decode(&v) != nil {
+		return string(raw)
+	}
+	switch v := v.(type) {
+	case string:
+		if q.Kind == question.KindConfirm {
+			switch {
+			case v == "yes" && q.YesLabel != "":
+				return q.YesLabel
+			case v == "no" && q.NoLabel != "":
+				return q.NoLabel
+			}
+		}
+		if q.Kind == question.KindConfirm || q.Kind == question.KindApproval || q.Kind == question.KindNotice {
+			return strings.ToUpper(v[:min(1, len(v))]) + v[min(1, len(v)):]
+		}
+		return strings.Join(strings.Fields(v), " ")
+	case []any:
+		parts := make([]string, 0, len(v))
+		for _, x := range v {
+			parts = append(parts, scalarText(x))
+		}
+		return strings.Join(parts, ", ")
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		parts := make([]string, 0, len(keys))
+		for _, k := range keys {
+			parts = append(parts, k+": "+scalarText(v[k]))
+		}
+		return strings.Join(parts, ", ")
+	}
+	return scalarText(v)
+}
+
+// scalarText shows one JSON value compactly.
+func scalarText(v any) string {
+	switch v := v.(type) {
+	case string:
+		return strings.Join(strings.Fields(v), " ")
+	case nil:
+		return "null"
+	case json.Number:
+		return v.String()
+	case bool:
+		return fmt.Sprint(v)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// answerText is what Copy answer puts on the clipboard: a string answer as
+// plain text, anything else as indented JSON.
+func answerText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return indentJSON(raw)
+}
+
+// indentJSON indents raw, or returns it as it is when it is not JSON.
+func indentJSON(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Indent(&b, raw, "", "  ") != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+// deciderText says who decided and by which way: "You, in the dialog",
+// "Timeout", "Rule r1", "Away mode".
+func deciderText(r *question.Result) string {
+	if r.Reason == question.ReasonAway || r.Reason == question.ReasonHandedBack {
+		return "Away mode"
+	}
+	switch r.DecidedBy {
+	case question.ByHuman:
+		switch r.Via {
+		case question.ViaDialog:
+			return "You, in the dialog"
+		case question.ViaNotification:
+			return "You, from a notification"
+		case question.ViaCLI:
+			return "You, on the command line"
+		case question.ViaWeb:
+			return "You, in the web page"
+		case question.ViaElicitation:
+			return "You, in the agent's own prompt"
+		}
+		return "You"
+	case question.ByRule:
+		if r.RuleID != "" {
+			return "Rule " + r.RuleID
+		}
+		return "A rule"
+	case question.ByTimeout:
+		return "Timeout"
+	case question.ByAgent:
+		return "The agent"
+	case question.ByApp:
+		if r.Reason == question.ReasonStopped {
+			return "Asktray, when it stopped"
+		}
+		return "Asktray"
+	}
+	return string(r.DecidedBy)
+}
+
+// legibleTheme is the app's current theme with the success, warning and
+// error colours adjusted by legible against its background, so that the
+// history's outcome colours read well as text. It may be used from any
+// goroutine.
+type legibleTheme struct{}
+
+func (legibleTheme) base() fyne.Theme { return fyne.CurrentApp().Settings().Theme() }
+
+func (t legibleTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
+	c := t.base().Color(n, v)
+	switch n {
+	case theme.ColorNameSuccess, theme.ColorNameWarning, theme.ColorNameError:
+		return legible(c, t.base().Color(theme.ColorNameBackground, v))
+	}
+	return c
+}
+
+func (t legibleTheme) Font(s fyne.TextStyle) fyne.Resource     { return t.base().Font(s) }
+func (t legibleTheme) Icon(n fyne.ThemeIconName) fyne.Resource { return t.base().Icon(n) }
+func (t legibleTheme) Size(n fyne.ThemeSizeName) float32       { return t.base().Size(n) }
+
+// legible returns c, darkened or lightened just enough to read as text on
+// bg (a contrast of at least 3.5:1): the light theme's success and warning
+// colours are too pale for text on white.
+func legible(c, bg color.Color) color.Color {
+	lbg := relLuminance(bg)
+	target := color.Color(color.Black)
+	if lbg < 0.5 {
+		target = color.White
+	}
+	out := c
+	for i := 1; i <= 10 && contrastRatio(relLuminance(out), lbg) < 3.5; i++ {
+		out = mixColor(c, target, float64(i)/10)
+	}
+	return out
+}
+
+// mixColor blends a towards b by t in [0, 1].
+func mixColor(a, b color.Color, t float64) color.Color {
+	ar, ag, ab, aa := a.RGBA()
+	br, bg, bb, _ := b.RGBA()
+	m := func(x, y uint32) uint8 { return uint8((float64(x)*(1-t) + float64(y)*t) / 257) }
+	return color.NRGBA{R: m(ar, br), G: m(ag, bg), B: m(ab, bb), A: m(aa, aa)}
+}
+
+// relLuminance is the WCAG relative luminance of c.
+func relLuminance(c color.Color) float64 {
+	r, g, b, _ := c.RGBA()
+	lin := func(v uint32) float64 {
+		x := float64(v) / 0xffff
+		if x <= 0.03928 {
+			return x / 12.92
+		}
+		return math.Pow((x+0.055)/1.055, 2.4)
+	}
+	return 0.2126*lin(r) + 0.7152*lin(g) + 0.0722*lin(b)
+}
+
+// contrastRatio is the WCAG contrast ratio of two luminances.
+func contrastRatio(a, b float64) float64 {
+	return (max(a, b) + 0.05) / (min(a, b) + 0.05)
+}

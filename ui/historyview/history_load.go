@@ -1,0 +1,352 @@
+package historyview
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/question"
+)
+
+// query runs fn on a new goroutine and then the func it returns through
+// h.do, on the Fyne goroutine. h.inflight counts it until then.
+func (h *Window) query(fn func(ctx context.Context) (apply func())) {
+	h.inflight++
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), historyQueryLimit)
+		apply := fn(ctx)
+		cancel()
+		h.do(func() {
+			h.inflight--
+			apply()
+		})
+	}()
+}
+
+// filter returns the filter the widgets describe, without paging.
+func (h *Window) filter() history.Filter {
+	f := history.Filter{Search: strings.TrimSpace(h.search.Text)}
+	if i := h.outcomeIdx; i > 0 && i <= len(historyStates) {
+		f.Outcomes = []question.State{historyStates[i-1]}
+	}
+	if i := h.clientSel.SelectedIndex(); i > 0 && i <= len(h.clients) {
+		f.Client = h.clients[i-1]
+	}
+	if i := h.kindSel.SelectedIndex(); i > 0 && i <= len(question.Kinds) {
+		f.Kind = question.Kinds[i-1]
+	}
+	now := h.now()
+	switch h.rangeSel.SelectedIndex() {
+	case 1:
+		y, m, d := now.Date()
+		f.Since = time.Date(y, m, d, 0, 0, 0, 0, now.Location())
+	case 2:
+		f.Since = now.AddDate(0, 0, -7)
+	case 3:
+		f.Since = now.AddDate(0, 0, -30)
+	}
+	return f
+}
+
+// reload loads the first page and the counts for the current filter,
+// dropping whatever older queries still bring back.
+func (h *Window) reload() {
+	h.gen++
+	gen, f := h.gen, h.filter()
+	h.loadingMore, h.reloading = false, true
+	f.Limit = historyPageSize
+	h.query(func(ctx context.Context) func() {
+		p, err := h.store.List(ctx, f)
+		return func() {
+			if gen != h.gen {
+				return
+			}
+			h.reloading = false
+			// The page may have been read before these questions were stored.
+			defer func() {
+				qs := h.afterReload
+				h.afterReload = nil
+				for _, q := range qs {
+					h.refreshRecord(q)
+				}
+			}()
+			if err != nil {
+				h.fail("load history", err)
+				return
+			}
+			h.rows, h.next = p.Records, p.Next
+			h.list.Refresh()
+			h.list.ScrollToTop()
+			h.keepSelection(0)
+			h.updateStatus()
+		}
+	})
+	h.loadCounts()
+}
+
+// loadMore loads the page after the loaded rows, unless one is on its way.
+func (h *Window) loadMore() {
+	if h.next == "" || h.loadingMore {
+		return
+	}
+	h.loadingMore = true
+	gen, f := h.gen, h.filter()
+	f.Limit, f.Cursor = historyPageSize, h.next
+	h.query(func(ctx context.Context) func() {
+		p, err := h.store.List(ctx, f)
+		return func() {
+			if gen != h.gen || f.Cursor != h.next {
+				return
+			}
+			h.loadingMore = false
+			if err != nil {
+				h.fail("load more history", err)
+				return
+			}
+			h.rows, h.next = append(h.rows, p.Records...), p.Next
+			h.list.Refresh()
+			h.updateStatus()
+		}
+	})
+}
+
+// loadCounts refreshes the counts in the outcome filter.
+func (h *Window) loadCounts() {
+	h.countGen++
+	gen, f := h.countGen, h.filter()
+	h.query(func(ctx context.Context) func() {
+		c, err := h.store.Count(ctx, f)
+		return func() {
+			if gen != h.countGen {
+				return
+			}
+			if err != nil {
+				h.fail("count history", err)
+				return
+			}
+			h.counts = c
+			h.setOutcomeOptions()
+			h.updateStatus()
+		}
+	})
+}
+
+// loadClients refreshes the client filter's choices.
+func (h *Window) loadClients() {
+	h.query(func(ctx context.Context) func() {
+		names, err := h.store.Clients(ctx)
+		return func() {
+			if err != nil {
+				h.fail("list clients", err)
+				return
+			}
+			cur := h.clientSel.Selected
+			h.clients = names
+			h.quiet = true
+			h.clientSel.SetOptions(append([]string{"All clients"}, names...))
+			h.clientSel.SetSelected(cur)
+			gone := h.clientSel.SelectedIndex() < 0
+			if gone {
+				h.clientSel.SetSelectedIndex(0)
+			}
+			h.quiet = false
+			if gone {
+				h.reload() // the filtered client has no questions left
+			}
+		}
+	})
+}
+
+// outcomeOptions labels the outcome filter's choices with their counts.
+func (h *Window) outcomeOptions() []string {
+	label := func(name string, n int) string {
+		if h.counts == nil {
+			return name
+		}
+		return fmt.Sprintf("%s (%s)", name, histThousands(n))
+	}
+	total := 0
+	for _, n := range h.counts {
+		total += n
+	}
+	opts := []string{label("All outcomes", total)}
+	for _, s := range historyStates {
+		opts = append(opts, label(lookOf(s).name, h.counts[s]))
+	}
+	return opts
+}
+
+// setOutcomeOptions relabels the outcome filter, keeping its choice.
+func (h *Window) setOutcomeOptions() {
+	opts := h.outcomeOptions()
+	h.outcomeSel.Options = opts
+	h.outcomeSel.Selected = opts[h.outcomeIdx]
+	h.outcomeSel.Refresh()
+}
+
+// updateStatus says how many records show and how many match.
+func (h *Window) updateStatus() {
+	h.empty.Hidden = len(h.rows) > 0
+	h.empty.Refresh()
+	total := len(h.rows)
+	if h.counts != nil {
+		total = 0
+		for s, n := range h.counts {
+			if h.outcomeIdx == 0 || historyStates[h.outcomeIdx-1] == s {
+				total += n
+			}
+		}
+	}
+	switch {
+	case total == 1:
+		h.status.SetText("1 question")
+	case len(h.rows) < total:
+		h.status.SetText(fmt.Sprintf("Showing %s of %s questions · scroll for more", histThousands(len(h.rows)), histThousands(total)))
+	default:
+		h.status.SetText(histThousands(total) + " questions")
+	}
+}
+
+// fail logs a failed store call and says so in the status line.
+func (h *Window) fail(what string, err error) {
+	h.log.Error("history window: "+what, "err", err)
+	h.status.SetText("Could not " + what + ": " + err.Error())
+}
+
+// Handle applies a broker event: a question asked or ended is looked up in
+// the store and inserted, updated or removed, keeping the selection and
+// what the person is reading. A hidden window only notes that it is stale.
+// It runs on the Fyne goroutine: the tray wraps broker callbacks in fyne.Do.
+func (h *Window) Handle(ev question.Event) {
+	if ev.Type != question.EventAsked && ev.Type != question.EventEnded {
+		return
+	}
+	if !h.visible {
+		h.stale = true
+		return
+	}
+	if ev.Type == question.EventAsked && ev.Question.Client.Name != "" && !slices.Contains(h.clients, ev.Question.Client.Name) {
+		h.loadClients()
+	}
+	h.refreshRecord(ev.Question)
+	h.loadCounts()
+}
+
+// refreshRecord asks the store whether q matches the filter, with its
+// full-text search, and shows the answer. While the first page is loading
+// it waits for it, since the page may be older than q's change.
+func (h *Window) refreshRecord(q question.Question) {
+	if h.reloading {
+		h.afterReload = append(h.afterReload, q)
+		return
+	}
+	gen, f := h.gen, h.filter()
+	since, until := q.Created, q.Created.Add(time.Nanosecond)
+	if f.Since.After(since) {
+		since = f.Since
+	}
+	if !f.Until.IsZero() && f.Until.Before(until) {
+		until = f.Until
+	}
+	f.Since, f.Until, f.Limit = since, until, history.MaxLimit
+	h.query(func(ctx context.Context) func() {
+		p, err := h.store.List(ctx, f)
+		return func() {
+			if gen != h.gen {
+				return // a reload brings it
+			}
+			if err != nil {
+				h.fail("load question", err)
+				return
+			}
+			for _, rec := range p.Records {
+				if rec.Question.ID == q.ID {
+					h.upsert(rec)
+					return
+				}
+			}
+			h.remove(q.ID)
+		}
+	})
+}
+
+// indexOf returns the row of question id, or -1.
+func (h *Window) indexOf(id string) int {
+	return slices.IndexFunc(h.rows, func(r history.Record) bool { return r.Question.ID == id })
+}
+
+// upsert updates rec's row, or inserts it where it sorts if that is within
+// the loaded rows, without moving what the person sees.
+func (h *Window) upsert(rec history.Record) {
+	if i := h.indexOf(rec.Question.ID); i >= 0 {
+		h.rows[i] = rec
+		h.list.RefreshItem(i)
+		if rec.Question.ID == h.selectedID {
+			h.detail.show(rec)
+		}
+		return
+	}
+	pos, _ := slices.BinarySearchFunc(h.rows, rec, func(a, b history.Record) int {
+		return cmp.Or(b.Question.Created.Compare(a.Question.Created), strings.Compare(b.Question.ID, a.Question.ID))
+	})
+	if pos == len(h.rows) && h.next != "" {
+		return // a later page brings it
+	}
+	offset := h.list.GetScrollOffset()
+	h.rows = slices.Insert(h.rows, pos, rec)
+	if float32(pos)*h.stride < offset {
+		offset += h.stride
+	}
+	h.list.Refresh()
+	h.keepSelection(offset)
+	h.updateStatus()
+}
+
+// remove drops question id's row, if it is loaded.
+func (h *Window) remove(id string) {
+	i := h.indexOf(id)
+	if i < 0 {
+		return
+	}
+	offset := h.list.GetScrollOffset()
+	h.rows = slices.Delete(h.rows, i, i+1)
+	if float32(i)*h.stride < offset {
+		offset = max(offset-h.stride, 0)
+	}
+	h.list.Refresh()
+	h.keepSelection(offset)
+	h.updateStatus()
+}
+
+// keepSelection selects the selected question's row again after rows moved
+// (or clears the details if it is gone) and scrolls back to offset.
+func (h *Window) keepSelection(offset float32) {
+	h.quiet = true
+	defer func() { h.quiet = false }()
+	i := -1
+	if h.selectedID != "" {
+		i = h.indexOf(h.selectedID)
+	}
+	switch {
+	case i < 0:
+		h.list.UnselectAll()
+		h.selIdx, h.selectedID = -1, ""
+		h.detail.clear()
+	case i != h.selIdx:
+		h.list.Select(i)
+	}
+	h.list.ScrollToOffset(offset)
+}
+
+// histThousands formats n with thin separators: 12,345.
+func histThousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

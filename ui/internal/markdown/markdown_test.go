@@ -1,0 +1,74 @@
+package markdown
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+)
+
+// walkSegments calls f for every segment, descending into lists and paragraphs.
+func walkSegments(segs []widget.RichTextSegment, f func(widget.RichTextSegment)) {
+	for _, s := range segs {
+		f(s)
+		switch s := s.(type) {
+		case *widget.ListSegment:
+			walkSegments(s.Items, f)
+		case *widget.ParagraphSegment:
+			walkSegments(s.Texts, f)
+		}
+	}
+}
+
+func TestMarkdown_LinksAreText(t *testing.T) {
+	test.NewTempApp(t)
+	md := "See [the docs](https://evil.example/x?a=1) and <https://auto.example/y>.\n\n" +
+		"- item with [a link](https://list.example/)\n- ![logo](https://img.example/logo.png)\n\n" +
+		"```\nrm -rf build/ <https://not.a.link>\n```\n\nInline `<https://code.example>` stays."
+	rt := Render(md)
+	var text strings.Builder
+	var mono []string
+	walkSegments(rt.Segments, func(s widget.RichTextSegment) {
+		switch s := s.(type) {
+		case *widget.HyperlinkSegment:
+			t.Errorf("hyperlink left: %q -> %v", s.Text, s.URL)
+		case *widget.ImageSegment:
+			t.Errorf("image left: %v", s.Source)
+		case *widget.TextSegment:
+			text.WriteString(s.Text)
+			if s.Style.TextStyle.Monospace {
+				mono = append(mono, s.Text)
+			}
+		}
+	})
+	got := text.String()
+	for _, want := range []string{"the docs (", "https://evil.example/x?a=1", "https://auto.example/y",
+		"a link (", "https://list.example/", "[image] (", "https://img.example/logo.png"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("text lacks %q: %s", want, got)
+		}
+	}
+	if !strings.Contains(strings.Join(mono, "|"), "rm -rf build/ <https://not.a.link>") {
+		t.Errorf("code block not monospace or altered: %q", mono)
+	}
+	if !strings.Contains(strings.Join(mono, "|"), "<https://code.example>") {
+		t.Errorf("code span altered: %q", mono)
+	}
+	if rt.Wrapping != fyne.TextWrapWord {
+		t.Error("message does not wrap")
+	}
+}
+
+func TestMarkdown_CodeBlocksOnTheirOwnPanel(t *testing.T) {
+	test.NewTempApp(t)
+	_, parts := MessageView(Render("Run this:\n\n```\ngit push --force\n```\n\nThen tell me."))
+	if len(parts) != 3 {
+		t.Fatalf("%d parts, want prose, code, prose", len(parts))
+	}
+	code := parts[1].Segments[0].(*widget.TextSegment)
+	if code.Text != "git push --force" || !code.Style.TextStyle.Monospace || parts[1].Wrapping != fyne.TextWrapBreak {
+		t.Fatalf("code part %+v", code)
+	}
+}
