@@ -82,7 +82,12 @@ func TestNoToolLetsAnAgentAnswer(t *testing.T) {
 		var schema struct {
 			Properties map[string]any `json:"properties"`
 		}
-		_ = json.Unmarshal(tool.RawInputSchema, &schema)
+		if err := json.Unmarshal(tool.RawInputSchema, &schema); err != nil {
+			t.Fatalf("tool %s: input schema is not JSON: %v", tool.Name, err)
+		}
+		if len(schema.Properties) == 0 {
+			t.Errorf("tool %s: input schema has no properties, so nothing here was checked", tool.Name)
+		}
 		for p := range schema.Properties {
 			if p == "action" && tool.Name == ToolApproval {
 				continue // the title of the action to approve, not an answer
