@@ -36,7 +36,7 @@ func (v *view) formControls() error {
 		return err
 	}
 	if s.Description != "" {
-		v.Intro = s.Description
+		v.Intro = present.Visible(s.Description)
 	}
 	for i, f := range s.Fields {
 		v.Fields = append(v.Fields, newFieldView(i, f))
@@ -54,7 +54,7 @@ func (v *view) formControls() error {
 }
 
 func newFieldView(i int, f question.Field) *fieldView {
-	fv := &fieldView{f: f, ID: "f" + strconv.Itoa(i), Label: present.FieldTitle(f), Required: f.Required, Desc: f.Description}
+	fv := &fieldView{f: f, ID: "f" + strconv.Itoa(i), Label: present.Visible(present.FieldTitle(f)), Required: f.Required, Desc: present.Visible(f.Description)}
 	var def []string
 	switch f.Type {
 	case question.FieldBoolean:
@@ -68,7 +68,7 @@ func newFieldView(i int, f question.Field) *fieldView {
 			fv.Control = "select"
 		}
 		for j, ev := range f.Values {
-			fv.Items = append(fv.Items, optionView{ID: fmt.Sprintf("%s-%d", fv.ID, j), Value: strconv.Itoa(j), Label: ev.Title,
+			fv.Items = append(fv.Items, optionView{ID: fmt.Sprintf("%s-%d", fv.ID, j), Value: strconv.Itoa(j), Label: present.Visible(ev.Title),
 				Checked: slices.Contains(def, ev.Value)})
 		}
 	default:
