@@ -43,6 +43,7 @@ func TestShellRules(t *testing.T) {
 	exact := contentRule("exact", Allow, MatchCommand, "npm test && rm -rf build")
 	rm := contentRule("rm", Deny, MatchPrefix, "rm")
 	whole := rule("whole", "claude-code", "permission_request:Bash", Allow)
+	cd := contentRule("cd", Allow, MatchPrefix, "cd")
 	cases := []struct {
 		name  string
 		rules []Rule
@@ -77,6 +78,8 @@ func TestShellRules(t *testing.T) {
 		{"exact_other", []Rule{exact}, "npm test && rm -rf ~", ""},
 		{"exact_beats_prefix_deny", []Rule{exact, rm}, "npm test && rm -rf build", "exact"},
 		{"unparsable", []Rule{npm}, "npm test ((", ""},
+		{"cd_then_relative_redirect", []Rule{cd, npm}, "cd / && npm test > etc/profile", ""},
+		{"cd_then_no_redirect", []Rule{cd, npm}, "cd sub && npm test", "cd"},
 	}
 	for _, c := range cases {
 		if got := decide(c.rules, bash(c.cmd)); got != c.want {

@@ -314,16 +314,33 @@ func (c Command) HasPrefix(prefix []string) bool {
 }
 
 // WritesOutside returns the first redirection of the line that writes
-// somewhere other than inside cwd (see Inside), or false.
+// somewhere other than inside cwd (see Inside), or false. When the line
+// changes directory (cd, pushd, popd) no relative target counts as inside.
 func (l Line) WritesOutside(cwd string) (Redirect, bool) {
+	moves := l.ChangesDir()
 	for _, c := range l.Commands {
 		for _, r := range c.Redirects {
-			if r.Writes && !Inside(r.Target, cwd) {
+			if r.Writes && (!Inside(r.Target, cwd) || moves && r.Target.Value != "/dev/null" && !strings.HasPrefix(r.Target.Value, "/")) {
 				return r, true
 			}
 		}
 	}
 	return Redirect{}, false
+}
+
+// ChangesDir reports whether a command of the line changes the working
+// directory (cd, pushd, popd), so that relative paths after it are not
+// relative to where the line started.
+func (l Line) ChangesDir() bool {
+	for _, c := range l.Commands {
+		if len(c.Words) > 0 {
+			switch path.Base(c.Words[0].Value) {
+			case "cd", "pushd", "popd":
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Inside reports whether the path target names stays inside the working
@@ -335,6 +352,8 @@ func Inside(target Word, cwd string) bool {
 	switch {
 	case !target.Literal || p == "":
 		return false
+	case strings.Contains(p, `\`) || (len(p) >= 2 && p[1] == ':'):
+		return false // a Windows path (C:\…) is never taken for a relative one
 	case p == "/dev/null":
 		return true
 	case strings.HasPrefix(p, "/"):

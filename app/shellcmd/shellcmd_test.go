@@ -98,6 +98,9 @@ func TestPrefixCoverage(t *testing.T) {
 		{"ls \u202e; rm -rf ~ #\u202c", "ls", false},
 		{"npm test \\\r\nrm -rf ~", "npm test", false}, // Bash: two commands; the parser: one
 		{"npm test\rrm -rf ~", "npm test", false},
+		{"cd / && npm test > etc/profile", "cd", false},
+		{"npm test > 'C:\\Windows\\x'", "npm test", false},
+		{"npm test > C:/Windows/x", "npm test", false},
 	}
 	for _, c := range cases {
 		if got := covered(t, c.line, c.prefix, "/home/u/app"); got != c.want {
