@@ -40,25 +40,29 @@ func startPTY(t *testing.T, dir string, env []string, args ...string) *ptyRun {
 		t.Fatal(err)
 	}
 	p := &ptyRun{t: t, cmd: cmd, f: f, done: make(chan struct{})}
-	go func() {
-		defer close(p.done)
-		b := make([]byte, 4096)
-		for {
-			n, err := f.Read(b)
-			p.mu.Lock()
-			p.out.Write(b[:n])
-			p.mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
+	go p.read()
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
 		f.Close()
 	})
 	return p
+}
+
+// read keeps what the terminal shows until it closes; it runs on its own
+// goroutine.
+func (p *ptyRun) read() {
+	defer close(p.done)
+	b := make([]byte, 4096)
+	for {
+		n, err := p.f.Read(b)
+		p.mu.Lock()
+		p.out.Write(b[:n])
+		p.mu.Unlock()
+		if err != nil {
+			return
+		}
+	}
 }
 
 // expect waits until the output after what expect saw last holds want, and
