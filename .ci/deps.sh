@@ -44,6 +44,9 @@ test_pkgs+=(chromium)
 test_pkgs+=(curl)
 # The comparison in make bench: zenity-based MCP servers spawn it per question.
 test_pkgs+=(zenity)
+# .ci/wine.sh: bootstraps the Debian 13 chroot whose Wine 10 runs the
+# Windows build (Debian 12's Wine 8 cannot start Go 1.26 binaries).
+test_pkgs+=(debootstrap)
 # Tooling.
 tool_pkgs=(ca-certificates git make)
 

@@ -180,6 +180,7 @@ func startServers(o Options, c *core, down *closers) (*servers, error) {
 	if err := ctl.Listen(s.inst.Socket); err != nil {
 		return nil, err
 	}
+	s.inst.Socket = ctl.Addr() // the pipe's name on Windows
 	down.push(func() {
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

@@ -37,14 +37,13 @@ type Client struct {
 	path string
 }
 
-// NewClient returns a client for the socket at path. It does not connect until the first call.
+// NewClient returns a client for the control socket for path (the socket
+// file on unix, the pipe Listen made for path on Windows). It does not
+// connect until the first call.
 func NewClient(path string) *Client {
 	tr := &http.Transport{
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			// A unix socket connects at once or not at all; the limit only
-			// guards against an app too stuck to accept.
-			d := net.Dialer{Timeout: time.Second}
-			return d.DialContext(ctx, "unix", path)
+			return dialControl(ctx, path)
 		},
 	}
 	return &Client{hc: &http.Client{Transport: tr, Timeout: 30 * time.Second}, path: path}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
 
 	"github.com/asktray/asktray/app/personcheck"
 	"github.com/asktray/asktray/app/question"
@@ -15,9 +14,9 @@ import (
 // peer is what the kernel said about the process at the other end of a
 // control connection when it connected.
 type peer struct {
-	conn *net.UnixConn
-	uid  int
-	err  error // why uid is unknown
+	conn net.Conn
+	user string // "uid N" on unix, the user's SID on Windows
+	err  error  // why user is unknown
 }
 
 type peerKey struct{}
@@ -28,14 +27,8 @@ var errOtherUser = errors.New("the control socket serves only the user who runs 
 // connContext records the peer of a new connection in its context. The
 // http.Server calls it on its accept goroutine, once per connection.
 func connContext(ctx context.Context, c net.Conn) context.Context {
-	p := &peer{uid: -1}
-	uc, ok := c.(*net.UnixConn)
-	if !ok {
-		p.err = fmt.Errorf("a %T is not a unix socket connection", c)
-	} else {
-		p.conn = uc
-		p.uid, p.err = peerUID(uc)
-	}
+	p := &peer{conn: c}
+	p.user, p.err = peerUser(c)
 	return context.WithValue(ctx, peerKey{}, p)
 }
 
@@ -44,16 +37,16 @@ func peerOf(ctx context.Context) *peer {
 	return p
 }
 
-// checkPeer returns nil when p runs as uid want, and an error wrapping
-// errOtherUser otherwise, also when the peer is unknown.
-func checkPeer(p *peer, want int) error {
+// checkPeer returns nil when p runs as user want (see selfUser), and an
+// error wrapping errOtherUser otherwise, also when the peer is unknown.
+func checkPeer(p *peer, want string) error {
 	switch {
 	case p == nil:
 		return fmt.Errorf("%w: the connection's peer is unknown", errOtherUser)
 	case p.err != nil:
-		return fmt.Errorf("%w: cannot read the peer's uid: %w", errOtherUser, p.err)
-	case p.uid != want:
-		return fmt.Errorf("%w: the peer runs as uid %d, the app as uid %d", errOtherUser, p.uid, want)
+		return fmt.Errorf("%w: cannot read the peer's user: %w", errOtherUser, p.err)
+	case want == "" || p.user != want:
+		return fmt.Errorf("%w: the peer runs as %s, the app as %s", errOtherUser, p.user, want)
 	}
 	return nil
 }
@@ -62,7 +55,11 @@ func checkPeer(p *peer, want int) error {
 // process of the user who runs the app.
 func (s *Server) sameUser(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if err := checkPeer(peerOf(r.Context()), os.Getuid()); err != nil {
+		self, err := selfUser()
+		if err == nil {
+			err = checkPeer(peerOf(r.Context()), self)
+		}
+		if err != nil {
 			s.log().Warn("control request refused", "path", r.URL.Path, "err", err)
 			writeError(w, err)
 			return

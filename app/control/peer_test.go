@@ -18,14 +18,16 @@ func TestCheckPeer(t *testing.T) {
 		p    *peer
 		ok   bool
 	}{
-		{"same uid", &peer{uid: 1000}, true},
-		{"other uid", &peer{uid: 1001}, false},
-		{"root is another user too", &peer{uid: 0}, false},
+		{"same uid", &peer{user: "uid 1000"}, true},
+		{"other uid", &peer{user: "uid 1001"}, false},
+		{"root is another user too", &peer{user: "uid 0"}, false},
+		{"same SID", &peer{user: "S-1-5-21-1-2-3-1000"}, false},
 		{"unknown peer", nil, false},
-		{"uid unreadable", &peer{uid: 1000, err: errors.New("no SO_PEERCRED")}, false},
+		{"uid unreadable", &peer{user: "uid 1000", err: errors.New("no SO_PEERCRED")}, false},
+		{"nobody named", &peer{}, false},
 	}
 	for _, tc := range cases {
-		err := checkPeer(tc.p, 1000)
+		err := checkPeer(tc.p, "uid 1000")
 		if (err == nil) != tc.ok || (err != nil && !errors.Is(err, errOtherUser)) {
 			t.Errorf("%s: checkPeer = %v, want ok=%v", tc.name, err, tc.ok)
 		}
@@ -51,7 +53,7 @@ func TestPeerHelperProcess(t *testing.T) {
 		return
 	}
 	hc := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-		return (&net.Dialer{}).DialContext(ctx, "unix", sock)
+		return dialControl(ctx, sock)
 	}}}
 	var resp *http.Response
 	var err error

@@ -7,14 +7,19 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// peerUID returns the uid of the process at the other end of c, as the
-// kernel recorded it when that process connected (SO_PEERCRED).
-func peerUID(c *net.UnixConn) (int, error) {
-	cred, err := peerCred(c)
-	if err != nil {
-		return -1, err
+// peerUser names the user of the process at the other end of c by its
+// uid, as the kernel recorded it when that process connected (SO_PEERCRED).
+// It does not block.
+func peerUser(c net.Conn) (string, error) {
+	uc, ok := c.(*net.UnixConn)
+	if !ok {
+		return "", fmt.Errorf("a %T is not a unix socket connection", c)
 	}
-	return int(cred.Uid), nil
+	cred, err := peerCred(uc)
+	if err != nil {
+		return "", err
+	}
+	return uidUser(int(cred.Uid)), nil
 }
 
 // peerCred returns the kernel's credentials of the process at the other end

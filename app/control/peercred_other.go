@@ -7,9 +7,9 @@ import (
 	"os"
 )
 
-// peerUID cannot ask this platform's kernel for the peer's uid, so it
+// peerUser cannot ask this platform's kernel for the peer's uid, so it
 // relies on the socket's mode: Listen makes it 0600 inside the 0700 data
 // dir, and only the app's user (or root) can connect to it at all.
-func peerUID(_ *net.UnixConn) (int, error) {
-	return os.Getuid(), nil
+func peerUser(net.Conn) (string, error) {
+	return uidUser(os.Getuid()), nil
 }

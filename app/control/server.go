@@ -1,9 +1,11 @@
-// Package control is the person's channel to a running app: a small JSON API on a unix socket in the data dir, and its client.
+// Package control is the person's channel to a running app: a small JSON API on a unix socket in the data dir (a named pipe on Windows), and its client.
 //
 // The socket is created with mode 0600 inside the 0700 data dir, and every
 // request is checked against the peer's uid (SO_PEERCRED on Linux), so only
 // the user who runs the app can answer its questions; it is never served on
-// the MCP port.
+// the MCP port. On Windows the pipe's access list admits only the user and
+// SYSTEM, and every request is checked against the user SID in the client
+// process's token.
 package control
 
 import (
@@ -15,7 +17,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -104,19 +105,15 @@ type Server struct {
 // maxBody limits request bodies; a form answer is the largest legitimate one.
 const maxBody = 1 << 20
 
-// Listen creates the socket at path (removing a stale one) with mode 0600 and
-// starts serving on a new goroutine. It returns once the socket accepts connections.
+// Listen creates the control socket for path and starts serving on a new
+// goroutine: on unix the socket file at path (removing a stale one) with
+// mode 0600, on Windows a named pipe for the user and path that only the
+// user and SYSTEM may open (see pipe_windows.go). It returns once the
+// socket accepts connections.
 func (s *Server) Listen(path string) error {
-	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("remove stale control socket: %w", err)
-	}
-	ln, err := net.Listen("unix", path)
+	ln, err := listenControl(path)
 	if err != nil {
-		return fmt.Errorf("listen on control socket %s: %w", path, err)
-	}
-	if err := os.Chmod(path, 0o600); err != nil {
-		ln.Close()
-		return fmt.Errorf("restrict control socket: %w", err)
+		return err
 	}
 	s.ln = ln
 	s.srv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ConnContext: connContext}
@@ -128,13 +125,22 @@ func (s *Server) Listen(path string) error {
 	return nil
 }
 
+// Addr returns what Listen listens on: the socket's path, or the pipe's
+// name on Windows. It is "" before Listen.
+func (s *Server) Addr() string {
+	if s.ln == nil {
+		return ""
+	}
+	return s.ln.Addr().String()
+}
+
 // Shutdown stops serving, waiting up to ctx for calls in progress, and removes the socket.
 func (s *Server) Shutdown(ctx context.Context) error {
 	if s.srv == nil {
 		return nil
 	}
 	err := s.srv.Shutdown(ctx)
-	_ = os.Remove(s.ln.Addr().String())
+	removeControl(s.ln.Addr().String())
 	return err
 }
 

@@ -16,8 +16,12 @@ import (
 // (tty_nr), the session and the start time of the session's leader, so
 // that a new session on a reused pty is another terminal. It reads
 // /proc/PID/stat of the peer's pid (SO_PEERCRED) and of its session leader.
-func peerOnTerminal(c *net.UnixConn) (string, error) {
-	cred, err := peerCred(c)
+func peerOnTerminal(c net.Conn) (string, error) {
+	uc, ok := c.(*net.UnixConn)
+	if !ok {
+		return "", fmt.Errorf("a %T is not a unix socket connection", c)
+	}
+	cred, err := peerCred(uc)
 	if err != nil {
 		return "", err
 	}
