@@ -2,6 +2,7 @@ package mcpbridge
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -166,5 +167,25 @@ func TestAllowOnceDeliveredOnce(t *testing.T) {
 		if got, text, isErr := call(t, ctx, s, ToolGetAnswer, map[string]any{"question_id": cid}); isErr || got["answer"] != "no" {
 			t.Fatalf("get_answer of a no: %s", text)
 		}
+	}
+}
+
+// An allow that also picks one of the agent's own rules (a Claude Code
+// permission suggestion) approves like a plain allow, so it too is
+// delivered once. The bridge once judged this with its own predicate, which
+// took only the literal "allow" and would have delivered it again.
+func TestAgentRuleAllowDeliveredOnce(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Config{})
+	q := question.Question{ID: "q-agent-rule", Kind: question.KindApproval, Action: "Bash", Message: "Bash",
+		AgentRules: []question.Option{{Label: "Bash(npm test:*)"}}, Created: time.Now()}
+	r := &question.Result{Outcome: question.Answered, DecidedBy: question.ByHuman, Via: question.ViaDialog,
+		Value: json.RawMessage(`{"agent_rule":"Bash(npm test:*)"}`), DecidedAt: time.Now()}
+	out, err := e.bridge.finished(caller{}, q, r)
+	if err != nil || out.Decision != "allow" {
+		t.Fatalf("first delivery: %+v, %v", out, err)
+	}
+	if _, err := e.bridge.finished(caller{}, q, r); err == nil || !strings.Contains(err.Error(), "already delivered") {
+		t.Fatalf("second delivery of the agent-rule allow: %v, want already delivered", err)
 	}
 }

@@ -44,17 +44,6 @@ func requestText(q question.Question) string {
 	return strings.Join(parts, "\n")
 }
 
-// grants reports whether r would approve something: an approval allowed,
-// or a destructive confirmation answered yes.
-func grants(q question.Question, r question.Response) bool {
-	if r.Action != question.Accept {
-		return false
-	}
-	v := strings.TrimSpace(string(r.Value))
-	return (q.Kind == question.KindApproval && v == `"allow"`) ||
-		(q.Kind == question.KindConfirm && q.Destructive && v == `"yes"`)
-}
-
 // elicitPlan is a fresh question that goes to the asking client's form.
 type elicitPlan struct {
 	schema any
@@ -140,7 +129,7 @@ func (b *Bridge) elicit(ctx context.Context, c caller, q question.Question, p *e
 				b.release(q.ID)
 				return
 			}
-			if grants(q, r) && took < humanGrant(q) {
+			if q.Approves(r) && took < humanGrant(q) {
 				// An approval is never given by the agent's side on its
 				// own: an allow (or a destructive yes) sooner than a
 				// person could read the whole request is not recorded,

@@ -57,7 +57,7 @@ func (b *Bridge) pendingResult(c caller, q question.Question) *toolResult {
 // person's allow (or destructive yes) is delivered once: collecting it a
 // second time, by any call, is an isError naming the question.
 func (b *Bridge) finished(c caller, q question.Question, r *question.Result) (*toolResult, error) {
-	grant := r.Outcome == question.Answered && grants(q, question.Response{Action: question.Accept, Value: r.Value})
+	grant := r.Outcome == question.Answered && q.Approves(question.Response{Action: question.Accept, Value: r.Value})
 	if first := b.attach.delivered(q.ID, grant); !first {
 		return nil, argErrorf("question_id: the user's approval of question %s was already delivered; an approval is delivered once. "+
 			"Do not act on it again: ask again if you need to do it again", q.ID)

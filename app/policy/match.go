@@ -109,17 +109,10 @@ func (p *Policy) Gate(q question.Question) (question.Result, bool) {
 	switch {
 	case mode == AwayReject:
 		return question.Result{Outcome: question.AutoRejected, DecidedBy: question.ByApp, Reason: question.ReasonAway}, true
-	case mode == AwayHandback && !grantsSomething(q):
+	case mode == AwayHandback && !q.CanApprove():
 		return question.Result{Outcome: question.AutoRejected, DecidedBy: question.ByApp, Reason: question.ReasonHandedBack}, true
 	}
 	return question.Result{}, false
-}
-
-// grantsSomething reports whether a yes to q would permit an action: an
-// approval or a destructive confirmation. Those are never handed back to the
-// agent's chat, where the agent could answer them itself.
-func grantsSomething(q question.Question) bool {
-	return q.Kind == question.KindApproval || (q.Kind == question.KindConfirm && q.Destructive)
 }
 
 // Expired reports whether r has expired at now.

@@ -20,6 +20,8 @@ func TestQuestion_Approves(t *testing.T) {
 		{"approval allow", approval, accept(`"allow"`), true},
 		{"approval true", approval, accept(`true`), true},
 		{"approval always (a rule with the answer)", approval, Response{Action: Accept, Value: json.RawMessage(`"allow"`), RuleID: "r1"}, true},
+		{"approval with an agent rule", Question{Kind: KindApproval, Action: "Bash", AgentRules: []Option{{Label: "Bash(npm test:*)"}}},
+			accept(`{"agent_rule":"Bash(npm test:*)"}`), true},
 		{"approval odd value still counts", approval, accept(`"sure"`), true},
 		{"approval deny", approval, Response{Action: Decline}, false},
 		{"approval cancel", approval, Response{Action: Cancel}, false},
@@ -38,6 +40,16 @@ func TestQuestion_Approves(t *testing.T) {
 	for _, tc := range cases {
 		if got := tc.q.Approves(tc.r); got != tc.want {
 			t.Errorf("%s: Approves = %v, want %v", tc.name, got, tc.want)
+		}
+		// CanApprove is exactly "some answer approves": true for the
+		// kinds whose accept may approve, and never for the others.
+		if tc.want && !tc.q.CanApprove() {
+			t.Errorf("%s: approves, but CanApprove is false", tc.name)
+		}
+	}
+	for _, q := range []Question{{Kind: KindConfirm}, {Kind: KindText}, {Kind: KindChoice}, {Kind: KindMultiChoice}, {Kind: KindForm}, {Kind: KindNotice}} {
+		if q.CanApprove() {
+			t.Errorf("%s (destructive %v): CanApprove is true", q.Kind, q.Destructive)
 		}
 	}
 }
