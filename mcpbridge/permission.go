@@ -182,34 +182,19 @@ func (b *Bridge) permissionPrompt(ctx context.Context, c caller, raw json.RawMes
 	return permissionResult{Behavior: "deny", Message: denyMessage(res)}
 }
 
-// denyMessage tells the model why a permission prompt was not allowed.
+// denyMessage tells the model why a permission prompt was not allowed: the
+// outcome's guidance (question.Guide) naming the question, or, while the
+// person has not answered, that a retry collects the answer.
 func denyMessage(r *toolResult) string {
 	id := r.QuestionID
-	note := ""
-	if r.Message != "" {
-		note = fmt.Sprintf(" Their message: %q.", r.Message)
+	if r.Status == string(question.StatePending) {
+		return fmt.Sprintf("The user has not answered in Asktray yet (question %s), so this is not allowed for now. "+
+			"The question stays open in Asktray; once the user answers it there, retry exactly the same action: "+
+			"the retry re-attaches to question %s and gets the answer instead of asking again.", id, id)
 	}
-	switch question.Outcome(r.Status) {
-	case question.Declined:
-		return fmt.Sprintf("The user denied this in Asktray (question %s).%s Do not try to reach the same result another way.", id, note)
-	case question.Cancelled:
-		return fmt.Sprintf("The user dismissed this request in Asktray without allowing it (question %s). It is not allowed.", id)
-	case question.AutoRejected:
-		switch question.Reason(r.Reason) {
-		case question.ReasonTimeout:
-			return fmt.Sprintf("Nobody answered in Asktray before the deadline (question %s), so this is not allowed. Ask again later if it is still needed.", id)
-		case question.ReasonAway:
-			return fmt.Sprintf("The user is away and Asktray rejects requests automatically (question %s). It is not allowed; try again later.", id)
-		}
-		return fmt.Sprintf("A rule the user made in Asktray (rule %s) denies this (question %s).%s Do not try to reach the same result another way.", r.RuleID, id, note)
-	case question.Withdrawn:
-		return fmt.Sprintf("This request was withdrawn (question %s); it is not allowed.", id)
-	case question.Interrupted:
-		return fmt.Sprintf("Asktray stopped before the user answered (question %s). Retry the action to ask again.", id)
-	}
-	return fmt.Sprintf("The user has not answered in Asktray yet (question %s), so this is not allowed for now. "+
-		"The question stays open in Asktray; once the user answers it there, retry exactly the same action: "+
-		"the retry re-attaches to question %s and gets the answer instead of asking again.", id, id)
+	g := r.guide
+	g.Said = strings.TrimSuffix(g.Said, ".") + fmt.Sprintf(" (question %s).", id)
+	return g.Text()
 }
 
 // PermissionView renders a tool's input for an approval exactly as

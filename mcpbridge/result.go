@@ -36,6 +36,10 @@ type toolResult struct {
 	NextStep            string          `json:"next_step"`
 	ClientElicitation   bool            `json:"client_elicitation"`
 	AutoRejectSuspected bool            `json:"auto_reject_suspected"`
+
+	// guide is what NextStep says, for the entry points that word it
+	// their own way (permission_prompt's deny message); never sent.
+	guide question.Guidance
 }
 
 // pendingResult says the person has not answered q yet.
@@ -98,7 +102,8 @@ func (b *Bridge) finished(c caller, q question.Question, r *question.Result) (*t
 	if (r.Outcome == question.Declined || r.Outcome == question.Cancelled) && r.DecidedAt.Sub(q.Created) < least {
 		out.AutoRejectSuspected = true
 	}
-	out.NextStep = nextStep(q, r, out)
+	out.guide = question.Guide(q, *r)
+	out.NextStep = out.guide.Text()
 	if handedBack(r) {
 		out.Status, out.Action = StatusNeedsUserInput, ""
 		out.Message, out.NextStep = handbackMessage(q), handbackNextStep
@@ -150,51 +155,6 @@ func (b *Bridge) scope(r *question.Result) string {
 		return "once"
 	}
 	return ""
-}
-
-func nextStep(q question.Question, r *question.Result, out *toolResult) string {
-	note := ""
-	if r.Note != "" && out.Message != "" {
-		note = fmt.Sprintf(" Their note: %q.", r.Note)
-	}
-	switch r.Outcome {
-	case question.Answered:
-		if q.Kind == question.KindApproval {
-			if r.RuleID != "" {
-				return fmt.Sprintf("The user allowed this and made a rule (%s) for actions like it. Proceed with exactly the action you described.", r.RuleID) + note
-			}
-			return "The user allowed this action once. Proceed with exactly the action you described; ask again for anything else." + note
-		}
-		if q.Kind == question.KindConfirm && out.Confirmed != nil && !*out.Confirmed {
-			return "The user answered no. Do not proceed with the action; continue without it or ask what they want instead." + note
-		}
-		if q.Kind == question.KindNotice {
-			return "The user acknowledged the notice."
-		}
-		return "The user answered. Use the answer and continue." + note
-	case question.AutoApproved:
-		return fmt.Sprintf("A rule the user made approved this (rule %s). Proceed.", r.RuleID)
-	case question.Declined:
-		if q.Kind == question.KindApproval {
-			return "The user denied this action. Do not do it, and do not try to reach the same result another way; ask the user or continue without it." + note
-		}
-		return "The user declined. Do not proceed with this action and do not ask the same question again right away." + note
-	case question.Cancelled:
-		return "The user dismissed the question without answering. Do not proceed; ask again only if it is still needed, perhaps worded differently."
-	case question.AutoRejected:
-		switch r.Reason {
-		case question.ReasonTimeout:
-			return "Nobody answered before the deadline, so the answer is no. Do not proceed and do not assume an answer; ask again later if it is still needed."
-		case question.ReasonAway:
-			return "The user is away and questions are rejected automatically. Do not proceed; ask again later."
-		}
-		return fmt.Sprintf("A rule the user made (%s) denies this. Do not proceed, and do not try to reach the same result another way.", r.RuleID) + note
-	case question.Withdrawn:
-		return "The question was withdrawn; no answer will come."
-	case question.Interrupted:
-		return "Asktray stopped before the user answered. Ask again if it is still needed."
-	}
-	return "Unknown outcome; do not proceed."
 }
 
 // readingTime is how long a person needs at least to read message: a decline

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -209,7 +208,7 @@ func (h *Hooks) permission(ctx context.Context, req hook.Request) hook.Reply {
 	if !ok {
 		return hook.Reply{}
 	}
-	rep := replyFor(res)
+	rep := replyFor(q, res)
 	rep.QuestionID = qid
 	if label, ok := question.AgentRuleChoice(res.Value); ok && rep.Behavior == hook.Allow {
 		for _, sg := range hook.Suggestions(req.Suggestions) {
@@ -257,29 +256,17 @@ func (h *Hooks) askAndWait(ctx context.Context, q question.Question, req hook.Re
 	return question.Result{}, asked.ID, false
 }
 
-// replyFor maps an outcome to the agent's decision. Only the person, or a
-// rule the person made, decides; anything else is no decision, so that the
-// agent asks in its own prompt.
-func replyFor(res question.Result) hook.Reply {
-	note := ""
-	if res.Note != "" {
-		note = fmt.Sprintf(" Their message: %q.", res.Note)
-	}
-	switch res.Outcome {
-	case question.Answered, question.AutoApproved:
+// replyFor maps the outcome of approval q to the agent's decision. Only the
+// person, or a rule the person made, decides; anything else is no decision,
+// so that the agent asks in its own prompt. A deny says why in the words of
+// question.Guide.
+func replyFor(q question.Question, res question.Result) hook.Reply {
+	switch {
+	case res.Outcome == question.Answered, res.Outcome == question.AutoApproved:
 		return hook.Reply{Behavior: hook.Allow}
-	case question.Declined:
-		if res.Note != "" {
-			return hook.Reply{Behavior: hook.Deny, Message: "The user denied this in Asktray: " + res.Note}
-		}
-		return hook.Reply{Behavior: hook.Deny, Message: "The user denied this in Asktray. Do not try to reach the same result another way; ask the user or continue without it."}
-	case question.AutoRejected:
-		switch res.Reason {
-		case question.ReasonRule:
-			return hook.Reply{Behavior: hook.Deny, Message: fmt.Sprintf("A rule the user made in Asktray (rule %s) denies this.%s Do not try to reach the same result another way.", res.RuleID, note)}
-		case question.ReasonAway:
-			return hook.Reply{Behavior: hook.Deny, Message: "The user is away and has Asktray reject requests meanwhile. It is not allowed; try again later."}
-		}
+	case res.Outcome == question.Declined,
+		res.Outcome == question.AutoRejected && (res.Reason == question.ReasonRule || res.Reason == question.ReasonAway):
+		return hook.Reply{Behavior: hook.Deny, Message: question.Guide(q, res).Text()}
 	}
 	return hook.Reply{}
 }

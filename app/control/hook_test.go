@@ -140,13 +140,15 @@ func TestHook_PermissionAnsweredInTray(t *testing.T) {
 		got = e.call(p, time.Minute)
 		q = e.nextAsked(t)
 		_ = e.b.Answer(q.ID, question.Response{Action: question.Decline, Note: "use npm ci instead", Via: question.ViaDialog})
-		if rep := recv(t, got); rep.Behavior != hook.Deny || rep.Message != "The user denied this in Asktray: use npm ci instead" {
+		if rep := recv(t, got); rep.Behavior != hook.Deny || rep.Message != `The user denied this action in Asktray. Their note: "use npm ci instead". `+
+			"Do not do it, and do not try to reach the same result another way; ask the user or continue without it." {
 			t.Fatalf("%s: deny reply %+v", a, rep)
 		}
 		got = e.call(p, time.Minute)
 		q = e.nextAsked(t)
 		_ = e.b.Answer(q.ID, question.Response{Action: question.Decline, Via: question.ViaDialog})
-		if rep := recv(t, got); rep.Behavior != hook.Deny || !strings.HasPrefix(rep.Message, "The user denied this in Asktray.") {
+		if rep := recv(t, got); rep.Behavior != hook.Deny || rep.Message != "The user denied this action in Asktray. "+
+			"Do not do it, and do not try to reach the same result another way; ask the user or continue without it." {
 			t.Fatalf("%s: default deny %+v", a, rep)
 		}
 		got = e.call(p, time.Minute)
