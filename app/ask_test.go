@@ -64,7 +64,7 @@ func TestRunRefusesUnknownAsk(t *testing.T) {
 }
 
 // TestMaxPendingSetting: max_pending_per_session is validated and applied
-// to the running bridge; unset means the default of 20.
+// to the running bridge and to the agent hooks; unset means the default of 20.
 func TestMaxPendingSetting(t *testing.T) {
 	t.Parallel()
 	if err := (Settings{MaxPendingPerSession: -1}).Validate(); err == nil || !strings.Contains(err.Error(), "max_pending_per_session: must be between 1 and 1000") {
@@ -80,12 +80,16 @@ func TestMaxPendingSetting(t *testing.T) {
 	if got := k.bridge.MaxPending(); got != 7 {
 		t.Fatalf("at start: %d, want 7", got)
 	}
-	for _, tc := range []struct{ set, want int }{{3, 3}, {0, mcpbridge.DefaultMaxPending}, {1000, 1000}} {
+	for _, tc := range []struct{ set, want int }{{3, 3}, {0, question.DefaultMaxPending}, {1000, 1000}} {
 		if err := k.apply(Settings{MaxPendingPerSession: tc.set}); err != nil {
 			t.Fatal(err)
 		}
 		if got := k.bridge.MaxPending(); got != tc.want {
 			t.Errorf("setting %d: limit %d, want %d", tc.set, got, tc.want)
+		}
+		// The agent hooks read the same setting.
+		if got := question.ClampMaxPending(k.hookSettings().MaxPending); got != tc.want {
+			t.Errorf("setting %d: hook limit %d, want %d", tc.set, got, tc.want)
 		}
 	}
 }

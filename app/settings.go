@@ -136,7 +136,7 @@ func (s Settings) Validate() error {
 		{"arm_delay_ms", s.ArmDelayMS, 300, 5000, "between 300 and 5000"},
 		{"mcp_port", s.MCPPort, 1024, 65535, fmt.Sprintf("between 1024 and 65535 (0 for the default %d)", DefaultPort)},
 		{"progress_interval_seconds", s.ProgressIntervalSeconds, 1, 60, "between 1 and 60"},
-		{"max_pending_per_session", s.MaxPendingPerSession, 1, mcpbridge.MaxMaxPending, fmt.Sprintf("between 1 and %d", mcpbridge.MaxMaxPending)},
+		{"max_pending_per_session", s.MaxPendingPerSession, 1, question.MaxMaxPending, fmt.Sprintf("between 1 and %d", question.MaxMaxPending)},
 	} {
 		if f.v != 0 && (f.v < f.lo || f.v > f.hi) {
 			return fmt.Errorf("%s: must be %s, got %d", f.name, f.between, f.v)
@@ -267,7 +267,7 @@ func (k *settingsKeeper) apply(s Settings) error {
 }
 
 // hookSettings are the settings `asktray hook` calls read: the person's
-// deadline and hook_ask_user_question. Safe for concurrent use; it waits
+// deadline, hook_ask_user_question and max_pending_per_session. Safe for concurrent use; it waits
 // for an apply in progress.
 func (k *settingsKeeper) hookSettings() control.HookSettings {
 	k.applyMu.Lock()
@@ -275,6 +275,7 @@ func (k *settingsKeeper) hookSettings() control.HookSettings {
 	return control.HookSettings{
 		Deadline:        question.ClampTimeout(time.Duration(k.cur.DefaultTimeoutSeconds) * time.Second),
 		AskUserQuestion: k.cur.HookAskUserQuestion,
+		MaxPending:      k.cur.MaxPendingPerSession,
 	}
 }
 

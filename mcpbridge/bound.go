@@ -7,13 +7,6 @@ import (
 	"github.com/asktray/asktray/app/question"
 )
 
-// DefaultMaxPending is how many questions one client session may have
-// pending at once unless settings say otherwise (max_pending_per_session).
-const DefaultMaxPending = 20
-
-// MaxMaxPending is the highest max_pending_per_session accepted.
-const MaxMaxPending = 1000
-
 // owner names who asks: the MCP session, or for a call without one (a
 // client on a sessionless protocol) the client's name and, when the request
 // carries it in _meta.cwd, its working directory. Re-attaching and the
@@ -80,13 +73,12 @@ func (l *pendingLimit) reserve(b *question.Broker, c caller, notice bool, max in
 }
 
 // SetMaxPending changes how many questions one client session may have
-// pending at once, for asks from now on; n outside 1..MaxMaxPending means
-// DefaultMaxPending. It is safe to call from any goroutine while the
-// server runs.
+// pending at once, for asks from now on; n outside
+// 1..question.MaxMaxPending means question.DefaultMaxPending
+// (question.ClampMaxPending). It is safe to call from any goroutine while
+// the server runs.
 func (b *Bridge) SetMaxPending(n int) {
-	if n < 1 || n > MaxMaxPending {
-		n = DefaultMaxPending
-	}
+	n = question.ClampMaxPending(n)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.cfg.MaxPending = n

@@ -21,7 +21,7 @@ func TestPendingLimitPerSession(t *testing.T) {
 	e := newEnv(t, Config{})
 	s := e.connect(t, "flooder", nil)
 	ctx := context.Background()
-	for i := range DefaultMaxPending {
+	for i := range question.DefaultMaxPending {
 		if _, text, isErr := call(t, ctx, s, ToolAskText, map[string]any{"question": fmt.Sprintf("Q%d?", i), "wait": false}); isErr {
 			t.Fatalf("ask %d refused: %s", i, text)
 		}
@@ -30,8 +30,8 @@ func TestPendingLimitPerSession(t *testing.T) {
 	if !isErr || !strings.Contains(text, "this session has 20 pending, the limit (max_pending_per_session) is 20") {
 		t.Fatalf("ask 21: isError %v, %s", isErr, text)
 	}
-	if n := len(e.broker.Pending()); n != DefaultMaxPending {
-		t.Fatalf("%d pending, want %d", n, DefaultMaxPending)
+	if n := len(e.broker.Pending()); n != question.DefaultMaxPending {
+		t.Fatalf("%d pending, want %d", n, question.DefaultMaxPending)
 	}
 	// The same question again still re-attaches: it adds nothing.
 	if got, text, isErr := call(t, ctx, s, ToolAskText, map[string]any{"question": "Q0?", "wait": false}); isErr || got["status"] != "pending" {

@@ -65,7 +65,7 @@ type Config struct {
 	// decided them. The broker's Gate applies the rules; the bridge only reads.
 	Policy *policy.Policy
 	// MaxPending is how many questions (and, separately, notices) one
-	// client session may have pending; 0 means DefaultMaxPending.
+	// client session may have pending; 0 means question.DefaultMaxPending.
 	MaxPending int
 }
 
@@ -98,9 +98,7 @@ func New(cfg Config) *Bridge {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	if cfg.MaxPending < 1 || cfg.MaxPending > MaxMaxPending {
-		cfg.MaxPending = DefaultMaxPending
-	}
+	cfg.MaxPending = question.ClampMaxPending(cfg.MaxPending)
 	b := &Bridge{cfg: cfg, calls: newCallTracker(), attach: newAttachments()}
 	hooks := &mcpserver.Hooks{}
 	hooks.AddOnUnregisterSession(func(_ context.Context, s mcpserver.ClientSession) {

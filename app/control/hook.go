@@ -24,6 +24,12 @@ type HookSettings struct {
 	// AskUserQuestion answers Claude Code's AskUserQuestion in the tray
 	// (setting hook_ask_user_question, off by default).
 	AskUserQuestion bool
+	// MaxPending bounds the approvals one agent session may have open
+	// (setting max_pending_per_session, the MCP tools' bound too); past it
+	// a hook returns no decision at once and the agent asks in its own
+	// prompt. Outside 1..question.MaxMaxPending it means
+	// question.DefaultMaxPending.
+	MaxPending int
 }
 
 // Hooks serves the calls of `asktray hook AGENT` (POST /v1/hook): it asks
@@ -201,7 +207,7 @@ func (h *Hooks) permission(ctx context.Context, req hook.Request) hook.Reply {
 		return hook.Reply{}
 	}
 	q := h.approval(req)
-	if h.holding(q) || h.openCount(req.Agent, req.SessionID) >= MaxOpenPerSession {
+	if h.holding(q) || h.openCount(req.Agent, req.SessionID) >= question.ClampMaxPending(h.settings().MaxPending) {
 		return hook.Reply{}
 	}
 	res, qid, ok := h.askAndWait(ctx, q, req)
@@ -349,11 +355,6 @@ func (h *Hooks) withdrawAnswered(id string, req hook.Request) {
 	}
 	h.log().Info("hook: answered in the agent", "id", id, "agent", req.Agent, "event", req.Event)
 }
-
-// MaxOpenPerSession bounds the hook approvals one agent session may have
-// open, as the MCP bridge bounds a client session's questions; past it a
-// hook returns no decision at once and the agent asks in its own prompt.
-const MaxOpenPerSession = 20
 
 // openCount is how many hook approvals of agent a's session are open.
 func (h *Hooks) openCount(a hook.Agent, session string) int {

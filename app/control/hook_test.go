@@ -326,25 +326,34 @@ func TestHook_AwayRulesAndGuard(t *testing.T) {
 	}
 }
 
-// TestHook_BoundedPerSession: past MaxOpenPerSession open approvals of one
-// session, a hook returns no decision at once; another session still asks.
+// TestHook_BoundedPerSession: past max_pending_per_session open approvals
+// of one session (20 by default, the MCP tools' bound), a hook returns no
+// decision at once; another session still asks.
 func TestHook_BoundedPerSession(t *testing.T) {
 	t.Parallel()
-	e := newHookServer(t, question.RiskMedium)
+	for _, tc := range []struct{ setting, bound int }{{0, question.DefaultMaxPending}, {3, 3}} {
+		e := newHookServer(t, question.RiskMedium)
+		e.set.MaxPending = tc.setting
+		boundedPerSession(t, e, tc.bound)
+	}
+}
+
+func boundedPerSession(t *testing.T, e *hookEnv, bound int) {
+	t.Helper()
 	p := payload(t, hook.Codex, "PermissionRequest")
 	var replies []<-chan hook.Reply
-	for range MaxOpenPerSession {
+	for range bound {
 		replies = append(replies, e.call(p, time.Minute))
 		e.nextAsked(t)
 	}
-	e.waitOpen(t, p, MaxOpenPerSession)
+	e.waitOpen(t, p, bound)
 	start := time.Now()
 	if rep := recv(t, e.call(p, time.Minute)); rep.Behavior != "" || time.Since(start) > time.Second {
-		t.Fatalf("over the bound: %+v after %v", rep, time.Since(start))
+		t.Fatalf("bound %d: over the bound: %+v after %v", bound, rep, time.Since(start))
 	}
 	select {
 	case q := <-e.asked:
-		t.Fatalf("asked past the bound: %+v", q)
+		t.Fatalf("bound %d: asked past the bound: %+v", bound, q)
 	default:
 	}
 	other := p

@@ -276,3 +276,23 @@ func ClampTimeout(d time.Duration) time.Duration {
 		return d
 	}
 }
+
+// The per-session bound (the setting max_pending_per_session): how many
+// questions one session of an agent may have pending at once. The MCP bridge
+// bounds a client session's questions (and, separately, its notices) by it,
+// and the agent hooks an agent session's open approvals; both read the one
+// setting.
+const (
+	DefaultMaxPending = 20
+	MaxMaxPending     = 1000
+)
+
+// ClampMaxPending returns the per-session bound the setting n asks for: n
+// when it is within 1..MaxMaxPending, else (0 is "not set")
+// DefaultMaxPending.
+func ClampMaxPending(n int) int {
+	if n < 1 || n > MaxMaxPending {
+		return DefaultMaxPending
+	}
+	return n
+}
