@@ -66,7 +66,9 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 		// Questions asked while the UI was starting (the MCP server is up
 		// first) get their notification now.
 		for _, q := range env.Broker.Pending() {
-			note.queueShow(q)
+			if t.visible(q) {
+				note.queueShow(q)
+			}
 		}
 	}
 	go func() {
@@ -213,7 +215,7 @@ func (t *tray) handle(ev question.Event) {
 		// behind this one.
 		t.awayChanged(t.env.Policy.Away())
 	}
-	held := (t.away || ev.Question.DeliverTo != "") && (ev.Type == question.EventAsked || ev.Type == question.EventResurfaced)
+	held := (ev.Type == question.EventAsked || ev.Type == question.EventResurfaced) && !t.visible(ev.Question)
 	if t.note != nil {
 		switch {
 		case ev.Type == question.EventAsked && !held:
@@ -227,6 +229,16 @@ func (t *tray) handle(ev question.Event) {
 	}
 	t.refresh()
 	t.history.Handle(ev)
+}
+
+// visible reports whether pending question q is before the person now
+// (policy.Policy.Visible, with the away the tray last read). Runs on the
+// Fyne goroutine.
+func (t *tray) visible(q question.Question) bool {
+	if t.away && t.env.Policy == nil {
+		return false // without a policy (tests) the tray alone is away
+	}
+	return t.env.Policy.Visible(q, time.Now())
 }
 
 // settingsApplied takes the UI's part of newly saved settings. Runs on the

@@ -186,16 +186,13 @@ func renderAs(req hook.Request) string {
 	return req.ToolName
 }
 
-// holding reports whether away mode holds q: the person is away, the mode
-// is hold (or handback, which never hands an approval back and holds it
-// instead), and no rule decides q. The hook then returns no decision at
-// once and the agent asks in its own prompt.
+// holding reports whether away mode holds q (policy.AwayHold): the person
+// is away, the mode is hold (or handback, which never hands an approval
+// back and holds it instead), and no rule decides q. The hook then returns
+// no decision at once and the agent asks in its own prompt.
 func (h *Hooks) holding(q question.Question) bool {
-	if h.Policy == nil || !h.Policy.Away() || h.Policy.AwayMode() == policy.AwayReject {
-		return false
-	}
-	_, ruled := h.Policy.Match(q, time.Now())
-	return !ruled
+	hold, _ := h.Policy.AwayHold(q)
+	return hold == policy.Held
 }
 
 // permission asks the person req's permission request and waits for the

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/asktray/asktray/app/hook"
+	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -100,11 +101,6 @@ type askQuestion struct {
 // updatedInput.answers, question text to label(s); a dismissal, or a
 // question that does not fit, leaves it to Claude Code's own prompt.
 func (h *Hooks) askUserQuestion(ctx context.Context, req hook.Request) hook.Reply {
-	if h.Policy != nil && h.Policy.Away() {
-		// PreToolUse runs before Claude Code shows its own question, so
-		// waiting here would hide it from the person's terminal too.
-		return hook.Reply{}
-	}
 	var in struct {
 		Questions []askQuestion `json:"questions"`
 	}
@@ -119,6 +115,13 @@ func (h *Hooks) askUserQuestion(ctx context.Context, req hook.Request) hook.Repl
 	q.Client = question.Client{Name: string(req.Agent), SessionID: req.SessionID}
 	q.Tool = hook.Tool
 	if q.Validate() != nil {
+		return hook.Reply{}
+	}
+	if hold, _ := h.Policy.AwayHold(q); hold != policy.NotHeld {
+		// Held or ended by away, it is not asked: PreToolUse runs before
+		// Claude Code shows its own question, so waiting here would hide
+		// it from the person's terminal too, and an away rejection would
+		// answer nothing.
 		return hook.Reply{}
 	}
 	res, qid, ok := h.askAndWait(ctx, q, req)

@@ -80,12 +80,12 @@ func better(a, b *Rule) bool {
 // Gate decides q before anyone is shown it, for question.Config.Gate: a
 // matching rule ends it as auto_approved (value "allow" for an approval, "yes"
 // for a confirm) or auto_rejected, decided by rule, reason rule, via rule,
-// with the rule's id and its note; else, with away on and the away mode
-// reject, it ends as auto_rejected, decided by app, reason away, and with
-// the away mode handback a question that grants nothing ends as
-// auto_rejected, decided by app, reason handed_back (approvals and
-// destructive confirmations wait instead). Notices are never decided by
-// away. Away never approves. It does not block; any goroutine may call it.
+// with the rule's id and its note; else, when away mode ends it (AwayHold),
+// it ends as auto_rejected, decided by app: with the away mode reject
+// reason away, with the away mode handback, for a question that cannot
+// approve anything, reason handed_back (approvals and destructive
+// confirmations wait instead). Notices are never decided by away. Away
+// never approves. It does not block; any goroutine may call it.
 func (p *Policy) Gate(q question.Question) (question.Result, bool) {
 	if r, ok := p.Match(q, p.now()); ok {
 		res := question.Result{DecidedBy: question.ByRule, Reason: question.ReasonRule, Via: question.ViaRule, RuleID: r.ID, Note: r.Note}
@@ -100,17 +100,8 @@ func (p *Policy) Gate(q question.Question) (question.Result, bool) {
 		}
 		return res, true
 	}
-	p.mu.RLock()
-	away, mode := p.away, p.mode
-	p.mu.RUnlock()
-	if !away || q.Kind == question.KindNotice {
-		return question.Result{}, false
-	}
-	switch {
-	case mode == AwayReject:
-		return question.Result{Outcome: question.AutoRejected, DecidedBy: question.ByApp, Reason: question.ReasonAway}, true
-	case mode == AwayHandback && !q.CanApprove():
-		return question.Result{Outcome: question.AutoRejected, DecidedBy: question.ByApp, Reason: question.ReasonHandedBack}, true
+	if h, res := p.hold(q, false); h == Ended {
+		return res, true
 	}
 	return question.Result{}, false
 }

@@ -79,18 +79,17 @@ type dialogShared struct {
 	windows  *windowPool            // closed dialogs' windows, for reuse; nil: none
 }
 
-// Start opens a dialog for every pending question that is not snoozed and
-// not open in the agent's own form (Question.DeliverTo): at start-up, and
-// when the person comes back from away. Subscribe to the broker first, so
-// no question falls between the two; one already open is left alone. Runs
-// on the Fyne goroutine.
+// Start opens a dialog for every visible pending question
+// (policy.Policy.Visible: not held while away, not snoozed, not open in the
+// agent's own form): at start-up, and when the person comes back from away.
+// Subscribe to the broker first, so no question falls between the two; one
+// already open is left alone. Runs on the Fyne goroutine.
 func (m *Manager) Start() {
 	now := m.clock.now()
 	for _, q := range m.broker.Pending() {
-		if q.SnoozeUntil.After(now) || q.DeliverTo != "" {
-			continue
+		if m.policy.Visible(q, now) {
+			m.show(q)
 		}
-		m.show(q)
 	}
 }
 
@@ -102,12 +101,10 @@ func (m *Manager) Handle(ev question.Event) {
 	q := ev.Question
 	d := m.byID[q.ID]
 	switch ev.Type {
-	case question.EventAsked:
-		if !q.SnoozeUntil.After(m.clock.now()) {
+	case question.EventAsked, question.EventResurfaced:
+		if m.policy.Visible(q, m.clock.now()) {
 			m.show(q)
 		}
-	case question.EventResurfaced:
-		m.show(q)
 	case question.EventSnoozed:
 		if d != nil {
 			d.update(q)
