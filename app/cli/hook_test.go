@@ -116,13 +116,13 @@ func TestHook_RecordedPayloads(t *testing.T) {
 	}{
 		{hook.ClaudeCode, "PermissionRequest", nil,
 			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}`,
-			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"The user denied this in Asktray: keep node_modules"}}}`},
+			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"The user denied this action in Asktray. Their note: \"keep node_modules\". Do not do it, and do not try to reach the same result another way; ask the user or continue without it."}}}`},
 		{hook.Codex, "PermissionRequest", nil,
 			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}`,
-			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"The user denied this in Asktray: keep node_modules"}}}`},
+			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"The user denied this action in Asktray. Their note: \"keep node_modules\". Do not do it, and do not try to reach the same result another way; ask the user or continue without it."}}}`},
 		{hook.CopilotCLI, "permissionRequest", []string{"--event", "permissionRequest"},
 			`{"behavior":"allow"}`,
-			`{"behavior":"deny","message":"The user denied this in Asktray: keep node_modules"}`},
+			`{"behavior":"deny","message":"The user denied this action in Asktray. Their note: \"keep node_modules\". Do not do it, and do not try to reach the same result another way; ask the user or continue without it."}`},
 	}
 	for _, c := range cases {
 		args := append([]string{string(c.agent), "--data-dir", h.dir}, c.extra...)
@@ -346,7 +346,7 @@ func TestHook_Processes(t *testing.T) {
 		t.Fatalf("answer: %+v", r)
 	}
 	r := wait(t, done)
-	if want := `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"The user denied this in Asktray: not now"}}}` + "\n"; r.code != 0 || r.stdout != want {
+	if want := `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"The user denied this action in Asktray. Their note: \"not now\". Do not do it, and do not try to reach the same result another way; ask the user or continue without it."}}}` + "\n"; r.code != 0 || r.stdout != want {
 		t.Fatalf("hook: %+v", r)
 	}
 	h := run(t, dir, "history", "--client", "claude-code", "--json")
