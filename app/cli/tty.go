@@ -230,27 +230,7 @@ func (t *terminal) arm() {
 // pressed Esc or Ctrl-C.
 func (t *terminal) readLine(prompt string) (line string, ok bool, err error) {
 	t.printf("%s", prompt)
-	var rs []rune
-	for {
-		k, err := t.key()
-		if err != nil {
-			return "", false, err
-		}
-		switch {
-		case k.name == keyEnter:
-			t.printf("\n")
-			return string(rs), true, nil
-		case k.name == keyEsc || k.name == keyInterrupt:
-			t.printf("\n")
-			return "", false, nil
-		case k.name == keyBackspace && len(rs) > 0:
-			rs = rs[:len(rs)-1]
-			t.printf("\b \b")
-		case k.r != 0:
-			rs = append(rs, k.r)
-			t.printf("%c", k.r)
-		}
-	}
+	return t.readKeys(true)
 }
 
 // readPassword asks for the person's login password after the arming
@@ -261,6 +241,13 @@ func (t *terminal) readPassword(prompt string) (password string, ok bool, err er
 	t.printf("%s", prompt)
 	t.arm()
 	t.printf("ready: ")
+	return t.readKeys(false)
+}
+
+// readKeys reads keys up to Enter with Backspace editing, echoing what is
+// typed when echo is set. ok is false when the person pressed Esc or
+// Ctrl-C. It blocks until one of those keys or a read error.
+func (t *terminal) readKeys(echo bool) (line string, ok bool, err error) {
 	var rs []rune
 	for {
 		k, err := t.key()
@@ -276,8 +263,14 @@ func (t *terminal) readPassword(prompt string) (password string, ok bool, err er
 			return "", false, nil
 		case k.name == keyBackspace && len(rs) > 0:
 			rs = rs[:len(rs)-1]
+			if echo {
+				t.printf("\b \b")
+			}
 		case k.r != 0:
 			rs = append(rs, k.r)
+			if echo {
+				t.printf("%c", k.r)
+			}
 		}
 	}
 }
