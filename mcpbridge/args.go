@@ -25,40 +25,26 @@ func (e *argError) Error() string { return e.msg }
 func argErrorf(format string, args ...any) error { return &argError{fmt.Sprintf(format, args...)} }
 
 // decodeArgs decodes a tool's raw arguments into v, strictly: keys are
-// case-sensitive, each may appear once, and keys outside allowed are
-// refused. encoding/json alone would match "Question" to question and keep
-// the last of two duplicates, letting an argument hide behind another.
+// case-sensitive, each may appear once (question.DecodeObject), and keys
+// outside allowed are refused. encoding/json alone would match "Question"
+// to question and keep the last of two duplicates, letting an argument hide
+// behind another.
 func decodeArgs(raw json.RawMessage, allowed []string, v any) error {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		raw = []byte("{}")
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	tok, err := dec.Token()
-	if err != nil || tok != json.Delim('{') {
-		return argErrorf("arguments: must be a JSON object")
+	members, err := objectArgs(raw)
+	if err != nil {
+		return err
 	}
-	seen := map[string]bool{}
-	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return argErrorf("arguments: not valid JSON: %v", err)
-		}
-		k := kt.(string)
-		if seen[k] {
-			return argErrorf("%s: given twice", argName(k))
-		}
-		seen[k] = true
+	for _, m := range members {
+		k := m.Name
 		if !slices.Contains(allowed, k) {
 			if i := slices.IndexFunc(allowed, func(a string) bool { return strings.EqualFold(a, k) }); i >= 0 {
 				return argErrorf("%s: unknown argument; names are case-sensitive, did you mean %q?", argName(k), allowed[i])
 			}
 			return argErrorf("%s: unknown argument; this tool takes %s", argName(k), strings.Join(allowed, ", "))
-		}
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return argErrorf("%s: not valid JSON: %v", k, err)
 		}
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
@@ -70,6 +56,23 @@ func decodeArgs(raw json.RawMessage, allowed []string, v any) error {
 		return argErrorf("arguments: %v", err)
 	}
 	return nil
+}
+
+// objectArgs splits raw, a tool's arguments, into its members, refusing
+// anything but one JSON object (nothing at all included) and a key given
+// twice, as an argError naming the key.
+func objectArgs(raw json.RawMessage) ([]question.Member, error) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil, argErrorf("arguments: %v", question.ErrNotObject)
+	}
+	members, err := question.DecodeObject(raw)
+	if dup, ok := errors.AsType[*question.DuplicateKeyError](err); ok {
+		return nil, argErrorf("%s: given twice", argName(dup.Key))
+	}
+	if err != nil {
+		return nil, argErrorf("arguments: %v", err)
+	}
+	return members, nil
 }
 
 // plainName matches argument names that read unambiguously in a message.

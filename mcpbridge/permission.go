@@ -81,7 +81,7 @@ func permissionOutput() json.RawMessage {
 func parsePermission(raw json.RawMessage) (permissionArgs, error) {
 	var p permissionArgs
 	raw = bytes.TrimSpace(raw)
-	if err := checkNoDuplicateKeys(raw); err != nil {
+	if _, err := objectArgs(raw); err != nil {
 		return p, err
 	}
 	var m map[string]json.RawMessage
@@ -107,31 +107,6 @@ func parsePermission(raw json.RawMessage) (permissionArgs, error) {
 	}
 	p.Input = buf.Bytes()
 	return p, nil
-}
-
-// checkNoDuplicateKeys refuses a top-level key given twice.
-func checkNoDuplicateKeys(raw json.RawMessage) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return argErrorf("arguments: must be a JSON object")
-	}
-	seen := map[string]bool{}
-	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return argErrorf("arguments: not valid JSON: %v", err)
-		}
-		k, _ := kt.(string)
-		if seen[k] {
-			return argErrorf("%s: given twice", k)
-		}
-		seen[k] = true
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return argErrorf("%s: not valid JSON: %v", k, err)
-		}
-	}
-	return nil
 }
 
 // permissionQuestion turns Claude Code's request into an approval showing

@@ -26,7 +26,7 @@ import (
 // values naming the field, for example `content.age: 130 is above the maximum 120`.
 func (s *FormSchema) ValidateContent(content json.RawMessage) (json.RawMessage, error) {
 	const root = "content"
-	var given []field
+	var given []Member
 	if trimmed := bytes.TrimSpace(content); len(trimmed) > 0 && string(trimmed) != "null" {
 		var err error
 		if given, err = decodeObjectStrict(content); err != nil {

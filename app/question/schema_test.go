@@ -540,7 +540,7 @@ func TestDecodeObjectStrict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []field{{"b", json.RawMessage(`[1, 2]`)}, {"a", json.RawMessage(`{"x": 1, "x": 2}`)}, {"B", json.RawMessage(`null`)}}
+	want := []Member{{"b", json.RawMessage(`[1, 2]`)}, {"a", json.RawMessage(`{"x": 1, "x": 2}`)}, {"B", json.RawMessage(`null`)}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("decodeObjectStrict = %q, want %q", got, want)
 	}
@@ -558,6 +558,27 @@ func TestDecodeObjectStrict(t *testing.T) {
 		if (err == nil) != (want == "") || err != nil && err.Error() != want {
 			t.Errorf("decodeObjectStrict(%q) error = %v, want %q", raw, err, want)
 		}
+	}
+}
+
+// TestDecodeObject checks what callers outside the package branch on: the
+// duplicated key as a value, the two sentinel errors, and that invalid UTF-8
+// is left to the caller (the MCP tools' arguments keep encoding/json's reading).
+func TestDecodeObject(t *testing.T) {
+	t.Parallel()
+	_, err := DecodeObject(json.RawMessage(`{"question":"a","\u0071uestion":"b"}`))
+	if dup, ok := errors.AsType[*DuplicateKeyError](err); !ok || dup.Key != "question" {
+		t.Errorf("duplicate: error %v, want a *DuplicateKeyError for question", err)
+	}
+	if _, err := DecodeObject(json.RawMessage(`{"a":1`)); !errors.Is(err, ErrNotJSON) {
+		t.Errorf("truncated: error %v, want ErrNotJSON", err)
+	}
+	if _, err := DecodeObject(json.RawMessage(`[1]`)); !errors.Is(err, ErrNotObject) {
+		t.Errorf("array: error %v, want ErrNotObject", err)
+	}
+	got, err := DecodeObject(json.RawMessage("{\"a\":\"\xff\"}"))
+	if err != nil || len(got) != 1 || string(got[0].Value) != "\"\xff\"" {
+		t.Errorf("invalid UTF-8: %q, %v; want the member as sent", got, err)
 	}
 }
 

@@ -1,7 +1,8 @@
 package question
 
-// Strict JSON decoding for ParseSchema and ValidateContent, and the JSON
-// paths and short quotes their error messages use.
+// Strict JSON decoding (DecodeObject, for ParseSchema, ValidateContent and
+// the MCP tools' arguments), and the JSON paths and short quotes their error
+// messages use.
 
 import (
 	"bytes"
@@ -17,50 +18,72 @@ import (
 	"unicode/utf8"
 )
 
-// field is one member of a JSON object, as decodeObjectStrict returns it.
-type field struct {
+// Member is one member of a JSON object, as DecodeObject returns it.
+type Member struct {
 	Name  string
 	Value json.RawMessage
 }
 
-// decodeObjectStrict decodes raw, which must be one JSON object, into its
-// members in order. Unlike encoding/json it refuses a key given twice; keys
-// are compared exactly, after unescaping, so "Type" and "type" are distinct.
-// It also refuses invalid UTF-8, which encoding/json would silently replace.
-func decodeObjectStrict(raw json.RawMessage) ([]field, error) {
-	if !utf8.Valid(raw) {
-		return nil, errors.New("not valid UTF-8")
-	}
+// The errors DecodeObject returns for input that is not one JSON object.
+var (
+	ErrNotJSON   = errors.New("not valid JSON")
+	ErrNotObject = errors.New("must be a JSON object")
+)
+
+// DuplicateKeyError is a key given twice in one JSON object.
+type DuplicateKeyError struct{ Key string }
+
+func (e *DuplicateKeyError) Error() string { return "duplicate key " + quoteShort(e.Key) }
+
+// DecodeObject decodes raw, which must be one JSON object, into its top-level
+// members in order. Unlike encoding/json, which keeps the last of two
+// duplicates and so lets a value hide behind another, it refuses a key given
+// twice (*DuplicateKeyError); keys are compared exactly, after unescaping, so
+// "Type" and "type" are distinct and "\u0074ype" is "type". Anything but one
+// object is ErrNotJSON or ErrNotObject. It is the one duplicate-key scanner:
+// the schema and content checks here and the MCP tools' arguments use it. It
+// does not block; any goroutine may call it.
+func DecodeObject(raw json.RawMessage) ([]Member, error) {
 	if !json.Valid(raw) {
-		return nil, errors.New("not valid JSON")
+		return nil, ErrNotJSON
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil, errors.New("must be a JSON object")
+		return nil, ErrNotObject
 	}
-	var fields []field
+	var members []Member
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return nil, errors.New("not valid JSON")
+			return nil, ErrNotJSON
 		}
 		key, _ := tok.(string)
-		if slices.ContainsFunc(fields, func(f field) bool { return f.Name == key }) {
-			return nil, fmt.Errorf("duplicate key %s", quoteShort(key))
+		if slices.ContainsFunc(members, func(m Member) bool { return m.Name == key }) {
+			return nil, &DuplicateKeyError{Key: key}
 		}
 		var v json.RawMessage
 		if err := dec.Decode(&v); err != nil {
-			return nil, errors.New("not valid JSON")
+			return nil, ErrNotJSON
 		}
-		fields = append(fields, field{Name: key, Value: v})
+		members = append(members, Member{Name: key, Value: v})
 	}
 	if _, err := dec.Token(); err != nil {
-		return nil, errors.New("not valid JSON")
+		return nil, ErrNotJSON
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("not valid JSON")
+		return nil, ErrNotJSON
 	}
-	return fields, nil
+	return members, nil
+}
+
+// decodeObjectStrict is DecodeObject refusing invalid UTF-8 too, which
+// encoding/json would silently replace: a schema or a form's content must
+// say exactly what the person sees.
+func decodeObjectStrict(raw json.RawMessage) ([]Member, error) {
+	if !utf8.Valid(raw) {
+		return nil, errors.New("not valid UTF-8")
+	}
+	return DecodeObject(raw)
 }
 
 // stringValue decodes raw if it is a JSON string.
