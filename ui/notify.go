@@ -99,6 +99,7 @@ func (n *notifier) closed(s *notify.NotificationClosedSignal) {
 // summary and body of the notification for q: who asks, and the start of
 // what they ask.
 func noteText(q question.Question) (string, string) {
+	q = present.Shown(q) // invisible characters as markers
 	title := q.Client.DisplayName() + " asks"
 	if q.Kind == question.KindNotice {
 		title = q.Client.DisplayName() + " says"

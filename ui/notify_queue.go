@@ -6,6 +6,7 @@ import "github.com/asktray/asktray/app/question"
 // notification of question dismiss.
 type noteOp struct {
 	show    *question.Question
+	ruled   *ruledNote // a rule's decision: shown, never dismissed
 	dismiss string
 }
 
@@ -61,6 +62,10 @@ func (n *notifier) work() {
 		}
 		for _, op := range ops {
 			switch {
+			case op.ruled != nil:
+				if !stopping {
+					n.showRuled(*op.ruled)
+				}
 			case op.show == nil:
 				n.dismiss(op.dismiss)
 			case !stopping:

@@ -103,6 +103,7 @@ type tray struct {
 	shownIcon   fyne.Resource       // the tray icon and tooltip last set
 	shownTip    string
 	menuKey     string // what the menu was last built from
+	recentRuled []string // the latest rule decisions, newest first
 }
 
 func newTray(a fyne.App, env app.Env) *tray {
@@ -134,7 +135,7 @@ func (t *tray) refresh() {
 	// Rebuild the menu only when what it shows changed: each rebuild gives
 	// the items new D-Bus ids and makes the tray host fetch the layout again.
 	var key strings.Builder
-	fmt.Fprint(&key, t.away)
+	fmt.Fprint(&key, t.away, t.recentRuled)
 	for _, q := range t.pending {
 		fmt.Fprintf(&key, "\x00%s\x00%s\x00%s", q.ID, q.SnoozeUntil, q.DeliverTo)
 	}
@@ -190,6 +191,9 @@ func (t *tray) menuItems() []*fyne.MenuItem {
 	if web := t.browserItem(); web != nil {
 		items = append(items, web)
 	}
+	if ruled := t.recentRuledItem(); ruled != nil {
+		items = append(items, fyne.NewMenuItemSeparator(), ruled)
+	}
 	return append(items,
 		fyne.NewMenuItemSeparator(),
 		t.awayItem(),
@@ -223,6 +227,9 @@ func (t *tray) handle(ev question.Event) {
 		case ev.Type == question.EventEnded:
 			t.note.queueDismiss(ev.Question.ID)
 		}
+	}
+	if ev.Type == question.EventEnded {
+		t.ruled(ev)
 	}
 	if t.dialogs != nil && !held {
 		t.dialogs.Handle(ev)

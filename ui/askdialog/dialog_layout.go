@@ -37,7 +37,7 @@ func contentWidth() float32 { return dialogWidth - 2*theme.Padding() - 2*margin(
 // links), the stopped-waiting line, the renderer's controls, the inline
 // error and the bar. It runs once, on the Fyne goroutine.
 func (d *questionDialog) layout() fyne.CanvasObject {
-	d.client = uikit.SmallLabel(present.ClientLine(d.q.Client))
+	d.client = uikit.SmallLabel(present.Visible(present.ClientLine(d.q.Client)))
 	d.client.Truncation = fyne.TextTruncateEllipsis
 	d.times = uikit.SmallLabel("")
 	d.times.Alignment = fyne.TextAlignTrailing
@@ -80,7 +80,10 @@ func (d *questionDialog) titleAndBody() (title, body string) { return titleAndBo
 // titleAndBody returns q's bold title and its Markdown message, as the
 // dialog and the history show them: the header and the message, or for an
 // approval its action and details.
+// Both are shown as present.Shown makes them: invisible characters as
+// markers, runs of empty lines collapsed.
 func titleAndBody(q question.Question) (title, body string) {
+	q = present.Shown(q)
 	title, body = q.Header, q.Message
 	if q.Kind != question.KindApproval || q.Action == "" {
 		return title, body

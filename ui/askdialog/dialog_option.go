@@ -10,6 +10,8 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // optionRow is one option of a choice: a radio or check mark, the option's
@@ -239,7 +241,9 @@ func newOptionList(sink inputSink, labels, descs []string, radio, digits bool, o
 		if digits && i < 9 {
 			key = i + 1
 		}
-		row := newOptionRow(sink, label, desc, radio, key, func() { l.toggle(i) })
+		// Labels are shown with invisible characters as markers; the
+		// answer is read by position, so it keeps the agent's own text.
+		row := newOptionRow(sink, present.Visible(label), present.Visible(desc), radio, key, func() { l.toggle(i) })
 		l.rows = append(l.rows, row)
 		l.box.Add(row)
 	}

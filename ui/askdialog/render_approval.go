@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 	"github.com/asktray/asktray/ui/internal/uikit"
 )
 
@@ -51,18 +52,18 @@ func newApprovalRenderer(q *question.Question, h host) (renderer, error) {
 		r.always = &action{label: "Always…", importance: widget.LowImportance, do: ah.showAlways}
 	}
 	box := container.NewVBox()
-	switch {
-	case q.Risk == question.RiskHigh || q.Destructive:
+	switch line, warn := present.RiskLine(q); {
+	case warn:
 		r.allow.importance = widget.DangerImportance
-		r.risk = warningLine("High risk: allow only if you expected this request.")
-	case q.Risk != "":
-		r.risk = uikit.SmallLabel("Risk: " + string(q.Risk))
+		r.risk = warningLine(line)
+	case line != "":
+		r.risk = uikit.SmallLabel(line)
 	}
 	if r.risk != nil {
 		box.Add(r.risk)
 	}
 	if reason := strings.TrimSpace(q.AgentReason); reason != "" {
-		r.reason = widget.NewLabel("Why: " + reason)
+		r.reason = widget.NewLabel("Why: " + present.Visible(reason))
 		r.reason.Wrapping = fyne.TextWrapWord
 		box.Add(r.reason)
 	}

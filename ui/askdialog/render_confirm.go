@@ -25,8 +25,8 @@ type confirmRenderer struct {
 
 func newConfirmRenderer(q *question.Question, _ host) (renderer, error) {
 	r := &confirmRenderer{q: q}
-	r.yes = &action{label: present.LabelOr(q.YesLabel, "Yes"), respond: fixedReply(question.Accept, json.RawMessage(`"yes"`))}
-	r.no = &action{label: present.LabelOr(q.NoLabel, "No"), respond: fixedReply(question.Accept, json.RawMessage(`"no"`))}
+	r.yes = &action{label: present.LabelOr(present.Visible(q.YesLabel), "Yes"), respond: fixedReply(question.Accept, json.RawMessage(`"yes"`))}
+	r.no = &action{label: present.LabelOr(present.Visible(q.NoLabel), "No"), respond: fixedReply(question.Accept, json.RawMessage(`"no"`))}
 	switch {
 	case q.Destructive:
 		r.yes.importance, r.yes.icon = widget.DangerImportance, theme.WarningIcon()

@@ -16,6 +16,7 @@ import (
 
 	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 	"github.com/asktray/asktray/ui/internal/markdown"
 )
 
@@ -127,6 +128,7 @@ func metaKey(text string) *widget.Label {
 
 // historyClient names the client with its version and session.
 func historyClient(c question.Client) string {
+	c = present.Shown(question.Question{Client: c}).Client
 	s := c.DisplayName()
 	if c.Title != "" && c.Name != "" {
 		s += " (" + c.Name + ")"
@@ -263,14 +265,14 @@ func (d *historyDetail) setOptions(q question.Question, r *question.Result) {
 	var segs []widget.RichTextSegment
 	for _, o := range q.Options {
 		picked := slices.Contains(chosen, o.Label)
-		label := &widget.TextSegment{Text: "•  " + o.Label, Style: widget.RichTextStyleInline}
+		label := &widget.TextSegment{Text: "•  " + present.Visible(o.Label), Style: widget.RichTextStyleInline}
 		if picked {
 			label.Style.TextStyle.Bold = true
 			label.Style.ColorName = theme.ColorNameSuccess
 		}
 		rest := ""
 		if o.Description != "" {
-			rest = "  —  " + strings.TrimSpace(o.Description)
+			rest = "  —  " + strings.TrimSpace(present.Visible(o.Description))
 		}
 		if picked {
 			rest += "   (chosen)"
@@ -292,7 +294,9 @@ func (d *historyDetail) copyAnswer() {
 
 // historyBody is the Markdown the detail shows for q: its message and, for
 // an approval, the details of the action, the agent's reason and the risk.
+// What it shows is present.Shown: invisible characters as markers.
 func historyBody(q question.Question) string {
+	q = present.Shown(q)
 	parts := []string{q.Message}
 	if q.Details != "" {
 		parts = append(parts, q.Details)
@@ -300,8 +304,8 @@ func historyBody(q question.Question) string {
 	if q.AgentReason != "" {
 		parts = append(parts, "**Why:** "+q.AgentReason)
 	}
-	if q.Kind == question.KindApproval && q.Risk != "" {
-		parts = append(parts, "**Risk:** "+string(q.Risk))
+	if line, _ := present.RiskLine(&q); q.Kind == question.KindApproval && line != "" {
+		parts = append(parts, "**Risk:** "+line)
 	}
 	return strings.Join(parts, "\n\n")
 }

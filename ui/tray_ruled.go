@@ -1,0 +1,89 @@
+package ui
+
+import (
+	"github.com/esiqveland/notify"
+	"github.com/gen2brain/beeep"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
+)
+
+// maxRecentRuled is how many rule decisions the tray menu lists.
+const maxRecentRuled = 5
+
+// ruledNote is a notification of a decision a rule made.
+type ruledNote struct{ title, body string }
+
+// ruled takes note of an approval a rule decided, so that no rule acts
+// unseen: a notification naming the rule and what it allowed or denied,
+// and an entry in the tray menu's recent decisions. It runs on the Fyne
+// goroutine.
+func (t *tray) ruled(ev question.Event) {
+	r := ev.Result
+	if r == nil || r.DecidedBy != question.ByRule || r.RuleID == "" {
+		return
+	}
+	text := "a rule since removed"
+	if t.env.Policy != nil {
+		if rule, ok := t.env.Policy.Rule(r.RuleID); ok {
+			text = rule.MatchText()
+		}
+	}
+	allowed := r.Outcome == question.AutoApproved
+	title, body := present.RuleDecided(&ev.Question, allowed, r.RuleID, text)
+	if t.note != nil {
+		t.note.queueRuled(title, body)
+	}
+	verb := "Denied"
+	if allowed {
+		verb = "Allowed"
+	}
+	t.recentRuled = append([]string{verb + ": " + present.What(&ev.Question, 60) + " (rule " + r.RuleID + ")"}, t.recentRuled...)
+	if len(t.recentRuled) > maxRecentRuled {
+		t.recentRuled = t.recentRuled[:maxRecentRuled]
+	}
+}
+
+// recentRuledItem is the tray menu's "Recent rule decisions" submenu, or
+// nil when no rule has decided anything yet.
+func (t *tray) recentRuledItem() *fyne.MenuItem {
+	if len(t.recentRuled) == 0 {
+		return nil
+	}
+	sub := fyne.NewMenu("")
+	for _, s := range t.recentRuled {
+		sub.Items = append(sub.Items, fyne.NewMenuItem(s, t.history.Show))
+	}
+	it := fyne.NewMenuItem("Recent rule decisions", nil)
+	it.ChildMenu = sub
+	return it
+}
+
+// queueRuled queues a notification of a rule's decision. It never blocks
+// and any goroutine may call it.
+func (n *notifier) queueRuled(title, body string) {
+	n.enqueue(noteOp{ruled: &ruledNote{title: title, body: body}})
+}
+
+// showRuled shows a rule decision's notification: it says what happened
+// and asks nothing, so it has no actions. It blocks for at most a few
+// seconds (the D-Bus call's timeout).
+func (n *notifier) showRuled(rn ruledNote) {
+	n.mu.Lock()
+	dn := n.dn
+	n.mu.Unlock()
+	var err error
+	if dn != nil {
+		note := notify.Notification{AppName: "Asktray", AppIcon: "dialog-information", Summary: rn.title, Body: rn.body,
+			ExpireTimeout: notify.ExpireTimeoutSetByNotificationServer}
+		note.AddHint(notify.HintUrgency(notify.UrgencyLow))
+		_, err = dn.SendNotification(note)
+	} else {
+		err = beeep.Notify(rn.title, rn.body, "")
+	}
+	if err != nil {
+		n.failed(err)
+	}
+}
