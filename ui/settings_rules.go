@@ -31,18 +31,18 @@ type rulesTab struct {
 	rows  []*ruleRow
 
 	// The open edit dialog's widgets, for tests.
-	edit                  dialog.Dialog
-	editDecision          *widget.Select
-	editExpires, editNote *widget.Entry
-	editErr               *widget.Label
-	editSave, editCancel  *widget.Button
+	edit                                        dialog.Dialog
+	editDecision, editMatch                     *widget.Select
+	editExpires, editNote, editPattern, editCwd *widget.Entry
+	editErr                                     *widget.Label
+	editSave, editCancel                        *widget.Button
 }
 
 // ruleRow is one rule in the list.
 type ruleRow struct {
-	rule         policy.Rule
-	title, facts *widget.Label
-	edit, remove *widget.Button
+	rule                  policy.Rule
+	title, matches, facts *widget.Label
+	edit, remove          *widget.Button
 }
 
 // rulesView builds the Rules tab.
@@ -85,7 +85,7 @@ func (s *settingsWindow) loadRules() {
 		row := s.ruleRow(r, now)
 		t.rows = append(t.rows, row)
 		buttons := container.NewVBox(layout.NewSpacer(), container.NewHBox(row.edit, row.remove), layout.NewSpacer())
-		t.list.Add(container.NewBorder(nil, nil, nil, buttons, container.NewVBox(row.title, row.facts)))
+		t.list.Add(container.NewBorder(nil, nil, nil, buttons, container.NewVBox(row.title, row.matches, row.facts)))
 		t.list.Add(widget.NewSeparator())
 	}
 }
@@ -101,6 +101,14 @@ func (s *settingsWindow) ruleRow(r policy.Rule, now time.Time) *ruleRow {
 	row.title.Truncation = fyne.TextTruncateEllipsis
 	if r.Decision == policy.Deny {
 		row.title.Importance = widget.DangerImportance
+	}
+	// What it matches, flagged when it covers a whole tool that writes or
+	// runs things ("⚠ matches every Bash command"): Edit… narrows it,
+	// Remove removes it.
+	row.matches = widget.NewLabel("Matches " + r.MatchText())
+	row.matches.Wrapping = fyne.TextWrapWord
+	if r.Wide() != "" {
+		row.matches.Importance = widget.WarningImportance
 	}
 	row.facts = uikit.SmallLabel(ruleFacts(r, now))
 	row.facts.Wrapping = fyne.TextWrapWord
@@ -179,9 +187,13 @@ func (s *settingsWindow) editRule(id string) {
 	t.editErr.Importance = widget.DangerImportance
 	t.editErr.Wrapping = fyne.TextWrapWord
 	t.editErr.Hide()
+	s.editMatchFields(r)
 	form := widget.NewForm(
 		widget.NewFormItem("Client", widget.NewLabel(r.Client)),
 		widget.NewFormItem("Action", widget.NewLabel(r.Action)),
+		formItem("Matches", t.editMatch, "What of the request it looks at; every request is the whole tool."),
+		formItem("Pattern", t.editPattern, "The command, the command prefix, the path (or a glob inside a directory), or the input."),
+		formItem("Working dir", t.editCwd, "Only requests run in this directory or below; empty: anywhere."),
 		widget.NewFormItem("Decision", t.editDecision),
 		formItem("Expires", t.editExpires, "Local time, "+expiresLayout+"; empty: never."),
 		widget.NewFormItem("Note", t.editNote),
@@ -208,6 +220,14 @@ func (s *settingsWindow) editRule(id string) {
 func (s *settingsWindow) saveRule(r policy.Rule) error {
 	t := &s.rules
 	r.Decision = policy.Decision(t.editDecision.Selected)
+	if !r.HighRisk { // a high-risk rule keeps the exact content it was confirmed for
+		r.Match = policy.MatchByLabel(t.editMatch.Selected)
+		r.Pattern = strings.TrimSpace(t.editPattern.Text)
+		if r.Match == policy.MatchTool {
+			r.Pattern = ""
+		}
+	}
+	r.Cwd = strings.TrimSpace(t.editCwd.Text)
 	r.Note = strings.TrimSpace(t.editNote.Text)
 	r.Expires = time.Time{}
 	if text := strings.TrimSpace(t.editExpires.Text); text != "" {
@@ -223,4 +243,20 @@ func (s *settingsWindow) saveRule(r policy.Rule) error {
 	s.rulesError(nil)
 	s.loadRules()
 	return nil
+}
+
+// editMatchFields makes the edit dialog's match, pattern and working
+// directory fields for r; a high-risk rule's match and pattern are fixed.
+func (s *settingsWindow) editMatchFields(r policy.Rule) {
+	t := &s.rules
+	t.editMatch = widget.NewSelect(policy.MatchLabels, nil)
+	t.editMatch.SetSelected(r.Match.Label())
+	t.editPattern = widget.NewEntry()
+	t.editPattern.SetText(r.Pattern)
+	t.editCwd = widget.NewEntry()
+	t.editCwd.SetText(r.Cwd)
+	if r.HighRisk {
+		t.editMatch.Disable()
+		t.editPattern.Disable()
+	}
 }

@@ -219,14 +219,25 @@ func TestSettingsWindow_RulesTabAndAwayMode(t *testing.T) {
 	if !strings.Contains(s.rules.editErr.Text, "Expires: write 2006-01-02 15:04") {
 		t.Fatalf("bad expiry: %q", s.rules.editErr.Text)
 	}
+	// The rule for every Bash command is flagged; the edit narrows it to a
+	// command prefix in one project.
+	if m := s.rules.rows[0].matches; m.Text != "Matches ⚠ matches every Bash command" || m.Importance != widget.WarningImportance {
+		t.Fatalf("whole-tool rule shown as %q (%v)", m.Text, m.Importance)
+	}
 	s.rules.editDecision.SetSelected("allow")
 	s.rules.editExpires.SetText("2030-01-02 03:04")
 	s.rules.editNote.SetText("read-only commands are fine")
+	s.rules.editMatch.SetSelected("command prefix")
+	s.rules.editPattern.SetText("git status")
+	s.rules.editCwd.SetText("/home/u/app")
 	test.Tap(s.rules.editSave)
 	got, _ := pol.Rule(second.ID)
 	if got.Decision != policy.Allow || got.Note != "read-only commands are fine" ||
-		!got.Expires.Equal(time.Date(2030, 1, 2, 3, 4, 0, 0, time.Local)) {
+		!got.Expires.Equal(time.Date(2030, 1, 2, 3, 4, 0, 0, time.Local)) || got.Match != policy.MatchPrefix || got.Pattern != "git status" || got.Cwd != "/home/u/app" {
 		t.Fatalf("edited %+v (%s)", got, s.rules.editErr.Text)
+	}
+	if m := s.rules.rows[0].matches; m.Text != "Matches commands starting `git status` in /home/u/app" || m.Importance == widget.WarningImportance {
+		t.Fatalf("narrowed rule shown as %q", m.Text)
 	}
 	if !strings.Contains(s.rules.rows[0].facts.Text, "expires 2030-01-02 03:04") {
 		t.Fatalf("row after edit %q", s.rules.rows[0].facts.Text)

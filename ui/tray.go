@@ -102,7 +102,7 @@ type tray struct {
 	pending     []question.Question // what the menu shows
 	shownIcon   fyne.Resource       // the tray icon and tooltip last set
 	shownTip    string
-	menuKey     string // what the menu was last built from
+	menuKey     string   // what the menu was last built from
 	recentRuled []string // the latest rule decisions, newest first
 }
 

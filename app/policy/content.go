@@ -391,3 +391,46 @@ func (r Rule) MatchText() string {
 	}
 	return s
 }
+
+// Counterexample says in words one request r does not match, for the
+// Always panel ("not `npm test && rm -rf ~`"), or "" for a whole-tool rule.
+// It does not block.
+func (r Rule) Counterexample() string {
+	switch r.Match {
+	case MatchCommand:
+		return "Not `" + r.Pattern + " --other-flag`, nor `" + r.Pattern + " && rm -rf ~`."
+	case MatchPrefix:
+		return "Not `" + r.Pattern + "x`, nor `" + r.Pattern + " && rm -rf ~`, nor `" + r.Pattern + " > ~/.bashrc`."
+	case MatchPath:
+		return "Not any other file."
+	case MatchInput:
+		if strings.HasPrefix(r.Action, toolRequestApproval+":") {
+			return "Not the same request with other details."
+		}
+		return "Not the same tool with any other input."
+	}
+	return ""
+}
+
+// MatchLabels names the match kinds as the rule editors list them, in that
+// order: the Always panel and the Rules tab share these words.
+var MatchLabels = []string{"every request", "exact command", "command prefix", "path", "exact input"}
+
+var matchByLabel = map[string]MatchKind{
+	"every request": MatchTool, "exact command": MatchCommand, "command prefix": MatchPrefix,
+	"path": MatchPath, "exact input": MatchInput,
+}
+
+// MatchByLabel is the match kind a rule editor's label names; an unknown
+// label is MatchTool, as an empty selection is.
+func MatchByLabel(label string) MatchKind { return matchByLabel[label] }
+
+// Label is m as the rule editors name it (see MatchLabels).
+func (m MatchKind) Label() string {
+	for name, k := range matchByLabel {
+		if k == m {
+			return name
+		}
+	}
+	return MatchLabels[0]
+}

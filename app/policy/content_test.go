@@ -297,3 +297,26 @@ func TestMatchText(t *testing.T) {
 		}
 	}
 }
+
+func TestCounterexample(t *testing.T) {
+	t.Parallel()
+	r := contentRule("a", Allow, MatchCommand, "npm test")
+	if got := r.Counterexample(); got != "Not `npm test --other-flag`, nor `npm test && rm -rf ~`." {
+		t.Fatalf("%q", got)
+	}
+	// Each counterexample is really not matched by its rule.
+	for _, cmd := range []string{"npm test --other-flag", "npm test && rm -rf ~"} {
+		if decide([]Rule{r}, bash(cmd)) != "" {
+			t.Errorf("%q is matched", cmd)
+		}
+	}
+	p := contentRule("p", Allow, MatchPrefix, "npm test")
+	for _, cmd := range []string{"npm testx", "npm test && rm -rf ~", "npm test > ~/.bashrc"} {
+		if decide([]Rule{p}, bash(cmd)) != "" {
+			t.Errorf("prefix: %q is matched", cmd)
+		}
+	}
+	if rule("w", "*", "permission_prompt:Bash", Allow).Counterexample() != "" {
+		t.Error("a whole-tool rule has a counterexample")
+	}
+}

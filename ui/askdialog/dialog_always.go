@@ -91,8 +91,12 @@ type alwaysPanel struct {
 	pop                  *widget.PopUp
 	title                *widget.Label
 	client, action, note *keyEntry
-	scope, expires       *keySelect
-	highRisk             *keyCheck // nil unless needsOK
+	pattern              *keyEntry  // the content it must be
+	match, scope         *keySelect // what of the content; how long
+	expires              *keySelect
+	matchText            *widget.Label // what the rule matches, in words, and one thing it does not
+	wideOK               *keyCheck     // the second confirmation of a rule for every request of a tool
+	highRisk             *keyCheck     // nil unless needsOK
 	errText              *widget.Label
 	ok, cancel           *dialogButton
 }
@@ -133,14 +137,23 @@ func (p *alwaysPanel) build() {
 	if d.q.Client.SessionID != "" {
 		scopes = append(scopes, scopeSession)
 	}
-	p.scope = newKeySelect(d, scopes, nil)
-	p.scope.SetSelected(scopeAlways)
+	p.scope = newKeySelect(d, scopes, func(string) { p.describe() })
+	p.scope.SetSelected(scopes[len(scopes)-1]) // this session, when there is one
+	p.pattern = newKeyEntry(d, false)
+	p.pattern.SetText(p.suggested.Pattern)
+	p.pattern.OnChanged = func(string) { p.describe() }
+	p.match = newKeySelect(d, matchChoices(p.suggested.Match), func(string) { p.describe() })
+	p.match.SetSelected(p.suggested.Match.Label())
+	p.matchText = widget.NewLabel("")
+	p.matchText.Wrapping = fyne.TextWrapWord
+	p.wideOK = newKeyCheck(d, "Yes: a rule for every request of this tool")
+	p.wideOK.OnChanged = func(bool) { p.describe() }
 	var expiries []string
 	for _, e := range expiryChoices {
 		expiries = append(expiries, e.label)
 	}
 	p.expires = newKeySelect(d, expiries, nil)
-	p.expires.SetSelected(expiryChoices[0].label)
+	p.expires.SetSelected(expiryChoices[2].label) // in 1 day
 	p.errText = widget.NewLabel("")
 	p.errText.Importance = widget.DangerImportance
 	p.errText.Wrapping = fyne.TextWrapWord
@@ -149,6 +162,8 @@ func (p *alwaysPanel) build() {
 	form := widget.NewForm(
 		widget.NewFormItem("Client", p.client),
 		widget.NewFormItem("Action", p.action),
+		widget.NewFormItem("Matches", p.match),
+		widget.NewFormItem("Pattern", p.pattern),
 		widget.NewFormItem("Scope", p.scope),
 		widget.NewFormItem("Expires", p.expires),
 		widget.NewFormItem("Note", p.note),
@@ -158,7 +173,10 @@ func (p *alwaysPanel) build() {
 	explain := widget.NewLabel(fmt.Sprintf("From now on, matching requests are %s at once, with no dialog. "+
 		"Settings › Rules lists, edits and removes rules.", past))
 	explain.Wrapping = fyne.TextWrapWord
-	box := container.NewVBox(p.title, explain, form)
+	request := widget.NewLabel("Request: " + present.What(&d.q, 200))
+	request.Wrapping = fyne.TextWrapWord
+	box := container.NewVBox(p.title, request, explain, form, p.matchText, p.wideOK)
+	p.describe()
 	if p.needsOK {
 		box.Add(warningLine("High risk: this rule allows exactly this action from exactly this client " +
 			"(no * or ?) without asking you again."))
@@ -186,6 +204,15 @@ func (p *alwaysPanel) rule() (policy.Rule, error) {
 	r.Client = strings.TrimSpace(p.client.Text)
 	r.Action = strings.TrimSpace(p.action.Text)
 	r.Note = strings.TrimSpace(p.note.Text)
+	r.Match, r.Pattern = policy.MatchByLabel(p.match.Selected), p.pattern.Text
+	if r.Match == policy.MatchTool {
+		r.Pattern = ""
+	} else if r.Match != policy.MatchInput {
+		r.Pattern = strings.TrimSpace(r.Pattern)
+	}
+	if w := r.Wide(); w != "" && r.Decision == policy.Allow && !p.wideOK.Checked {
+		return r, fmt.Errorf("this rule %s: tick the box to confirm, or match this request's content", w)
+	}
 	r.Scope = policy.ScopeAlways
 	if p.scope.Selected == scopeSession {
 		r.Scope = policy.ScopeSession
@@ -277,3 +304,44 @@ func (d *questionDialog) growFor(s fyne.Size) {
 
 // ensure the approval renderer's host is the dialog.
 var _ approvalHost = (*questionDialog)(nil)
+
+// describe says under the form what the rule will match, with one request
+// it will not, and shows the second confirmation when the rule covers every
+// request of a tool that writes or runs things.
+func (p *alwaysPanel) describe() {
+	if p.matchText == nil || p.match == nil || p.pattern == nil {
+		return // still being built
+	}
+	r := p.suggested
+	r.Action = strings.TrimSpace(p.action.Text)
+	r.Match, r.Pattern = policy.MatchByLabel(p.match.Selected), strings.TrimSpace(p.pattern.Text)
+	if r.Match == policy.MatchTool {
+		r.Pattern = ""
+	}
+	text := "Matches " + r.MatchText() + "."
+	if p.scope.Selected == scopeSession {
+		text += " Only in this session."
+	}
+	if ce := r.Counterexample(); ce != "" {
+		text += " " + ce
+	}
+	p.matchText.SetText(text)
+	if r.Wide() != "" && p.decision == policy.Allow {
+		p.wideOK.Show()
+	} else {
+		p.wideOK.Hide()
+	}
+}
+
+// matchChoices are the match kinds the panel offers for a suggestion
+// matching by m: that one, a command prefix for a command, and every request.
+func matchChoices(m policy.MatchKind) []string {
+	out := []string{m.Label()}
+	if m == policy.MatchCommand {
+		out = append(out, policy.MatchPrefix.Label())
+	}
+	if m != policy.MatchTool {
+		out = append(out, policy.MatchTool.Label())
+	}
+	return out
+}

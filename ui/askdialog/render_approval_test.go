@@ -139,7 +139,7 @@ func TestApprovalDialog_AlwaysAllowForThisSession(t *testing.T) {
 		t.Fatal("no scope panel")
 	}
 	if p.client.Text != "claude-code" || p.action.Text != "request_approval:Deploy to production" ||
-		p.scope.Selected != scopeAlways || p.expires.Selected != "Never" || p.highRisk != nil {
+		p.scope.Selected != scopeSession || p.expires.Selected != "In 1 day" || p.highRisk != nil {
 		t.Fatalf("prefilled %q %q %q %q", p.client.Text, p.action.Text, p.scope.Selected, p.expires.Selected)
 	}
 	// Opening the panel restarted the arm delay: its button waits too.
@@ -212,7 +212,7 @@ func TestApprovalDialog_AlwaysAllowHighRiskNeedsConfirmation(t *testing.T) {
 	p.action.SetText("request_approval:Deploy to production")
 	test.Tap(p.ok)
 	rules := pol.Rules()
-	if len(rules) != 1 || !rules[0].HighRisk || rules[0].Decision != policy.Allow || rules[0].Scope != policy.ScopeAlways {
+	if len(rules) != 1 || !rules[0].HighRisk || rules[0].Decision != policy.Allow || rules[0].Match != policy.MatchInput || rules[0].Pattern != d.q.Details {
 		t.Fatalf("rules %+v", rules)
 	}
 	if res := e.result(d.q.ID); res.Outcome != question.Answered || string(res.Value) != `"allow"` {
