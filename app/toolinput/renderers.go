@@ -59,6 +59,11 @@ func renderBash(in map[string]any, shown map[string]bool) ([]string, string) {
 		return nil, ""
 	}
 	blocks := []string{fence("sh", cmd, MaxShown)}
+	if n := strings.Count(strings.TrimSuffix(cmd, "\n"), "\n") + 1; n > 1 {
+		// A first line followed by many others must not pass for the
+		// whole command.
+		blocks = append(blocks, fmt.Sprintf("A command of %d lines.", n))
+	}
 	if t, ok := number(in, "timeout", shown); ok {
 		blocks = append(blocks, "Timeout: "+t+" ms")
 	}

@@ -182,3 +182,16 @@ func TestRenderJSONNotAnObject(t *testing.T) {
 		t.Errorf("string input: %q", r.Details)
 	}
 }
+
+// A multi-line command says how many lines it has, so that a first line
+// followed by many others does not pass for the whole command.
+func TestBashLineCount(t *testing.T) {
+	t.Parallel()
+	r := renderT(t, "Bash", `{"command":"ls\n\n\n\nrm -rf ~"}`)
+	if !strings.Contains(r.Details, "A command of 5 lines.") {
+		t.Fatalf("details %q", r.Details)
+	}
+	if r := renderT(t, "Bash", `{"command":"ls\n"}`); strings.Contains(r.Details, "lines") {
+		t.Fatalf("a one-line command: %q", r.Details)
+	}
+}

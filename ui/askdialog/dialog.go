@@ -39,6 +39,7 @@ type questionDialog struct {
 	// Widgets, for the layout and for tests.
 	client, times *widget.Label
 	header        *widget.Label
+	below         *widget.Label      // how much of the message is below its box, when it scrolls
 	message       []*widget.RichText // the message's text and code blocks
 	stopped       *fyne.Container
 	errText       *widget.Label

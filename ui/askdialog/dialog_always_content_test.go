@@ -93,3 +93,23 @@ func TestApprovalDialog_ShowsInvisibleCharacters(t *testing.T) {
 		t.Fatalf("message shows %q", got)
 	}
 }
+
+// TestApprovalDialog_SaysHowMuchIsBelow: a long command's box scrolls, and
+// the dialog says how many lines are below it until they are scrolled to.
+func TestApprovalDialog_SaysHowMuchIsBelow(t *testing.T) {
+	e, _ := newApprovalEnv(t)
+	var lines []string
+	for i := range 40 {
+		lines = append(lines, "echo step "+strings.Repeat("x", i%5))
+	}
+	d := e.ask(bashApproval(strings.Join(lines, "\n")))
+	d.fit()
+	if d.below.Hidden || !strings.HasSuffix(d.below.Text, "more lines below") {
+		t.Fatalf("below: %q hidden %v", d.below.Text, d.below.Hidden)
+	}
+	short := e.ask(bashApproval("npm test"))
+	short.fit()
+	if !short.below.Hidden {
+		t.Fatalf("a short command says %q", short.below.Text)
+	}
+}

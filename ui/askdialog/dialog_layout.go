@@ -110,7 +110,30 @@ func (d *questionDialog) messageCard(md string) fyne.CanvasObject {
 	}
 	scroll := container.NewVScroll(card)
 	scroll.SetMinSize(fyne.NewSize(0, min(card.MinSize().Height, maxMessageHeight)))
-	return scroll
+	d.below = uikit.SmallLabel("")
+	d.below.Importance = widget.WarningImportance
+	scroll.OnScrolled = func(fyne.Position) { d.updateBelow(scroll) }
+	d.updateBelow(scroll)
+	return container.NewBorder(nil, d.below, nil, nil, scroll)
+}
+
+// updateBelow says how much of the message is below the visible part of
+// its box ("12 more lines below"), or hides the line when nothing is. It
+// runs on the Fyne goroutine.
+func (d *questionDialog) updateBelow(scroll *container.Scroll) {
+	content := scroll.Content.MinSize().Height
+	visible := scroll.Size().Height
+	if visible <= 0 {
+		visible = min(content, maxMessageHeight)
+	}
+	hidden := content - visible - scroll.Offset.Y
+	line := fyne.MeasureText("M", theme.TextSize(), fyne.TextStyle{}).Height
+	if n := int(hidden / line); n > 0 {
+		d.below.SetText("⌄ " + present.CountNoun(n, "more line") + " below")
+		d.below.Show()
+		return
+	}
+	d.below.Hide()
 }
 
 // bar builds the bottom bar: Snooze on the left, the answer buttons on the
