@@ -48,10 +48,11 @@ func TestHook_NotificationIsANotice(t *testing.T) {
 	_ = e.b.Answer(q.ID, question.Response{Action: question.Accept, Value: json.RawMessage(`"allow"`)})
 	recv(t, got)
 
-	// The person comes back to Claude Code: its session's notices are stale.
-	for len(e.ended) > 0 {
-		<-e.ended
+	// The approval's end reaches e.ended from the broker's goroutine, maybe
+	// after recv(got): wait for it, so only the notices' ends follow.
+	for recv(t, e.ended).Question.ID != q.ID {
 	}
+	// The person comes back to Claude Code: its session's notices are stale.
 	recv(t, e.call(payload(t, hook.ClaudeCode, "UserPromptSubmit"), 0))
 	for range 2 {
 		ev := recv(t, e.ended)
