@@ -92,6 +92,7 @@ type alwaysPanel struct {
 	title                *widget.Label
 	client, action, note *keyEntry
 	pattern              *keyEntry  // the content it must be
+	hidden               string     // the pattern's bytes when they hold characters shown as markers
 	match, scope         *keySelect // what of the content; how long
 	expires              *keySelect
 	matchText            *widget.Label // what the rule matches, in words, and one thing it does not
@@ -141,6 +142,13 @@ func (p *alwaysPanel) build() {
 	p.scope.SetSelected(scopes[len(scopes)-1]) // this session, when there is one
 	p.pattern = newKeyEntry(d, false)
 	p.pattern.SetText(p.suggested.Pattern)
+	if shown := present.Visible(p.suggested.Pattern); shown != p.suggested.Pattern {
+		// Fyne lays text out bidirectionally, so a U+202E in the entry would
+		// show a disguised command: show the markers, keep the bytes.
+		p.hidden = p.suggested.Pattern
+		p.pattern.SetText(shown)
+		p.pattern.Disable()
+	}
 	p.pattern.OnChanged = func(string) { p.describe() }
 	p.match = newKeySelect(d, matchChoices(p.suggested.Match), func(string) { p.describe() })
 	p.match.SetSelected(p.suggested.Match.Label())
@@ -204,7 +212,7 @@ func (p *alwaysPanel) rule() (policy.Rule, error) {
 	r.Client = strings.TrimSpace(p.client.Text)
 	r.Action = strings.TrimSpace(p.action.Text)
 	r.Note = strings.TrimSpace(p.note.Text)
-	r.Match, r.Pattern = policy.MatchByLabel(p.match.Selected), p.pattern.Text
+	r.Match, r.Pattern = policy.MatchByLabel(p.match.Selected), p.patternText()
 	if r.Match == policy.MatchTool {
 		r.Pattern = ""
 	} else if r.Match != policy.MatchInput {
@@ -305,6 +313,15 @@ func (d *questionDialog) growFor(s fyne.Size) {
 // ensure the approval renderer's host is the dialog.
 var _ approvalHost = (*questionDialog)(nil)
 
+// patternText is the pattern the rule gets: the entry's text, or the
+// request's own bytes when the entry shows them with markers.
+func (p *alwaysPanel) patternText() string {
+	if p.hidden != "" {
+		return p.hidden
+	}
+	return p.pattern.Text
+}
+
 // describe says under the form what the rule will match, with one request
 // it will not, and shows the second confirmation when the rule covers every
 // request of a tool that writes or runs things.
@@ -314,16 +331,16 @@ func (p *alwaysPanel) describe() {
 	}
 	r := p.suggested
 	r.Action = strings.TrimSpace(p.action.Text)
-	r.Match, r.Pattern = policy.MatchByLabel(p.match.Selected), strings.TrimSpace(p.pattern.Text)
+	r.Match, r.Pattern = policy.MatchByLabel(p.match.Selected), strings.TrimSpace(p.patternText())
 	if r.Match == policy.MatchTool {
 		r.Pattern = ""
 	}
-	text := "Matches " + r.MatchText() + "."
+	text := "Matches " + present.Visible(r.MatchText()) + "."
 	if p.scope.Selected == scopeSession {
 		text += " Only in this session."
 	}
 	if ce := r.Counterexample(); ce != "" {
-		text += " " + ce
+		text += " " + present.Visible(ce)
 	}
 	p.matchText.SetText(text)
 	if r.Wide() != "" && p.decision == policy.Allow {

@@ -113,3 +113,28 @@ func TestApprovalDialog_SaysHowMuchIsBelow(t *testing.T) {
 		t.Fatalf("a short command says %q", short.below.Text)
 	}
 }
+
+// TestAlwaysPanel_HiddenCharactersShownAsMarkers: a command holding a
+// bidi override is shown in the pattern and the words under the form with
+// markers (Fyne would lay the raw text out reversed), the pattern cannot be
+// edited, and the rule made still matches the request's own bytes.
+func TestAlwaysPanel_HiddenCharactersShownAsMarkers(t *testing.T) {
+	e, pol := newApprovalEnv(t)
+	cmd := "echo hi \u202e ko"
+	d := e.ask(bashApproval(cmd))
+	d.guard.arm()
+	test.Tap(d.alwaysButton)
+	d.alwaysMenu.Items[0].Action()
+	p := d.always
+	if strings.ContainsRune(p.pattern.Text, '\u202e') || !strings.Contains(p.pattern.Text, "U+202E") || !p.pattern.Disabled() {
+		t.Fatalf("pattern %q, disabled %v", p.pattern.Text, p.pattern.Disabled())
+	}
+	if strings.ContainsRune(p.matchText.Text, '\u202e') || !strings.Contains(p.matchText.Text, "U+202E") {
+		t.Fatalf("says %q", p.matchText.Text)
+	}
+	e.clock.advance(DefaultArmDelay)
+	test.Tap(p.ok)
+	if rules := pol.Rules(); len(rules) != 1 || rules[0].Pattern != cmd {
+		t.Fatalf("rules %+v (error %q)", rules, p.errText.Text)
+	}
+}
