@@ -11,9 +11,11 @@ package risk
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"path"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/app/shellcmd"
@@ -124,9 +126,11 @@ func Tool(tool string, input json.RawMessage, cwd string) Grade {
 	if g.Risk == "" {
 		g.Risk = question.RiskMedium
 	}
-	if s := sqlDrop(stringsOf(input)); s != "" {
+	strs := stringsOf(input)
+	if s := sqlDrop(strs); s != "" {
 		g.high("drops or truncates a database, `" + s + "`")
 	}
+	hidden(&g, strs)
 	var flags struct {
 		NoSandbox bool `json:"dangerouslyDisableSandbox"`
 	}
@@ -143,7 +147,27 @@ func Text(s string) Grade {
 	if d := sqlDrop([]string{s}); d != "" {
 		g.high("drops or truncates a database, `" + d + "`")
 	}
+	hidden(&g, []string{s})
 	return g
+}
+
+// hidden makes g high when any of ss holds a character that hides how it
+// reads (a bidirectional override, a zero-width space, an escape, a byte
+// that is not UTF-8: see question.Invisible): the person sees a marker
+// where it is, but text made to look like something else is never routine.
+func hidden(g *Grade, ss []string) {
+	for _, s := range ss {
+		r, i := question.FirstHidden(s)
+		if i < 0 {
+			continue
+		}
+		m := question.Marker(r)
+		if r == utf8.RuneError {
+			m = fmt.Sprintf("⟨0x%02X⟩", s[i])
+		}
+		g.high("holds a hidden character that can change how it reads, `" + m + "`")
+		return
+	}
 }
 
 // gradePath grades a file tool's (or a reading tool's) path.

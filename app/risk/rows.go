@@ -46,8 +46,15 @@ func always([]string) bool { return true }
 // ShellCommand grades the Bash command line cmd run in cwd ("" when
 // unknown): the highest grade of its simple commands. It is low only when
 // every command only reads and nothing is written; a line that does not
-// parse is medium, with the reason.
+// parse is medium, with the reason; one that holds a hidden character
+// (see question.Invisible) is high.
 func ShellCommand(cmd, cwd string) Grade {
+	g := shellGrade(cmd, cwd)
+	hidden(&g, []string{cmd})
+	return g
+}
+
+func shellGrade(cmd, cwd string) Grade {
 	l, err := shellcmd.Split(cmd)
 	if err != nil {
 		g := Grade{Risk: question.RiskMedium, Reasons: []string{"the command could not be read as Bash"}}

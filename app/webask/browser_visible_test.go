@@ -30,7 +30,7 @@ func TestBrowser_InvisibleCharactersAreShown(t *testing.T) {
 	if msg := text(t, ctx, "#message"); msg != "Bash⟨U+001B⟩[8m hidden" {
 		t.Errorf("message as shown: %q", msg)
 	}
-	if w := text(t, ctx, "p.warning"); !strings.Contains(w, "High risk: deletes files recursively, `rm -r`. Allow only if you expected this request.") {
+	if w := text(t, ctx, "p.warning"); !strings.Contains(w, "High risk: deletes files recursively, “rm -r”. Allow only if you expected this request.") {
 		t.Errorf("warning: %q", w)
 	}
 	q, _, err := e.broker.Get(id)

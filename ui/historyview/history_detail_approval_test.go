@@ -24,7 +24,7 @@ func TestHistory_DetailShowsApprovalFields(t *testing.T) {
 	h.list.Select(0)
 	rt := d.message.Objects[0].(*widget.RichText)
 	text := rt.String()
-	for _, want := range []string{"Bash", "rm -rf build/ ⟨U+202E⟩#", "Why: Clean the build output", "Risk: High risk: deletes files recursively, rm -r."} {
+	for _, want := range []string{"Bash", "rm -rf build/ ⟨U+202E⟩#", "Why: Clean the build output", "Risk: High risk: deletes files recursively, “rm -r”."} {
 		if !strings.Contains(text, want) {
 			t.Errorf("detail lacks %q:\n%s", want, text)
 		}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/asktray/asktray/app/question"
@@ -17,32 +16,18 @@ import (
 // (the dialog, the page, notifications, the CLI, the history) shows text
 // through Visible; what the agent gets back is its own text, unchanged.
 
-// Invisible reports whether r is shown as a marker: C0 controls other than
-// newline and tab, DEL and C1 controls (ANSI escapes start with ESC or
-// U+009B), bidirectional controls, zero-width and other format characters
-// (Unicode category Cf: U+200B–U+200F, U+2060–U+2064, U+FEFF, U+00AD, tag
-// characters, …), line and paragraph separators, and the Hangul fillers
-// that render as blank letters.
-func Invisible(r rune) bool {
-	switch {
-	case r == '\n' || r == '\t':
-		return false
-	case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
-		return true
-	case r == 0x2028 || r == 0x2029 || r == 0x115f || r == 0x1160 || r == 0x3164 || r == 0xffa0:
-		return true
-	}
-	return unicode.Is(unicode.Cf, r)
-}
+// Invisible reports whether r is shown as a marker (see
+// question.Invisible).
+func Invisible(r rune) bool { return question.Invisible(r) }
 
 // Marker is how Visible shows r: ⟨U+202E⟩.
-func Marker(r rune) string { return fmt.Sprintf("⟨U+%04X⟩", r) }
+func Marker(r rune) string { return question.Marker(r) }
 
 // Visible returns s with every invisible character (see Invisible) and
 // every byte that is not UTF-8 (⟨0xFF⟩) replaced by a marker. Text without
 // any is returned as it is. It does not block; any goroutine may call it.
 func Visible(s string) string {
-	i := strings.IndexFunc(s, func(r rune) bool { return r == utf8.RuneError || Invisible(r) })
+	_, i := question.FirstHidden(s)
 	if i < 0 {
 		return s
 	}
@@ -66,7 +51,8 @@ func Visible(s string) string {
 
 // HasInvisible reports whether Visible would change s.
 func HasInvisible(s string) bool {
-	return strings.IndexFunc(s, func(r rune) bool { return r == utf8.RuneError || Invisible(r) }) >= 0
+	_, i := question.FirstHidden(s)
+	return i >= 0
 }
 
 // Limits of Compact.
@@ -177,7 +163,7 @@ func LineCount(cmd string) string {
 // only if you expected this request."); a low or graded one says so; a
 // plain medium nobody explained says nothing (""). It does not block.
 func RiskLine(q *question.Question) (line string, warn bool) {
-	why := Visible(q.RiskWhy)
+	why := Visible(Unspan(q.RiskWhy))
 	switch {
 	case q.Risk == question.RiskHigh || q.Destructive:
 		if why != "" {
@@ -226,4 +212,27 @@ func RuleDecided(q *question.Question, allowed bool, ruleID, ruleText string) (t
 	}
 	body = fmt.Sprintf("%s: %s\nRule %s: %s", Visible(q.Client.DisplayName()), What(q, 120), ruleID, Visible(ruleText))
 	return title, body
+}
+
+// Unspan returns s with each Markdown code span (`rm -rf`) shown as a
+// quotation (“rm -rf”), for the front ends that show plain text: a risk
+// reason carries its evidence in code spans. An unpaired backtick is kept.
+// It does not block.
+func Unspan(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '`')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i+1:], '`')
+		if j < 0 {
+			break
+		}
+		b.WriteString(s[:i])
+		b.WriteString("“" + s[i+1:i+1+j] + "”")
+		s = s[i+1+j+1:]
+	}
+	b.WriteString(s)
+	return b.String()
 }

@@ -101,7 +101,7 @@ func TestRiskLine(t *testing.T) {
 		want string
 		warn bool
 	}{
-		{question.Question{Risk: question.RiskHigh, RiskWhy: "deletes files recursively, `rm -r`"}, "High risk: deletes files recursively, `rm -r`. Allow only if you expected this request.", true},
+		{question.Question{Risk: question.RiskHigh, RiskWhy: "deletes files recursively, `rm -r`"}, "High risk: deletes files recursively, “rm -r”. Allow only if you expected this request.", true},
 		{question.Question{Risk: question.RiskHigh}, "High risk: allow only if you expected this request.", true},
 		{question.Question{Risk: question.RiskMedium, Destructive: true}, "High risk: allow only if you expected this request.", true},
 		{question.Question{Risk: question.RiskLow, RiskWhy: "only reads"}, "Low risk: only reads.", false},
@@ -113,6 +113,21 @@ func TestRiskLine(t *testing.T) {
 	for _, c := range cases {
 		if got, warn := RiskLine(&c.q); got != c.want || warn != c.warn {
 			t.Errorf("RiskLine(%+v) = %q %v, want %q %v", c.q, got, warn, c.want, c.warn)
+		}
+	}
+}
+
+func TestUnspan(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"deletes files recursively, `rm -rf`; runs as another user, `sudo`": "deletes files recursively, “rm -rf”; runs as another user, “sudo”",
+		"no spans":       "no spans",
+		"one ` unpaired": "one ` unpaired",
+		"`a` and ` b":    "“a” and ` b",
+		"``":             "“”",
+	} {
+		if got := Unspan(in); got != want {
+			t.Errorf("Unspan(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
