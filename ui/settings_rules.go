@@ -105,7 +105,7 @@ func (s *settingsWindow) ruleRow(r policy.Rule, now time.Time) *ruleRow {
 	// What it matches, flagged when it covers a whole tool that writes or
 	// runs things ("⚠ matches every Bash command"): Edit… narrows it,
 	// Remove removes it.
-	row.matches = widget.NewLabel("Matches " + r.MatchText())
+	row.matches = widget.NewLabel("Matches " + present.Visible(present.Unspan(r.MatchText())))
 	row.matches.Wrapping = fyne.TextWrapWord
 	if r.Wide() != "" {
 		row.matches.Importance = widget.WarningImportance

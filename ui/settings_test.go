@@ -236,7 +236,7 @@ func TestSettingsWindow_RulesTabAndAwayMode(t *testing.T) {
 		!got.Expires.Equal(time.Date(2030, 1, 2, 3, 4, 0, 0, time.Local)) || got.Match != policy.MatchPrefix || got.Pattern != "git status" || got.Cwd != "/home/u/app" {
 		t.Fatalf("edited %+v (%s)", got, s.rules.editErr.Text)
 	}
-	if m := s.rules.rows[0].matches; m.Text != "Matches commands starting `git status` in /home/u/app" || m.Importance == widget.WarningImportance {
+	if m := s.rules.rows[0].matches; m.Text != "Matches commands starting “git status” in /home/u/app" || m.Importance == widget.WarningImportance {
 		t.Fatalf("narrowed rule shown as %q", m.Text)
 	}
 	if !strings.Contains(s.rules.rows[0].facts.Text, "expires 2030-01-02 03:04") {

@@ -64,7 +64,7 @@ func TestTray_RuleDecisionsAreShown(t *testing.T) {
 		t.Fatal("no notification of the rule's decision")
 	}
 	if shown["summary"] != "Allowed by your rule" || !strings.Contains(shown["body"].(string), "claude-code: npm test -- --ci") ||
-		!strings.Contains(shown["body"].(string), "Rule "+rule.ID+": commands starting `npm test`") {
+		!strings.Contains(shown["body"].(string), "Rule "+rule.ID+": commands starting “npm test”") {
 		t.Fatalf("notification %v", shown)
 	}
 	tr.refresh()

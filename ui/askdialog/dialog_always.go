@@ -335,12 +335,12 @@ func (p *alwaysPanel) describe() {
 	if r.Match == policy.MatchTool {
 		r.Pattern = ""
 	}
-	text := "Matches " + present.Visible(r.MatchText()) + "."
+	text := "Matches " + present.Visible(present.Unspan(r.MatchText())) + "."
 	if p.scope.Selected == scopeSession {
 		text += " Only in this session."
 	}
 	if ce := r.Counterexample(); ce != "" {
-		text += " " + present.Visible(ce)
+		text += " " + present.Visible(present.Unspan(ce))
 	}
 	p.matchText.SetText(text)
 	if r.Wide() != "" && p.decision == policy.Allow {

@@ -210,7 +210,7 @@ func RuleDecided(q *question.Question, allowed bool, ruleID, ruleText string) (t
 	if allowed {
 		title = "Allowed by your rule"
 	}
-	body = fmt.Sprintf("%s: %s\nRule %s: %s", Visible(q.Client.DisplayName()), What(q, 120), ruleID, Visible(ruleText))
+	body = fmt.Sprintf("%s: %s\nRule %s: %s", Visible(q.Client.DisplayName()), What(q, 120), ruleID, Visible(Unspan(ruleText)))
 	return title, body
 }
 

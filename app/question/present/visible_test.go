@@ -137,7 +137,7 @@ func TestRuleDecided(t *testing.T) {
 	q := question.Question{Kind: question.KindApproval, Client: question.Client{Name: "claude-code"}, Action: "Bash",
 		Input: []byte(`{"command":"npm test\n  -- --ci \u202e"}`)}
 	title, body := RuleDecided(&q, true, "r1", "commands starting `npm test` in /home/u/app")
-	if title != "Allowed by your rule" || body != "claude-code: npm test -- --ci ⟨U+202E⟩\nRule r1: commands starting `npm test` in /home/u/app" {
+	if title != "Allowed by your rule" || body != "claude-code: npm test -- --ci ⟨U+202E⟩\nRule r1: commands starting “npm test” in /home/u/app" {
 		t.Fatalf("%q %q", title, body)
 	}
 	q = question.Question{Kind: question.KindApproval, Client: question.Client{Name: "codex"}, Action: "Edit", Input: []byte(`{"file_path":"/a/b.go"}`)}
