@@ -58,8 +58,8 @@ func choicesFor(q question.Question) ([]walkChoice, int) {
 	case question.KindConfirm:
 		yes, no := orDefault(q.YesLabel, "Yes"), orDefault(q.NoLabel, "No")
 		cs = append(cs, walkChoice{label: yes, act: accept(`"yes"`)}, walkChoice{label: no, act: accept(`"no"`)})
-		if q.Destructive {
-			sel = 1
+		if present.ReadsDestructive(&q) {
+			sel = 1 // No: Enter never destroys
 		}
 	case question.KindChoice, question.KindText:
 		for _, o := range q.Options {

@@ -146,10 +146,10 @@ func (v *view) confirmControls(decline buttonView) {
 	yes := buttonView{Label: present.LabelOr(v.S.YesLabel, "Yes"), Value: "yes"}
 	no := buttonView{Label: present.LabelOr(v.S.NoLabel, "No"), Value: "no"}
 	switch {
-	case q.Destructive:
+	case present.ReadsDestructive(q):
 		yes.Class = "danger"
 		no.Class, no.Default = "primary", true
-		v.Warning = "Destructive: this may not be reversible."
+		v.Warning = present.DestructiveWarning(q)
 	case string(q.Default) == `"no"` || string(q.Default) == "false":
 		no.Class, no.Default = "primary", true
 	default:

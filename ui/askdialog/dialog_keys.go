@@ -12,6 +12,7 @@ import (
 type keyRouter struct {
 	guard         *guard
 	defaultButton *dialogButton // what Enter presses, or nil
+	noButton      *dialogButton // what Esc presses (No, Deny), or nil: Esc cancels
 	keys          keyTarget     // what the keys act on: the dialog
 }
 
@@ -42,7 +43,8 @@ func (k *keyRouter) keyDown(ev *fyne.KeyEvent) { k.guard.keyDown(ev.Name) }
 // keyUp implements inputSink.
 func (k *keyRouter) keyUp(ev *fyne.KeyEvent) { k.guard.keyUp(ev.Name) }
 
-// typedKey implements inputSink: Escape cancels, Enter presses the default
+// typedKey implements inputSink: Escape presses the no button (or cancels
+// when the kind has none), Enter presses the default
 // button, 1..9 pick an option (not while typing in an entry). Each acts
 // only on a fresh key press while armed. An open Always… panel takes them all.
 func (k *keyRouter) typedKey(ev *fyne.KeyEvent, from fyne.Focusable) bool {
@@ -51,7 +53,11 @@ func (k *keyRouter) typedKey(ev *fyne.KeyEvent, from fyne.Focusable) bool {
 	}
 	switch ev.Name {
 	case fyne.KeyEscape:
-		if k.guard.take(ev.Name) && !k.keys.ended() {
+		switch {
+		case !k.guard.take(ev.Name) || k.keys.ended():
+		case k.noButton != nil:
+			k.keys.run(k.noButton, "key:Escape")
+		default:
 			k.keys.cancel("key:Escape")
 		}
 		return true

@@ -154,12 +154,19 @@ func (d *questionDialog) bar() fyne.CanvasObject {
 		if a.isDefault {
 			d.defaultButton = b
 		}
+		if a.isNo {
+			d.noButton = b
+		}
 		if a.do != nil {
 			d.alwaysButton = b
 		}
 		d.buttons = append(d.buttons, b)
-		right.Add(container.New(minWidth(minButtonWidth), b))
-		stack.Add(b)
+		var o fyne.CanvasObject = b
+		if a.outlined {
+			o = outlinedButton(b)
+		}
+		right.Add(container.New(minWidth(minButtonWidth), o))
+		stack.Add(o)
 	}
 
 	d.unlockHint = uikit.SmallLabel("")
@@ -196,7 +203,11 @@ func (d *questionDialog) keyHelp() string {
 	if d.defaultButton != nil {
 		parts = append(parts, "Enter: "+d.defaultButton.Text)
 	}
-	parts = append(parts, "Esc: cancel")
+	if d.noButton != nil {
+		parts = append(parts, "Esc: "+d.noButton.Text)
+	} else {
+		parts = append(parts, "Esc: cancel")
+	}
 	if d.q.Kind == question.KindText && d.q.Multiline && d.q.FreeText {
 		parts[len(parts)-2] = "Ctrl+Enter: " + d.defaultButton.Text
 	}

@@ -21,8 +21,8 @@ func TestWindowPool_ClosedWindowServesTheNextQuestion(t *testing.T) {
 	d1 := e.ask(confirmQ())
 	w := d1.win
 	d1.guard.arm()
-	e.press(d1, fyne.KeyEscape)
-	if res := e.result(d1.q.ID); res.Outcome != question.Cancelled {
+	e.press(d1, fyne.KeyEscape) // a confirm's one no
+	if res := e.result(d1.q.ID); res.Outcome != question.Answered || string(res.Value) != `"no"` {
 		t.Fatalf("first result %+v", res)
 	}
 	if !e.windowOpen(w) || e.m.windows.len() != 1 || d1.win != nil {

@@ -17,8 +17,9 @@ import (
 type renderer interface {
 	// Content returns the controls shown under the message, or nil.
 	Content() fyne.CanvasObject
-	// Actions returns the kind's answer buttons, left to right, Decline
-	// included; exactly one is the default, which Enter presses.
+	// Actions returns the kind's answer buttons, left to right, its one no
+	// (Decline, No or Deny) included; exactly one is the default, which
+	// Enter presses.
 	Actions() []*action
 	// Answer returns the accept response built from the current input, or
 	// an error for the person; the dialog still runs it through
@@ -45,6 +46,12 @@ type action struct {
 	icon       fyne.Resource
 	importance widget.Importance
 	isDefault  bool
+	// isNo marks the kind's one no (No, Deny): Esc presses it. A kind
+	// without one (text, choice, form, notice) is cancelled by Esc.
+	isNo bool
+	// outlined draws a dangerous yes as secondary: outlined and lettered
+	// in the danger colour, never filled (see outlinedButton).
+	outlined bool
 	// respond builds the response; nil means the renderer's Answer.
 	respond func() (question.Response, error)
 	// do, when set, runs in place of answering (a button that opens more

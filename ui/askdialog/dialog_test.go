@@ -15,7 +15,7 @@ import (
 )
 
 func confirmQ() question.Question {
-	return question.Question{Kind: question.KindConfirm, Header: "Clean up", Message: "Delete the build/ directory?"}
+	return question.Question{Kind: question.KindConfirm, Header: "Tests", Message: "Run the test suite now?"}
 }
 
 func TestDialog_NothingActsBeforeArming(t *testing.T) {
@@ -28,7 +28,7 @@ func TestDialog_NothingActsBeforeArming(t *testing.T) {
 	test.Tap(yes)
 	yes.Enable() // even an enabled-looking button does nothing before arming
 	test.Tap(yes)
-	test.Tap(findButton(t, d, "Decline"))
+	test.Tap(findButton(t, d, "No"))
 	e.press(d, fyne.KeyReturn)
 	e.press(d, fyne.KeyEscape)
 	e.press(d, fyne.KeySpace)

@@ -1,8 +1,13 @@
 package askdialog
 
 import (
+	"image/color"
+
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -285,4 +290,28 @@ func (c *keyCheck) TypedKey(ev *fyne.KeyEvent) {
 	if !c.dialogKey(ev, true) {
 		c.Check.TypedKey(ev)
 	}
+}
+
+// outlinedButton draws b, a dangerous yes, as a secondary button: no fill
+// (low importance), its label and icon in the danger colour, inside a
+// danger-coloured outline, so that the filled default (the safe no) is
+// what the eye and Enter find first. Runs on the Fyne goroutine.
+func outlinedButton(b *dialogButton) fyne.CanvasObject {
+	b.Importance = widget.LowImportance
+	border := canvas.NewRectangle(color.Transparent)
+	border.StrokeColor = theme.Color(theme.ColorNameError)
+	border.StrokeWidth = 1.5
+	border.CornerRadius = theme.InputRadiusSize()
+	return container.NewStack(border, container.NewThemeOverride(b, dangerText{fyne.CurrentApp().Settings().Theme()}))
+}
+
+// dangerText is a theme that letters text and icons in the danger colour.
+type dangerText struct{ fyne.Theme }
+
+// Color gives the foreground the error colour.
+func (t dangerText) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
+	if n == theme.ColorNameForeground {
+		n = theme.ColorNameError
+	}
+	return t.Theme.Color(n, v)
 }

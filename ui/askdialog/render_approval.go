@@ -29,9 +29,9 @@ type approvalHost interface {
 // questionDialog.layout); this adds the risk, the agent's reason and an
 // optional message for the agent. Its buttons: Deny (the default, so Enter
 // never allows), Allow once, and Always…, which opens the menu for a rule.
-// A high-risk or destructive request shows a warning line and paints Allow
-// as dangerous. Every button acts through the dialog's guard. Its methods
-// run on the Fyne goroutine.
+// A high-risk or destructive request shows a warning line and draws Allow
+// outlined in the danger colour. Esc denies, like Deny. Every button acts
+// through the dialog's guard. Its methods run on the Fyne goroutine.
 type approvalRenderer struct {
 	noPick
 	allow, deny, always *action
@@ -47,14 +47,14 @@ func newApprovalRenderer(q *question.Question, h host) (renderer, error) {
 	r.note.SetPlaceHolder("Message to the agent (optional)")
 	r.note.OnChanged = func(string) { h.changed() }
 	r.allow = &action{label: "Allow once", icon: theme.ConfirmIcon(), respond: r.reply(question.Accept, json.RawMessage(`"allow"`))}
-	r.deny = &action{label: "Deny", icon: theme.CancelIcon(), importance: widget.HighImportance, isDefault: true, respond: r.reply(question.Decline, nil)}
+	r.deny = &action{label: "Deny", icon: theme.CancelIcon(), importance: widget.HighImportance, isDefault: true, isNo: true, respond: r.reply(question.Decline, nil)}
 	if ah, ok := h.(approvalHost); ok && ah.canAlways() {
 		r.always = &action{label: "Always…", importance: widget.LowImportance, do: ah.showAlways}
 	}
 	box := container.NewVBox()
 	switch line, warn := present.RiskLine(q); {
 	case warn:
-		r.allow.importance = widget.DangerImportance
+		r.allow.outlined = true
 		r.risk = warningLine(line)
 	case line != "":
 		r.risk = uikit.SmallLabel(line)

@@ -71,8 +71,8 @@ func TestApprovalDialog_ShowsActionDetailsReasonAndRisk(t *testing.T) {
 	if got := strings.Join(buttonTexts(d), ","); got != "Always…,Deny,Allow once" {
 		t.Fatalf("buttons %s", got)
 	}
-	if d.defaultButton.Text != "Deny" || findButton(t, d, "Allow once").Importance != widget.DangerImportance {
-		t.Fatalf("default %q", d.defaultButton.Text)
+	if allow := findButton(t, d, "Allow once"); d.defaultButton.Text != "Deny" || !allow.act.outlined || allow.Importance != widget.LowImportance {
+		t.Fatalf("default %q; a high-risk Allow is not drawn outlined (importance %v)", d.defaultButton.Text, allow.Importance)
 	}
 	// No details: the card says so rather than repeating the title.
 	e2, _ := newApprovalEnv(t)

@@ -11,27 +11,31 @@ import (
 	"github.com/asktray/asktray/app/question/present"
 )
 
-// confirmRenderer asks yes or no. Yes and No carry the question's labels
-// when it gives them. A destructive question shows a warning line, paints
-// Yes as dangerous and makes No the default, so Enter never destroys;
-// otherwise Yes is the default unless the question's default is "no". Its
-// methods run on the Fyne goroutine.
+// confirmRenderer asks yes or no, with one no and one yes: Decline would
+// tell the agent the same as No, so there is none, and Esc answers No. Yes
+// and No carry the question's labels when it gives them. A question that
+// reads as destructive (present.ReadsDestructive: the agent's flag, or its
+// yes label or text saying overwrite, delete, force, …) shows a warning
+// line, draws Yes outlined in the danger colour (secondary, never filled)
+// and makes No the default, so Enter never destroys; otherwise Yes is the
+// default unless the question's default is "no". Its methods run on the
+// Fyne goroutine.
 type confirmRenderer struct {
 	noPick
 	q       *question.Question
 	yes, no *action
-	warning fyne.CanvasObject // nil unless destructive
+	warning fyne.CanvasObject // nil unless it reads as destructive
 }
 
 func newConfirmRenderer(q *question.Question, _ host) (renderer, error) {
 	r := &confirmRenderer{q: q}
 	r.yes = &action{label: present.LabelOr(present.Visible(q.YesLabel), "Yes"), respond: fixedReply(question.Accept, json.RawMessage(`"yes"`))}
-	r.no = &action{label: present.LabelOr(present.Visible(q.NoLabel), "No"), respond: fixedReply(question.Accept, json.RawMessage(`"no"`))}
+	r.no = &action{label: present.LabelOr(present.Visible(q.NoLabel), "No"), isNo: true, respond: fixedReply(question.Accept, json.RawMessage(`"no"`))}
 	switch {
-	case q.Destructive:
-		r.yes.importance, r.yes.icon = widget.DangerImportance, theme.WarningIcon()
+	case present.ReadsDestructive(q):
+		r.yes.outlined, r.yes.icon = true, theme.WarningIcon()
 		r.no.importance, r.no.isDefault = widget.HighImportance, true
-		r.warning = warningLine("Destructive: this may not be reversible.")
+		r.warning = warningLine(present.DestructiveWarning(q))
 	case string(q.Default) == `"no"` || string(q.Default) == "false":
 		r.no.importance, r.no.isDefault = widget.HighImportance, true
 	default:
@@ -43,8 +47,8 @@ func newConfirmRenderer(q *question.Question, _ host) (renderer, error) {
 // Content returns the warning line of a destructive question, or nil.
 func (r *confirmRenderer) Content() fyne.CanvasObject { return r.warning }
 
-// Actions returns Decline, No and Yes.
-func (r *confirmRenderer) Actions() []*action { return []*action{declineAction(), r.no, r.yes} }
+// Actions returns No and Yes.
+func (r *confirmRenderer) Actions() []*action { return []*action{r.no, r.yes} }
 
 // Answer returns the default button's answer.
 func (r *confirmRenderer) Answer() (question.Response, error) {

@@ -2,6 +2,7 @@ package askdialog
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -9,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 func TestConfirmDialog_YesAndNo(t *testing.T) {
@@ -41,18 +43,57 @@ func TestConfirmDialog_LabelsAndDefaultNo(t *testing.T) {
 }
 
 func TestConfirmDialog_DestructiveEnterIsNo(t *testing.T) {
-	e := newDialogEnv(t)
-	d := e.ask(question.Question{Kind: question.KindConfirm, Message: "Delete the build/ directory (3.2 GB)?", Destructive: true})
-	yes, no := findButton(t, d, "Yes"), findButton(t, d, "No")
-	if yes.Importance != widget.DangerImportance || no.Importance != widget.HighImportance || d.defaultButton != no {
-		t.Fatalf("yes %v, no %v, default %q", yes.Importance, no.Importance, d.defaultButton.Text)
+	for _, q := range []question.Question{
+		{Kind: question.KindConfirm, Message: "Clean the build output?", Destructive: true},
+		// The agent did not set destructive; the words say it.
+		{Kind: question.KindConfirm, Message: "Overwrite docs/api/openapi.yaml — 2 endpoints removed?", YesLabel: "Overwrite"},
+		{Kind: question.KindConfirm, Message: "Clean up now?", YesLabel: "Delete 3 branches", Default: json.RawMessage(`"yes"`)},
+	} {
+		e := newDialogEnv(t)
+		d := e.ask(q)
+		yes, no := findButton(t, d, present.LabelOr(q.YesLabel, "Yes")), findButton(t, d, "No")
+		if !yes.act.outlined || yes.Importance != widget.LowImportance || no.Importance != widget.HighImportance || d.defaultButton != no {
+			t.Fatalf("%q: yes outlined %v importance %v, no %v, default %q", q.Message, yes.act.outlined, yes.Importance, no.Importance, d.defaultButton.Text)
+		}
+		if d.r.Content() == nil || !strings.Contains(d.keysHint.Text, "Enter: No") {
+			t.Errorf("%q: no warning line, or the key hint says %q", q.Message, d.keysHint.Text)
+		}
+		d.guard.arm()
+		e.press(d, fyne.KeyReturn)
+		if res := e.result(d.q.ID); res.Outcome != question.Answered || string(res.Value) != `"no"` {
+			t.Fatalf("%q: Enter gave %+v %s", q.Message, res, res.Value)
+		}
 	}
-	if d.r.Content() == nil {
-		t.Error("no warning line")
+}
+
+// TestConfirmDialog_OneNoOneYes: a confirm has one no and one yes, no
+// Decline beside them; Esc is that no and the key hint says so.
+func TestConfirmDialog_OneNoOneYes(t *testing.T) {
+	e := newDialogEnv(t)
+	d := e.ask(question.Question{Kind: question.KindConfirm, Message: "Run the tests now?", NoLabel: "Not now"})
+	if got := strings.Join(buttonTexts(d), ","); got != "Not now,Yes" {
+		t.Fatalf("buttons %s", got)
+	}
+	if !strings.Contains(d.keysHint.Text, "Esc: Not now") {
+		t.Fatalf("key hint %q", d.keysHint.Text)
 	}
 	d.guard.arm()
-	e.press(d, fyne.KeyReturn)
+	e.press(d, fyne.KeyEscape)
 	if res := e.result(d.q.ID); res.Outcome != question.Answered || string(res.Value) != `"no"` {
-		t.Fatalf("Enter gave %+v %s", res, res.Value)
+		t.Fatalf("Esc gave %+v %s", res, res.Value)
+	}
+}
+
+// TestApprovalDialog_EscapeDenies: Esc is the approval's Deny, with the
+// message typed for the agent.
+func TestApprovalDialog_EscapeDenies(t *testing.T) {
+	e := newDialogEnv(t)
+	d := e.ask(shellRequest(question.Client{Name: "claude-code"}, "npm test", question.RiskMedium, ""))
+	test.Type(d.r.(*approvalRenderer).note, "not now")
+	d.win.Canvas().Focus(d.root)
+	d.guard.arm()
+	e.press(d, fyne.KeyEscape)
+	if res := e.result(d.q.ID); res.Outcome != question.Declined || res.Note != "not now" {
+		t.Fatalf("Esc gave %+v", res)
 	}
 }
