@@ -13,6 +13,7 @@ import (
 
 	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/hookservice"
 	"github.com/asktray/asktray/app/personcheck"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
@@ -173,7 +174,7 @@ func startServers(o Options, c *core, down *closers) (*servers, error) {
 		Socket: filepath.Join(o.DataDir, SocketFile), DataDir: o.DataDir,
 		Started: time.Now().UTC().Format(time.RFC3339), GUI: c.gui,
 	}}
-	hooks := &control.Hooks{Broker: c.broker, Policy: c.policy, Render: mcpbridge.PermissionView, Settings: c.keeper.hookSettings, Log: c.log}
+	hooks := &hookservice.Service{Broker: c.broker, Policy: c.policy, Settings: c.keeper.hookSettings, Log: c.log}
 	ctl := &control.Server{Broker: c.broker, Store: c.store, Policy: c.policy, Hooks: hooks, Person: c.person, Log: c.log, URL: c.web.URL, Show: s.showUI, Status: func() control.Status {
 		return control.Status{PID: s.inst.PID, Version: s.inst.Version, URL: mcp.URL(), DataDir: s.inst.DataDir, GUI: s.inst.GUI}
 	}}

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/asktray/asktray/app/atomicfile"
-	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/hookservice"
 	"github.com/asktray/asktray/app/personcheck"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
@@ -269,10 +269,10 @@ func (k *settingsKeeper) apply(s Settings) error {
 // hookSettings are the settings `asktray hook` calls read: the person's
 // deadline, hook_ask_user_question and max_pending_per_session. Safe for concurrent use; it waits
 // for an apply in progress.
-func (k *settingsKeeper) hookSettings() control.HookSettings {
+func (k *settingsKeeper) hookSettings() hookservice.Settings {
 	k.applyMu.Lock()
 	defer k.applyMu.Unlock()
-	return control.HookSettings{
+	return hookservice.Settings{
 		Deadline:        question.ClampTimeout(time.Duration(k.cur.DefaultTimeoutSeconds) * time.Second),
 		AskUserQuestion: k.cur.HookAskUserQuestion,
 		MaxPending:      k.cur.MaxPendingPerSession,

@@ -172,12 +172,3 @@ func denyMessage(r *toolResult) string {
 	return g.Text()
 }
 
-// PermissionView renders a tool's input for an approval exactly as
-// permission_prompt shows it: the Markdown details, the model's own
-// description as the reason, and the risk grade (with no working
-// directory known; the hooks grade again with theirs). The agent hooks
-// (app/control) use it too. It does not block; any goroutine may call it.
-func PermissionView(tool string, input json.RawMessage) (details, reason string, grade question.Risk) {
-	r := toolinput.RenderJSON(tool, input)
-	return r.Details, r.Reason, risk.Tool(tool, input, "").Risk
-}

@@ -16,9 +16,9 @@ import (
 	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/hook"
+	"github.com/asktray/asktray/app/hookservice"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
-	"github.com/asktray/asktray/mcpbridge"
 )
 
 // hookApp is a control socket served the way the app serves it, with a
@@ -48,8 +48,8 @@ func newHookApp(t *testing.T) *hookApp {
 			h.asked <- ev.Question
 		}
 	})
-	hooks := &control.Hooks{Broker: h.b, Policy: pol, Render: mcpbridge.PermissionView,
-		Settings: func() control.HookSettings { return control.HookSettings{Deadline: time.Minute} }}
+	hooks := &hookservice.Service{Broker: h.b, Policy: pol,
+		Settings: func() hookservice.Settings { return hookservice.Settings{Deadline: time.Minute} }}
 	s := &control.Server{Broker: h.b, Store: h.store, Policy: pol, Hooks: hooks, Status: func() control.Status { return control.Status{} }}
 	if err := s.Listen(filepath.Join(dir, app.SocketFile)); err != nil {
 		t.Fatal(err)

@@ -91,8 +91,9 @@ type Server struct {
 	URL func(id string) string
 	// Policy, if set, serves away and the rules (/v1/away, /v1/rules).
 	Policy *policy.Policy
-	// Hooks, if set, serves `asktray hook AGENT` (/v1/hook).
-	Hooks *Hooks
+	// Hooks, if set, serves `asktray hook AGENT` (POST /v1/hook); without
+	// it a hook finds nothing and prints nothing.
+	Hooks HookHandler
 	// Person checks the login password an approval needs; nil refuses
 	// every approval over the socket.
 	Person *personcheck.Checker
@@ -174,7 +175,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /v1/away", s.setAway)
 	mux.HandleFunc("GET /v1/rules", s.rules)
 	mux.HandleFunc("DELETE /v1/rules/{id}", s.removeRule)
-	s.Hooks.route(mux)
+	if s.Hooks != nil {
+		mux.HandleFunc("POST /v1/hook", s.hook)
+	}
 }
 
 func (s *Server) status(w http.ResponseWriter, _ *http.Request) {

@@ -1,4 +1,4 @@
-package control
+package hookservice
 
 import (
 	"bytes"
@@ -49,7 +49,7 @@ func noticeText(req hook.Request) (header, msg string) {
 // and returns at once. A permission prompt of a session whose request the
 // tray already shows adds nothing. The notice is withdrawn (reason answered
 // in the agent) when its session moves on, since it is stale then.
-func (h *Hooks) notify(ctx context.Context, req hook.Request) {
+func (h *Service) notify(ctx context.Context, req hook.Request) {
 	if req.NotificationType == "permission_prompt" && h.sessionOpen(req.Agent, req.SessionID) {
 		return
 	}
@@ -71,7 +71,7 @@ const maxNotices = 256
 
 // trackNotice remembers notice id of session k, so that the session moving
 // on (the person came back to the agent) withdraws it.
-func (h *Hooks) trackNotice(id string, k sessionKey) {
+func (h *Service) trackNotice(id string, k sessionKey) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.notices == nil {
@@ -100,7 +100,7 @@ type askQuestion struct {
 // question as a choice, several as a form; while away, nothing is asked. The answer goes back as
 // updatedInput.answers, question text to label(s); a dismissal, or a
 // question that does not fit, leaves it to Claude Code's own prompt.
-func (h *Hooks) askUserQuestion(ctx context.Context, req hook.Request) hook.Reply {
+func (h *Service) askUserQuestion(ctx context.Context, req hook.Request) hook.Reply {
 	var in struct {
 		Questions []askQuestion `json:"questions"`
 	}

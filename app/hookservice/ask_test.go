@@ -1,4 +1,4 @@
-package control
+package hookservice
 
 import (
 	"encoding/json"
@@ -12,7 +12,7 @@ import (
 
 func TestHook_NotificationIsANotice(t *testing.T) {
 	t.Parallel()
-	e := newHookServer(t, question.RiskMedium)
+	e := newHookServer(t)
 	cases := []struct {
 		agent  hook.Agent
 		file   string
@@ -67,7 +67,7 @@ func TestHook_NotificationIsANotice(t *testing.T) {
 
 func TestHook_AskUserQuestion(t *testing.T) {
 	t.Parallel()
-	e := newHookServer(t, question.RiskMedium)
+	e := newHookServer(t)
 	p := payload(t, hook.ClaudeCode, "PreToolUse_AskUserQuestion")
 	// Off by default: Claude Code asks in its own prompt.
 	if rep := recv(t, e.call(p, time.Minute)); rep.Behavior != "" {
@@ -135,7 +135,7 @@ func TestHook_AskUserQuestion(t *testing.T) {
 // it allows and returns it as updatedPermissions, so Claude Code keeps it.
 func TestHook_AgentRule(t *testing.T) {
 	t.Parallel()
-	e := newHookServer(t, question.RiskMedium)
+	e := newHookServer(t)
 	p := payload(t, hook.ClaudeCode, "PermissionRequest")
 	got := e.call(p, time.Minute)
 	q := e.nextAsked(t)

@@ -1,4 +1,4 @@
-package control
+package hookservice
 
 import (
 	"encoding/json"
@@ -17,7 +17,7 @@ import (
 // working directory; in another directory the rule does not apply.
 func TestHook_RulesMatchTheCommand(t *testing.T) {
 	t.Parallel()
-	e := newHookServer(t, question.RiskMedium)
+	e := newHookServer(t)
 	if _, err := e.pol.Add(policy.Rule{Client: "copilot-cli", Action: hook.Tool + ":bash", Decision: policy.Allow, Scope: policy.ScopeAlways,
 		Match: policy.MatchPrefix, Pattern: "npm test", Cwd: "/home/u/app"}); err != nil {
 		t.Fatal(err)

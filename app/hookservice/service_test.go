@@ -1,4 +1,4 @@
-package control
+package hookservice
 
 import (
 	"context"
@@ -9,31 +9,33 @@ import (
 	"testing"
 	"time"
 
+	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/hook"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
+	grade "github.com/asktray/asktray/app/risk"
 )
 
 type hookEnv struct {
-	c     *Client
-	h     *Hooks
+	c     *control.Client
+	h     *Service
 	b     *question.Broker
 	pol   *policy.Policy
 	store history.Store
-	set   HookSettings
+	set   Settings
 	asked chan question.Question
 	ended chan question.Event
 }
 
-func newHookServer(t *testing.T, risk question.Risk) *hookEnv {
+func newHookServer(t *testing.T) *hookEnv {
 	t.Helper()
 	dir := t.TempDir()
 	pol, err := policy.Open(filepath.Join(dir, policy.File))
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &hookEnv{pol: pol, store: history.NewMemory(), set: HookSettings{Deadline: time.Minute},
+	e := &hookEnv{pol: pol, store: history.NewMemory(), set: Settings{Deadline: time.Minute},
 		asked: make(chan question.Question, 256), ended: make(chan question.Event, 256)}
 	e.b = question.NewBroker(question.Config{Journal: e.store, Gate: pol.Gate})
 	e.b.Subscribe(func(ev question.Event) {
@@ -44,12 +46,9 @@ func newHookServer(t *testing.T, risk question.Risk) *hookEnv {
 			e.ended <- ev
 		}
 	})
-	h := &Hooks{Broker: e.b, Policy: pol, Settings: func() HookSettings { return e.set },
-		Render: func(tool string, in json.RawMessage) (string, string, question.Risk) {
-			return "rendered as " + tool + ":\n```json\n" + string(in) + "\n```", "the model's reason", risk
-		}}
+	h := &Service{Broker: e.b, Policy: pol, Settings: func() Settings { return e.set }}
 	e.h = h
-	s := &Server{Broker: e.b, Store: e.store, Policy: pol, Hooks: h, Status: func() Status { return Status{} }}
+	s := &control.Server{Broker: e.b, Store: e.store, Policy: pol, Hooks: h, Status: func() control.Status { return control.Status{} }}
 	sock := filepath.Join(dir, "c.sock")
 	if err := s.Listen(sock); err != nil {
 		t.Fatal(err)
@@ -58,7 +57,7 @@ func newHookServer(t *testing.T, risk question.Risk) *hookEnv {
 		_ = s.Shutdown(context.Background())
 		_ = e.b.Close()
 	})
-	e.c = NewClient(sock)
+	e.c = control.NewClient(sock)
 	return e
 }
 
@@ -117,7 +116,7 @@ func recv[T any](t *testing.T, ch <-chan T) T {
 
 func TestHook_PermissionAnsweredInTray(t *testing.T) {
 	t.Parallel()
-	e := newHookServer(t, question.RiskMedium)
+	e := newHookServer(t)
 	for _, a := range hook.Agents() {
 		file := "PermissionRequest"
 		if a == hook.CopilotCLI {
@@ -126,9 +125,12 @@ func TestHook_PermissionAnsweredInTray(t *testing.T) {
 		p := payload(t, a, file)
 		got := e.call(p, time.Minute)
 		q := e.nextAsked(t)
+		// Rendered as permission_prompt renders it: the command in a code
+		// block, the model's description as the reason.
+		cmd, ok := grade.Command(p.ToolInput)
 		if q.Kind != question.KindApproval || q.Client.Name != string(a) || q.Client.SessionID != p.SessionID || q.Tool != hook.Tool ||
-			q.Action != p.ToolName || !strings.Contains(q.Details, "**Working directory:** `"+p.Cwd+"`") || !strings.Contains(q.Details, string(p.ToolInput)) ||
-			!strings.Contains(q.Details, "rendered as Bash:") {
+			q.Action != p.ToolName || !strings.Contains(q.Details, "**Working directory:** `"+p.Cwd+"`") || !ok || !strings.Contains(q.Details, "```") ||
+			!strings.Contains(q.Details, cmd) || string(q.Input) != string(p.ToolInput) {
 			t.Fatalf("%s: question %+v", a, q)
 		}
 		if err := e.b.Answer(q.ID, question.Response{Action: question.Accept, Value: json.RawMessage(`"allow"`), Via: question.ViaDialog}); err != nil {
@@ -167,7 +169,7 @@ func TestHook_PermissionAnsweredInTray(t *testing.T) {
 
 func TestHook_SessionMovedOnWithdraws(t *testing.T) {
 	t.Parallel()
-	e := newHookServer(t, question.RiskMedium)
+	e := newHookServer(t)
 	perm := payload(t, hook.ClaudeCode, "PermissionRequest")
 	for _, ev := range []string{"PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "SessionEnd"} {
 		got := e.call(perm, time.Minute)
@@ -214,7 +216,7 @@ func withEvent(p hook.Payload, session string) hook.Payload {
 
 func TestHook_WindowEndsWithdrawnAndHookGoneWithdraws(t *testing.T) {
 	t.Parallel()
-	e := newHookServer(t, question.RiskMedium)
+	e := newHookServer(t)
 	p := payload(t, hook.Codex, "PermissionRequest")
 	start := time.Now()
 	got := e.call(p, 300*time.Millisecond)
@@ -226,7 +228,7 @@ func TestHook_WindowEndsWithdrawnAndHookGoneWithdraws(t *testing.T) {
 		t.Fatalf("ended %+v", ev.Result)
 	}
 	// The person's deadline bounds the wait too.
-	e2 := newHookServer(t, question.RiskMedium)
+	e2 := newHookServer(t)
 	e2.set.Deadline = 200 * time.Millisecond
 	if rep := recv(t, e2.call(p, time.Minute)); rep.Behavior != "" {
 		t.Fatalf("reply %+v", rep)
@@ -250,7 +252,7 @@ func TestHook_WindowEndsWithdrawnAndHookGoneWithdraws(t *testing.T) {
 
 func TestHook_AwayRulesAndGuard(t *testing.T) {
 	t.Parallel()
-	e := newHookServer(t, question.RiskMedium)
+	e := newHookServer(t)
 	p := payload(t, hook.ClaudeCode, "PermissionRequest")
 	if err := e.pol.SetAway(true); err != nil {
 		t.Fatal(err)
@@ -304,7 +306,7 @@ func TestHook_AwayRulesAndGuard(t *testing.T) {
 		t.Fatalf("deny rule: %+v", rep)
 	}
 	// Away with reject: the person's choice, a deny.
-	g := newHookServer(t, question.RiskHigh)
+	g := newHookServer(t)
 	_ = g.pol.SetAway(true)
 	g.pol.SetAwayMode(policy.AwayReject)
 	if rep := recv(t, g.call(p, time.Minute)); rep.Behavior != hook.Deny || !strings.Contains(rep.Message, "away") {
@@ -332,7 +334,7 @@ func TestHook_AwayRulesAndGuard(t *testing.T) {
 func TestHook_BoundedPerSession(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ setting, bound int }{{0, question.DefaultMaxPending}, {3, 3}} {
-		e := newHookServer(t, question.RiskMedium)
+		e := newHookServer(t)
 		e.set.MaxPending = tc.setting
 		boundedPerSession(t, e, tc.bound)
 	}

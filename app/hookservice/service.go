@@ -1,0 +1,371 @@
+// Package hookservice serves the calls of `asktray hook AGENT`: it asks the
+// person an agent's permission request (Claude Code, Codex, Copilot CLI),
+// shows the agent's notifications as notices, and withdraws the tray
+// question when the agent's own prompt was answered first. It tracks each
+// agent session's open approvals and holds them while the person is away.
+//
+// It knows nothing of how the call arrives: app/control mounts it at
+// POST /v1/hook on the control socket (or pipe) and hands it the decoded
+// hook.Request.
+package hookservice
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/asktray/asktray/app/hook"
+	"github.com/asktray/asktray/app/policy"
+	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
+	grade "github.com/asktray/asktray/app/risk"
+	"github.com/asktray/asktray/app/toolinput"
+)
+
+// Settings are the person's settings a hook call reads.
+type Settings struct {
+	// Deadline is the person's question deadline; a hook waits at most this long.
+	Deadline time.Duration
+	// AskUserQuestion answers Claude Code's AskUserQuestion in the tray
+	// (setting hook_ask_user_question, off by default).
+	AskUserQuestion bool
+	// MaxPending bounds the approvals one agent session may have open
+	// (setting max_pending_per_session, the MCP tools' bound too); past it
+	// a hook returns no decision at once and the agent asks in its own
+	// prompt. Outside 1..question.MaxMaxPending it means
+	// question.DefaultMaxPending.
+	MaxPending int
+}
+
+// Service serves the calls of `asktray hook AGENT`: it asks the person an
+// agent's permission request, shows its notifications, and withdraws the
+// tray question when the agent's own prompt was answered first. Its methods
+// are safe for concurrent use.
+type Service struct {
+	Broker *question.Broker
+	// Policy, if set, supplies away mode; its rules decide through the
+	// Broker's Gate like any approval's.
+	Policy *policy.Policy
+	// Settings returns the person's settings; nil means the defaults.
+	Settings func() Settings
+	Log      *slog.Logger
+
+	mu    sync.Mutex
+	open  map[string]openHook        // pending hook approvals by question id
+	moved map[sessionKey]sessionMove // the last moved-on event of each session
+	// notices are the hook notices that may still be pending, by question
+	// id: a session moving on makes them stale.
+	notices map[string]sessionKey
+}
+
+type sessionKey struct {
+	agent   hook.Agent
+	session string
+}
+
+// sessionMove is a session's last moved-on event: when, and for which tool (""
+// for every one). An approval asked just before it but tracked just after
+// learns of it here.
+type sessionMove struct {
+	at   time.Time
+	tool string
+}
+
+// movedKeep is how long a moved-on event is remembered for approvals still
+// being asked.
+const movedKeep = time.Minute
+
+// openHook is a hook approval waiting for the person.
+type openHook struct {
+	agent            hook.Agent
+	session, toolKey string
+}
+
+// hookSlack is how far past the hook's wait the question's deadline lies, so
+// that the hook's own window (ending as withdrawn) ends it, not the deadline.
+const hookSlack = 5 * time.Second
+
+func (h *Service) log() *slog.Logger {
+	if h.Log != nil {
+		return h.Log
+	}
+	return slog.Default()
+}
+
+func (h *Service) settings() Settings {
+	s := Settings{Deadline: question.DefaultTimeout}
+	if h.Settings != nil {
+		s = h.Settings()
+	}
+	return s
+}
+
+// Handle answers one hook call, req, whose agent the caller has checked: a
+// permission request blocks until the person (or a rule) decides, the
+// hook's window ends or ctx is done (the hook went away); every other event
+// returns at once. An empty reply is no decision: the agent asks in its own
+// prompt. Any goroutine may call it.
+func (h *Service) Handle(ctx context.Context, req hook.Request) hook.Reply {
+	var rep hook.Reply
+	switch req.Event {
+	case hook.PermissionRequest:
+		rep = h.permission(ctx, req)
+	case hook.PreToolUse:
+		if req.Agent == hook.ClaudeCode && req.ToolName == hook.AskUserQuestion && h.settings().AskUserQuestion {
+			rep = h.askUserQuestion(ctx, req)
+		}
+	case hook.Notification:
+		h.notify(ctx, req)
+	case hook.PostToolUse, hook.PostToolUseFailure, hook.UserPromptSubmit, hook.Stop, hook.SessionEnd:
+		h.movedOn(req)
+	}
+	return rep
+}
+
+// window is how long a hook call waits for the person: what the hook asked
+// for, at most the person's deadline.
+func (h *Service) window(req hook.Request) time.Duration {
+	d := h.settings().Deadline
+	if w := time.Duration(req.WaitMS) * time.Millisecond; w > 0 && w < d {
+		d = w
+	}
+	return d
+}
+
+// approval is req's permission request as a tray approval.
+func (h *Service) approval(req hook.Request) question.Question {
+	// Rendered as permission_prompt renders it (app/toolinput); graded
+	// below with the agent's working directory.
+	r := toolinput.RenderJSON(renderAs(req), req.ToolInput)
+	details, reason, risk := r.Details, r.Reason, grade.Tool(renderAs(req), req.ToolInput, "").Risk
+	if req.Cwd != "" {
+		details = "**Working directory:** `" + strings.ReplaceAll(req.Cwd, "`", "'") + "`\n\n" + details
+	}
+	if r := []rune(details); len(r) > question.MaxDetails {
+		details = string(r[:question.MaxDetails-64]) + "\n\n… (cut: the request is too long to show in full)"
+	}
+	q := question.Question{
+		Kind: question.KindApproval, Client: question.Client{Name: string(req.Agent), SessionID: req.SessionID},
+		Tool: hook.Tool, Action: clip(req.ToolName, question.MaxAction), Message: clip(req.ToolName, question.MaxMessage),
+		Details: details, AgentReason: reason, Risk: risk,
+	}
+	if len(req.Cwd) <= question.MaxCwd {
+		q.Cwd = req.Cwd // a longer one is no path rules could name
+	}
+	if len(req.ToolInput) > 0 && len(req.ToolInput) <= question.MaxInput && json.Valid(req.ToolInput) && bytes.HasPrefix(bytes.TrimSpace(req.ToolInput), []byte("{")) {
+		// Rules match the input's content and the grade reads it, in the
+		// agent's working directory.
+		q.Input = req.ToolInput
+		g := grade.Tool(renderAs(req), req.ToolInput, q.Cwd)
+		q.Risk, q.RiskWhy = g.Risk, clip(g.Why(), question.MaxRiskWhy)
+	}
+	if req.Agent == hook.ClaudeCode {
+		for _, s := range hook.Suggestions(req.Suggestions) {
+			q.AgentRules = append(q.AgentRules, question.Option{Label: s.Label})
+		}
+	}
+	return q
+}
+
+// renderAs is the tool name to render req's input as: Copilot CLI's shell
+// tools take a command like Claude Code's Bash
+// (https://docs.github.com/en/copilot/reference/hooks-reference#tool-names-for-hook-matching).
+func renderAs(req hook.Request) string {
+	if req.Agent == hook.CopilotCLI && (req.ToolName == "bash" || req.ToolName == "powershell") {
+		return "Bash"
+	}
+	return req.ToolName
+}
+
+// holding reports whether away mode holds q (policy.AwayHold): the person
+// is away, the mode is hold (or handback, which never hands an approval
+// back and holds it instead), and no rule decides q. The hook then returns
+// no decision at once and the agent asks in its own prompt.
+func (h *Service) holding(q question.Question) bool {
+	hold, _ := h.Policy.AwayHold(q)
+	return hold == policy.Held
+}
+
+// permission asks the person req's permission request and waits for the
+// answer, at most the hook's window; it blocks.
+func (h *Service) permission(ctx context.Context, req hook.Request) hook.Reply {
+	if req.ToolName == hook.AskUserQuestion {
+		// Allowing Claude's own question answers nothing; the PreToolUse
+		// hook (setting hook_ask_user_question) asks it instead.
+		return hook.Reply{}
+	}
+	q := h.approval(req)
+	if h.holding(q) || h.openCount(req.Agent, req.SessionID) >= question.ClampMaxPending(h.settings().MaxPending) {
+		return hook.Reply{}
+	}
+	res, qid, ok := h.askAndWait(ctx, q, req)
+	if !ok {
+		return hook.Reply{}
+	}
+	rep := replyFor(q, res)
+	rep.QuestionID = qid
+	if label, ok := question.AgentRuleChoice(res.Value); ok && rep.Behavior == hook.Allow {
+		for _, sg := range hook.Suggestions(req.Suggestions) {
+			if sg.Label == label {
+				rep.UpdatedPermissions = append(append(json.RawMessage("["), sg.Raw...), ']')
+			}
+		}
+	}
+	return rep
+}
+
+// askAndWait asks q for req and waits up to the hook's window. On the
+// window's end it withdraws q (reason timeout) and on the hook's going away
+// it withdraws q; ok is false then, or when q could not be asked.
+func (h *Service) askAndWait(ctx context.Context, q question.Question, req hook.Request) (question.Result, string, bool) {
+	window := h.window(req)
+	start := time.Now()
+	q.Deadline = start.Add(window + hookSlack)
+	asked, err := h.Broker.Ask(ctx, q)
+	if err != nil {
+		h.log().Error("hook: ask", "agent", req.Agent, "err", err)
+		return question.Result{}, "", false
+	}
+	o := openHook{agent: req.Agent, session: req.SessionID, toolKey: req.ToolName}
+	if h.track(asked.ID, o, start) {
+		h.withdrawAnswered(asked.ID, req)
+	}
+	defer h.untrack(asked.ID)
+	wctx, cancel := context.WithTimeout(ctx, window)
+	defer cancel()
+	res, err := h.Broker.Wait(wctx, asked.ID)
+	if err == nil {
+		return res, asked.ID, true
+	}
+	why := question.ReasonTimeout
+	if ctx.Err() != nil {
+		why = "" // the hook went away: the agent timed it out, or exited
+	}
+	if werr := h.Broker.WithdrawBecause(asked.ID, why); werr != nil && errors.Is(werr, question.ErrNotPending) && ctx.Err() == nil {
+		// Answered in the same instant: the answer stands.
+		if _, r, gerr := h.Broker.Get(asked.ID); gerr == nil && r != nil {
+			return *r, asked.ID, true
+		}
+	}
+	return question.Result{}, asked.ID, false
+}
+
+// replyFor maps the outcome of approval q to the agent's decision. Only the
+// person, or a rule the person made, decides; anything else is no decision,
+// so that the agent asks in its own prompt. A deny says why in the words of
+// question.Guide.
+func replyFor(q question.Question, res question.Result) hook.Reply {
+	switch {
+	case res.Outcome == question.Answered, res.Outcome == question.AutoApproved:
+		return hook.Reply{Behavior: hook.Allow}
+	case res.Outcome == question.Declined,
+		res.Outcome == question.AutoRejected && (res.Reason == question.ReasonRule || res.Reason == question.ReasonAway):
+		return hook.Reply{Behavior: hook.Deny, Message: question.Guide(q, res).Text()}
+	}
+	return hook.Reply{}
+}
+
+// track records the open approval id and reports whether its session
+// already moved on since start.
+func (h *Service) track(id string, o openHook, start time.Time) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.open == nil {
+		h.open = map[string]openHook{}
+	}
+	h.open[id] = o
+	m, ok := h.moved[sessionKey{o.agent, o.session}]
+	return ok && o.session != "" && !m.at.Before(start) && (m.tool == "" || m.tool == o.toolKey)
+}
+
+func (h *Service) untrack(id string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(h.open, id)
+}
+
+// movedOn withdraws the open hook approvals of req's session that req shows
+// were answered in the agent: after PostToolUse or PostToolUseFailure, the
+// approvals for that tool; after UserPromptSubmit, Stop or SessionEnd, all.
+// Claude Code shows its own dialog while the hook waits and does not stop the
+// hook when the person answers there
+// (https://github.com/anthropics/claude-code/issues/15433), so these events
+// are how the tray learns it.
+func (h *Service) movedOn(req hook.Request) {
+	if req.SessionID == "" {
+		return
+	}
+	tool := ""
+	if req.Event == hook.PostToolUse || req.Event == hook.PostToolUseFailure {
+		tool = req.ToolName
+	}
+	now := time.Now()
+	var ids []string
+	h.mu.Lock()
+	if h.moved == nil {
+		h.moved = map[sessionKey]sessionMove{}
+	}
+	for k, m := range h.moved {
+		if now.Sub(m.at) > movedKeep {
+			delete(h.moved, k)
+		}
+	}
+	h.moved[sessionKey{req.Agent, req.SessionID}] = sessionMove{at: now, tool: tool}
+	for id, o := range h.open {
+		if o.agent == req.Agent && o.session == req.SessionID && (tool == "" || o.toolKey == tool) {
+			ids = append(ids, id)
+		}
+	}
+	var stale []string
+	for id, k := range h.notices {
+		if k == (sessionKey{req.Agent, req.SessionID}) {
+			stale = append(stale, id)
+			delete(h.notices, id)
+		}
+	}
+	h.mu.Unlock()
+	for _, id := range ids {
+		h.withdrawAnswered(id, req)
+	}
+	for _, id := range stale {
+		// Already acknowledged, or ended otherwise: nothing to do.
+		_ = h.Broker.WithdrawBecause(id, question.ReasonAnsweredInAgent)
+	}
+}
+
+// withdrawAnswered ends the open approval id as answered in the agent.
+func (h *Service) withdrawAnswered(id string, req hook.Request) {
+	if err := h.Broker.WithdrawBecause(id, question.ReasonAnsweredInAgent); err != nil {
+		if !errors.Is(err, question.ErrNotPending) {
+			h.log().Error("hook: withdraw", "id", id, "err", err)
+		}
+		return
+	}
+	h.log().Info("hook: answered in the agent", "id", id, "agent", req.Agent, "event", req.Event)
+}
+
+// openCount is how many hook approvals of agent a's session are open.
+func (h *Service) openCount(a hook.Agent, session string) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := 0
+	for _, o := range h.open {
+		if o.agent == a && o.session == session {
+			n++
+		}
+	}
+	return n
+}
+
+// sessionOpen reports whether a hook approval of agent a's session is open.
+func (h *Service) sessionOpen(a hook.Agent, session string) bool {
+	return h.openCount(a, session) > 0
+}
+
+// clip cuts s to at most n runes, the last one "…".
+func clip(s string, n int) string { return present.ShortenRunes(s, n-1) }
