@@ -171,4 +171,3 @@ func denyMessage(r *toolResult) string {
 	g.Said = strings.TrimSuffix(g.Said, ".") + fmt.Sprintf(" (question %s).", id)
 	return g.Text()
 }
-
