@@ -113,9 +113,10 @@ func noteText(q question.Question) (string, string) {
 	return title, body
 }
 
-// show notifies the person of q. It blocks for at most a few seconds (the
-// D-Bus call's timeout) and may be called from any goroutine.
-func (n *notifier) show(q question.Question) {
+// show notifies the person of q, quietly (low urgency, no sound) when quiet.
+// It blocks for at most a few seconds (the D-Bus call's timeout) and may be
+// called from any goroutine.
+func (n *notifier) show(q question.Question, quiet bool) {
 	title, body := noteText(q)
 	n.mu.Lock()
 	dn := n.dn
@@ -130,8 +131,12 @@ func (n *notifier) show(q question.Question) {
 		if n.webURL != nil && n.webURL(q.ID) != "" {
 			note.Actions = append(note.Actions, notify.Action{Key: "browser", Label: "Open in browser"})
 		}
-		note.AddHint(notify.HintUrgency(notify.UrgencyNormal))
-		if n.sound.Load() {
+		urgency := notify.UrgencyNormal
+		if quiet {
+			urgency = notify.UrgencyLow
+		}
+		note.AddHint(notify.HintUrgency(urgency))
+		if n.sound.Load() && !quiet {
 			note.AddHint(notify.HintSoundWithName("message-new-instant"))
 		}
 		var id uint32

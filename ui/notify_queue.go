@@ -6,6 +6,7 @@ import "github.com/asktray/asktray/app/question"
 // notification of question dismiss.
 type noteOp struct {
 	show    *question.Question
+	quiet   bool       // show: the question waits behind an open dialog
 	ruled   *ruledNote // a rule's decision: shown, never dismissed
 	dismiss string
 }
@@ -25,6 +26,11 @@ func (n *notifier) start() {
 // call may take a moment; the Fyne goroutine must not wait for it) and any
 // goroutine may call it.
 func (n *notifier) queueShow(q question.Question) { n.enqueue(noteOp{show: &q}) }
+
+// queueShowQuiet queues a quiet notification of q, which waits behind an
+// open dialog: low urgency and no sound, so that it tells without
+// interrupting. It never blocks and any goroutine may call it.
+func (n *notifier) queueShowQuiet(q question.Question) { n.enqueue(noteOp{show: &q, quiet: true}) }
 
 // queueDismiss queues removing the notification of question id. It never
 // blocks and any goroutine may call it.
@@ -69,7 +75,7 @@ func (n *notifier) work() {
 			case op.show == nil:
 				n.dismiss(op.dismiss)
 			case !stopping:
-				n.show(*op.show)
+				n.show(*op.show, op.quiet)
 			}
 		}
 	}

@@ -33,7 +33,11 @@ func (f *fakeNotifications) Notify(app string, replaces uint32, icon, summary, b
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.next++
-	f.shown = append(f.shown, map[string]any{"app": app, "summary": summary, "body": body, "actions": actions, "id": f.next})
+	var urgency byte
+	_ = hints["urgency"].Store(&urgency)
+	_, sound := hints["sound-name"]
+	f.shown = append(f.shown, map[string]any{"app": app, "summary": summary, "body": body, "actions": actions, "id": f.next,
+		"urgency": urgency, "sound": sound})
 	return f.next, nil
 }
 
@@ -62,7 +66,7 @@ func TestNotifier_ShowClickDismiss(t *testing.T) {
 		t.Fatalf("backend %s", n.backend)
 	}
 	q := question.Question{ID: "q1", Kind: question.KindConfirm, Client: question.Client{Name: "claude-code"}, Message: "Delete the build directory\n(3.2 GB)?"}
-	n.show(q)
+	n.show(q, false)
 	fake.mu.Lock()
 	if len(fake.shown) != 1 {
 		t.Fatalf("shown %v", fake.shown)
@@ -108,8 +112,8 @@ func TestNotifier_OpenInBrowser(t *testing.T) {
 		return ""
 	}
 	n.onBrowser = func(id string) { browsed <- id }
-	n.show(question.Question{ID: "q1", Kind: question.KindConfirm, Client: question.Client{Name: "codex"}, Message: "Push?"})
-	n.show(question.Question{ID: "q2", Kind: question.KindConfirm, Client: question.Client{Name: "codex"}, Message: "Ended?"})
+	n.show(question.Question{ID: "q1", Kind: question.KindConfirm, Client: question.Client{Name: "codex"}, Message: "Push?"}, false)
+	n.show(question.Question{ID: "q2", Kind: question.KindConfirm, Client: question.Client{Name: "codex"}, Message: "Ended?"}, false)
 	fake.mu.Lock()
 	first, second := fake.shown[0], fake.shown[1]
 	fake.mu.Unlock()
@@ -145,7 +149,7 @@ func TestNotifier_FailingDaemonLogsOnce(t *testing.T) {
 	n := newNotifier(log, nil, false)
 	defer n.close()
 	for range 3 {
-		n.show(question.Question{ID: "x", Kind: question.KindText, Message: "m", Client: question.Client{Name: "c"}})
+		n.show(question.Question{ID: "x", Kind: question.KindText, Message: "m", Client: question.Client{Name: "c"}}, false)
 	}
 	if c := strings.Count(buf.String(), "cannot show notifications"); c != 1 {
 		t.Fatalf("%d warnings:\n%s", c, buf.String())
@@ -241,4 +245,27 @@ func (s *lockedBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// TestNotifier_QuietForAQueuedQuestion: a question that waits behind an
+// open dialog is notified at low urgency and without the sound; one that
+// opens its dialog at normal urgency, with the sound when it is on.
+func TestNotifier_QuietForAQueuedQuestion(t *testing.T) {
+	addr := testkit.StartBus(t)
+	fake := startFakeNotifications(t, addr)
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)
+	n := newNotifier(slog.New(slog.DiscardHandler), nil, true)
+	defer n.close()
+	q := question.Question{ID: "q1", Kind: question.KindConfirm, Client: question.Client{Name: "cursor"}, Message: "Push?"}
+	n.show(q, false)
+	q.ID = "q2"
+	n.show(q, true)
+	fake.mu.Lock()
+	defer fake.mu.Unlock()
+	if len(fake.shown) != 2 {
+		t.Fatalf("shown %v", fake.shown)
+	}
+	if loud, quiet := fake.shown[0], fake.shown[1]; loud["urgency"] != byte(1) || loud["sound"] != true || quiet["urgency"] != byte(0) || quiet["sound"] != false {
+		t.Fatalf("loud %v, quiet %v", loud, quiet)
+	}
 }

@@ -66,7 +66,11 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 		// Questions asked while the UI was starting (the MCP server is up
 		// first) get their notification now.
 		for _, q := range env.Broker.Pending() {
-			if t.visible(q) {
+			switch {
+			case !t.visible(q):
+			case dlg.Queued(q.ID):
+				note.queueShowQuiet(q)
+			default:
 				note.queueShow(q)
 			}
 		}
@@ -220,8 +224,14 @@ func (t *tray) handle(ev question.Event) {
 		t.awayChanged(t.env.Policy.Away())
 	}
 	held := (ev.Type == question.EventAsked || ev.Type == question.EventResurfaced) && !t.visible(ev.Question)
+	if t.dialogs != nil && !held {
+		t.dialogs.Handle(ev)
+	}
 	if t.note != nil {
 		switch {
+		case ev.Type == question.EventAsked && !held && t.dialogs != nil && t.dialogs.Queued(ev.Question.ID):
+			// It waits behind an open dialog: tell, do not interrupt.
+			t.note.queueShowQuiet(ev.Question)
 		case ev.Type == question.EventAsked && !held:
 			t.note.queueShow(ev.Question)
 		case ev.Type == question.EventEnded:
@@ -230,9 +240,6 @@ func (t *tray) handle(ev question.Event) {
 	}
 	if ev.Type == question.EventEnded {
 		t.ruled(ev)
-	}
-	if t.dialogs != nil && !held {
-		t.dialogs.Handle(ev)
 	}
 	t.refresh()
 	t.history.Handle(ev)

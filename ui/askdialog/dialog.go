@@ -35,6 +35,8 @@ type questionDialog struct {
 	done     bool   // answered, or closing: no further input acts
 	onClosed func() // set by the manager; runs once the window is gone
 	onShown  func() // set by the manager; runs when the window is shown or hidden
+	onHidden func() // set by the manager; runs when the dialog stops being open (hidden, closing)
+	onNext   func() // set by the manager; the queue line's Next
 
 	// Widgets, for the layout and for tests.
 	client, times *widget.Label
@@ -42,6 +44,8 @@ type questionDialog struct {
 	below         *widget.Label      // how much of the message is below its box, when it scrolls
 	message       []*widget.RichText // the message's text and code blocks
 	stopped       *fyne.Container
+	queue         *fyne.Container // the queue line and Next, shown while others wait
+	queueText     *widget.Label
 	errText       *widget.Label
 	unlockHint    *widget.Label
 	keysHint      *widget.Label
@@ -134,6 +138,14 @@ func (d *questionDialog) hide() {
 	d.guard.deactivate()
 	d.win.Hide()
 	d.visibilityChanged()
+	d.gone()
+}
+
+// gone tells the manager that the dialog is no longer the open one.
+func (d *questionDialog) gone() {
+	if d.onHidden != nil {
+		d.onHidden()
+	}
 }
 
 // close closes the window for good; the manager forgets the dialog in
@@ -145,6 +157,9 @@ func (d *questionDialog) close() {
 	if w == nil {
 		return
 	}
+	// The next question may open now, while this window is still hidden
+	// and waiting to be destroyed.
+	d.gone()
 	if d.windows.put(w) { // hidden and emptied, for the next question
 		d.windowClosed()
 		return
@@ -190,6 +205,19 @@ func (d *questionDialog) closeRequested() {
 func (d *questionDialog) update(q question.Question) {
 	d.q.Deadline, d.q.SnoozeUntil = q.Deadline, q.SnoozeUntil
 	d.tick()
+}
+
+// setQueue shows how many questions wait behind this one and which comes
+// next ("1 of 3  ·  next: cursor — …"), or hides the line when none does.
+// Runs on the Fyne goroutine.
+func (d *questionDialog) setQueue(waiting int, next *question.Question) {
+	line := present.QueueLine(waiting, next)
+	if line == "" {
+		d.queue.Hide()
+		return
+	}
+	d.queueText.SetText(line)
+	d.queue.Show()
 }
 
 // setStopped shows or hides the line saying the agent stopped waiting. Runs on the Fyne goroutine.

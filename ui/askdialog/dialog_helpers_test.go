@@ -137,8 +137,25 @@ func (e *dialogEnv) pump(typ question.EventType, id string) question.Event {
 	}
 }
 
-// ask asks q and returns its dialog, opened by the manager.
+// ask asks q and returns its dialog, open: opened by the manager, or, when
+// another dialog is open (it queues) or q is a notice (it opens none by
+// itself), opened as the person would from the tray menu.
 func (e *dialogEnv) ask(q question.Question) *questionDialog {
+	e.t.Helper()
+	id := e.askQueued(q)
+	if e.m.byID[id] == nil {
+		e.m.Open(id)
+	}
+	d := e.m.byID[id]
+	if d == nil || e.m.current != d {
+		e.t.Fatalf("no open dialog for %s", id)
+	}
+	return d
+}
+
+// askQueued asks q and applies its events; it returns q's id, whatever the
+// manager did with it.
+func (e *dialogEnv) askQueued(q question.Question) string {
 	e.t.Helper()
 	if q.Client.Name == "" {
 		q.Client = question.Client{Name: "claude-code", Version: "2.1.3", SessionID: "4f2a9c1e-77b0-4d55-9a1c-0c5e7d2f1b3a"}
@@ -148,11 +165,7 @@ func (e *dialogEnv) ask(q question.Question) *questionDialog {
 		e.t.Fatal(err)
 	}
 	e.pump(question.EventAsked, stored.ID)
-	d := e.m.byID[stored.ID]
-	if d == nil {
-		e.t.Fatalf("no dialog for %s", stored.ID)
-	}
-	return d
+	return stored.ID
 }
 
 // result waits for question id's result.

@@ -42,6 +42,17 @@ func (d *questionDialog) layout() fyne.CanvasObject {
 	d.times = uikit.SmallLabel("")
 	d.times.Alignment = fyne.TextAlignTrailing
 	top := container.NewBorder(nil, nil, nil, d.times, d.client)
+	d.queueText = uikit.SmallLabel("")
+	d.queueText.Truncation = fyne.TextTruncateEllipsis
+	d.queueText.Importance = widget.WarningImportance
+	next := newDialogButton(d, "Next", nil, func() {
+		if d.onNext != nil {
+			d.onNext()
+		}
+	})
+	next.Icon, next.IconPlacement, next.Importance = theme.NavigateNextIcon(), widget.ButtonIconTrailingText, widget.LowImportance
+	d.queue = container.NewBorder(nil, nil, nil, next, d.queueText)
+	d.queue.Hide()
 
 	var head fyne.CanvasObject
 	title, body := d.titleAndBody()
@@ -71,7 +82,7 @@ func (d *questionDialog) layout() fyne.CanvasObject {
 	middle := container.NewBorder(head, below, nil, nil, d.messageCard(body))
 	m := margin()
 	return container.New(layout.NewCustomPaddedLayout(m/2, m/2, m, m),
-		container.NewBorder(container.NewVBox(top, widget.NewSeparator()), d.bar(), nil, nil, middle))
+		container.NewBorder(container.NewVBox(top, d.queue, widget.NewSeparator()), d.bar(), nil, nil, middle))
 }
 
 // titleAndBody returns the dialog's bold title and its Markdown message.

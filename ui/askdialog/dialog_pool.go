@@ -51,8 +51,9 @@ func windowPoolSize() int {
 	return n
 }
 
-// get returns a hidden window titled title, reused when one is free (else
-// a new one of a), and whether it was reused. A nil pool always makes a
+// get returns a hidden window titled title, with the window class of that
+// title, reused when one is free (else a new one of a), and whether it was
+// reused. A nil pool always makes a
 // new window.
 func (p *windowPool) get(a fyne.App, title string) (fyne.Window, bool) {
 	if p == nil || len(p.free) == 0 {
@@ -61,6 +62,7 @@ func (p *windowPool) get(a fyne.App, title string) (fyne.Window, bool) {
 	w := p.free[len(p.free)-1]
 	p.free = p.free[:len(p.free)-1]
 	w.SetTitle(title)
+	setWindowClass(w, title)
 	return w, true
 }
 

@@ -3,25 +3,37 @@ package askdialog
 import (
 	"io"
 	"log/slog"
+	"slices"
 	"time"
 
 	"fyne.io/fyne/v2"
 
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
 
-// Manager owns one dialog per pending question, opening, hiding,
-// raising and closing them as the broker's events arrive, and runs the one
-// shared 1 Hz ticker that updates every visible dialog's time-left line
-// (stopped while none is visible, so an idle app adds no timer wakeups to
-// the GLFW loop's own, fyne-io/fyne#2506). All its methods, Handle
-// included, run on the Fyne goroutine: the tray wraps broker callbacks in
-// fyne.Do.
+// Manager owns the dialogs of the pending questions and shows one at a
+// time: a question asked while a dialog is open (shown and unanswered)
+// never takes the screen or the keyboard from it; it waits in the queue,
+// which the open dialog names ("1 of 3  ·  next: cursor — …", with Next to
+// go there), and approvals and destructive confirms wait first
+// (present.QueueOrder). When the open dialog is answered, withdrawn or
+// snoozed, the next one opens; with nothing open a new question opens at
+// once, as before. Open (the tray menu, a notification's click, Next)
+// shows the question asked for and puts the open one back in the queue.
+// Notices never open a dialog by themselves (the tray notifies them); Open
+// shows one. It runs the one shared 1 Hz ticker that updates the open
+// dialog's time-left line (stopped while none is visible, so an idle app
+// adds no timer wakeups to the GLFW loop's own, fyne-io/fyne#2506). All its
+// methods, Handle included, run on the Fyne goroutine: the tray wraps
+// broker callbacks in fyne.Do.
 type Manager struct {
 	dialogShared
 
 	byID        map[string]*questionDialog
+	current     *questionDialog     // the open dialog, or nil
+	waiting     []question.Question // the queue, in present.QueueOrder
 	stopTick    func()
 	stopRelease func() // cancels the pending releaseMemory, if any
 }
@@ -79,22 +91,25 @@ type dialogShared struct {
 	windows  *windowPool            // closed dialogs' windows, for reuse; nil: none
 }
 
-// Start opens a dialog for every visible pending question
+// Start opens the first visible pending question's dialog
 // (policy.Policy.Visible: not held while away, not snoozed, not open in the
-// agent's own form): at start-up, and when the person comes back from away.
-// Subscribe to the broker first, so no question falls between the two; one
-// already open is left alone. Runs on the Fyne goroutine.
+// agent's own form) and queues the others: at start-up, and when the person
+// comes back from away. Subscribe to the broker first, so no question falls
+// between the two; one already open or queued is left alone. Runs on the
+// Fyne goroutine.
 func (m *Manager) Start() {
 	now := m.clock.now()
 	for _, q := range m.broker.Pending() {
 		if m.policy.Visible(q, now) {
-			m.show(q)
+			m.arrive(q)
 		}
 	}
+	m.syncQueue()
 }
 
 // Handle applies one broker event: a new or resurfaced question opens its
-// dialog, a snooze hides it, an ended question closes it. The caller holds
+// dialog when none is open and otherwise joins the queue; a snooze hides
+// it; an ended question closes it or leaves the queue. The caller holds
 // back the events of questions that must not show (away, or open in the
 // agent's own form). Runs on the Fyne goroutine.
 func (m *Manager) Handle(ev question.Event) {
@@ -103,9 +118,10 @@ func (m *Manager) Handle(ev question.Event) {
 	switch ev.Type {
 	case question.EventAsked, question.EventResurfaced:
 		if m.policy.Visible(q, m.clock.now()) {
-			m.show(q)
+			m.arrive(q)
 		}
 	case question.EventSnoozed:
+		m.unqueue(q.ID)
 		if d != nil {
 			d.update(q)
 			d.hide()
@@ -115,20 +131,30 @@ func (m *Manager) Handle(ev question.Event) {
 			d.setStopped(ev.Waiters == 0)
 		}
 	case question.EventEnded:
+		m.unqueue(q.ID)
 		if d != nil {
 			d.close()
 		}
 	}
+	m.syncQueue()
 	m.syncTicker()
 }
 
+// Queued reports whether question id waits in the queue behind the open
+// dialog, so that its notification can be a quiet one. Runs on the Fyne
+// goroutine.
+func (m *Manager) Queued(id string) bool {
+	return slices.ContainsFunc(m.waiting, func(q question.Question) bool { return q.ID == id })
+}
+
 // Open shows and raises the dialog of pending question id (the tray
-// menu's item for it, a notification's click), even when it is snoozed.
-// Runs on the Fyne goroutine.
+// menu's item for it, a notification's click, the open dialog's Next),
+// even when it is snoozed or a notice; the dialog open until now goes back
+// to the queue. Runs on the Fyne goroutine.
 func (m *Manager) Open(id string) {
-	if d, ok := m.byID[id]; ok {
+	defer m.syncTicker()
+	if d, ok := m.byID[id]; ok && d == m.current {
 		d.show(false)
-		m.syncTicker()
 		return
 	}
 	q, res, err := m.broker.Get(id)
@@ -136,16 +162,73 @@ func (m *Manager) Open(id string) {
 		m.log.Info("not opening question", "id", id, "err", err)
 		return
 	}
+	if c := m.current; c != nil && !c.done {
+		m.current = nil
+		c.hide()
+		m.enqueue(c.q)
+	}
+	m.unqueue(id)
 	m.show(q)
-	m.syncTicker()
+	m.syncQueue()
 }
 
-// show shows q's dialog, making it first when needed. The first dialog is
-// centred; later ones are placed by the window manager (see questionDialog.show).
+// arrive takes visible question q: it refreshes q's own dialog when open,
+// opens it when no dialog is, and otherwise queues it.
+func (m *Manager) arrive(q question.Question) {
+	if q.Kind == question.KindNotice {
+		return // a notification, never a window of its own accord
+	}
+	switch c := m.current; {
+	case c != nil && c.q.ID == q.ID:
+		c.update(q)
+		c.show(false)
+	case c != nil && !c.done:
+		m.enqueue(q)
+	default:
+		m.show(q)
+	}
+}
+
+// enqueue puts q in the queue, in present.QueueOrder, replacing an older
+// copy of it.
+func (m *Manager) enqueue(q question.Question) {
+	m.unqueue(q.ID)
+	i, _ := slices.BinarySearchFunc(m.waiting, q, present.QueueOrder)
+	m.waiting = slices.Insert(m.waiting, i, q)
+}
+
+// unqueue takes question id out of the queue, if it is there.
+func (m *Manager) unqueue(id string) {
+	m.waiting = slices.DeleteFunc(m.waiting, func(q question.Question) bool { return q.ID == id })
+}
+
+// syncQueue opens the next waiting question when no dialog is open, and
+// tells the open dialog what waits behind it.
+func (m *Manager) syncQueue() {
+	for m.current == nil && len(m.waiting) > 0 {
+		next := m.waiting[0]
+		m.waiting = m.waiting[1:]
+		q, res, err := m.broker.Get(next.ID)
+		if err != nil || res != nil || q.State != question.StatePending || !m.policy.Visible(q, m.clock.now()) {
+			continue // ended, or snoozed, meanwhile
+		}
+		m.show(q)
+	}
+	if c := m.current; c != nil {
+		var next *question.Question
+		if len(m.waiting) > 0 {
+			next = &m.waiting[0]
+		}
+		c.setQueue(len(m.waiting), next)
+	}
+}
+
+// show shows q's dialog as the open one, making it when needed, centred.
 func (m *Manager) show(q question.Question) {
 	if d, ok := m.byID[q.ID]; ok {
+		m.current = d
 		d.update(q)
-		d.show(false)
+		d.show(true)
 		return
 	}
 	start := time.Now()
@@ -154,28 +237,40 @@ func (m *Manager) show(q question.Question) {
 		m.log.Error("cannot show question", "id", q.ID, "kind", string(q.Kind), "err", err)
 		return
 	}
-	others := m.visible()
 	m.byID[q.ID] = d
 	m.scheduleRelease()
 	d.onClosed = func() {
 		if m.byID[q.ID] == d {
 			delete(m.byID, q.ID)
 		}
+		m.dialogGone(d)
 		m.syncTicker()
 		m.scheduleRelease()
 	}
 	d.onShown = m.syncTicker
+	d.onHidden = func() { m.dialogGone(d) }
+	d.onNext = m.openNext
+	m.current = d
 	shown := time.Now()
 	d.show(true)
 	m.logShown(d, start, shown, time.Now())
-	if others > 0 {
-		// On the next tick the window exists and is centred; then move it
-		// down and right of the ones already open.
-		fyne.Do(func() {
-			if d.win != nil && !d.done {
-				cascade(d.win, others)
-			}
-		})
+}
+
+// dialogGone is called when dialog d is hidden (snoozed) or closed: when
+// it was the open one, the next waiting question opens.
+func (m *Manager) dialogGone(d *questionDialog) {
+	if m.current != d {
+		return
+	}
+	m.current = nil
+	m.syncQueue()
+}
+
+// openNext opens the first waiting question, putting the open one back in
+// the queue (the open dialog's Next).
+func (m *Manager) openNext() {
+	if len(m.waiting) > 0 {
+		m.Open(m.waiting[0].ID)
 	}
 }
 
@@ -238,8 +333,10 @@ func (m *Manager) Has(id string) bool {
 // Runs on the Fyne goroutine.
 func (m *Manager) Idle() bool { return len(m.byID) == 0 && m.stopTick == nil }
 
-// closeAll closes every dialog without answering, for shutdown. Runs on the Fyne goroutine.
+// closeAll closes every dialog without answering and empties the queue,
+// for shutdown. Runs on the Fyne goroutine.
 func (m *Manager) closeAll() {
+	m.waiting = nil
 	for _, d := range m.byID {
 		d.close()
 	}

@@ -119,12 +119,13 @@ func TestDialogs_StartOpensPending(t *testing.T) {
 	m.clock = e.clock.clock()
 	m.Start()
 	m.Start() // twice is harmless
-	if len(m.byID) != 2 || m.visible() != 2 {
-		t.Fatalf("%d dialogs, %d visible", len(m.byID), m.visible())
+	// One dialog open, the other waiting behind it.
+	if len(m.byID) != 1 || m.visible() != 1 || m.current == nil || m.current.q.ID != ids[0] || !m.Queued(ids[1]) {
+		t.Fatalf("%d dialogs, %d visible, queued %v", len(m.byID), m.visible(), m.waiting)
 	}
-	m.Open(ids[0])
-	if len(e.app.Driver().AllWindows()) != 3 { // the test driver's own window and ours
-		t.Fatalf("%d windows", len(e.app.Driver().AllWindows()))
+	m.Open(ids[1]) // the tray's item for the waiting one
+	if len(e.app.Driver().AllWindows()) != 3 || m.visible() != 1 || m.current.q.ID != ids[1] || !m.Queued(ids[0]) {
+		t.Fatalf("%d windows, %d visible", len(e.app.Driver().AllWindows()), m.visible())
 	}
 	m.closeAll()
 	if len(m.byID) != 0 {

@@ -11,7 +11,9 @@ import (
 )
 
 // noticeRenderer shows a notice: the message alone, acknowledged with OK
-// (an accept). Its methods run on the Fyne goroutine.
+// (an accept), its one button; Esc dismisses it. A notice opens only when
+// the person asks for it (the tray menu, its notification): by itself it
+// is a notification (see Manager). Its methods run on the Fyne goroutine.
 type noticeRenderer struct{ noPick }
 
 func newNoticeRenderer(*question.Question, host) (renderer, error) { return noticeRenderer{}, nil }
@@ -19,9 +21,9 @@ func newNoticeRenderer(*question.Question, host) (renderer, error) { return noti
 // Content returns nil: the dialog shows the message.
 func (noticeRenderer) Content() fyne.CanvasObject { return nil }
 
-// Actions returns Decline and OK, OK being the default.
+// Actions returns OK, the default.
 func (noticeRenderer) Actions() []*action {
-	return []*action{declineAction(), {label: "OK", icon: theme.ConfirmIcon(), importance: widget.HighImportance, isDefault: true}}
+	return []*action{{label: "OK", icon: theme.ConfirmIcon(), importance: widget.HighImportance, isDefault: true}}
 }
 
 // Answer acknowledges the notice.
