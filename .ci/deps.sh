@@ -38,6 +38,9 @@ build_pkgs+=(dpkg-dev lintian file)
 # provides dbus-launch (checked present in bookworm with apt-cache policy).
 test_pkgs=(xvfb xauth dbus dunst libglib2.0-bin libnotify-bin xdotool
 	x11-utils imagemagick desktop-file-utils)
+# A window manager for the dialog tests that need one (ui/xvfbtest: a new
+# question must not take focus from an open dialog, as openbox would give it).
+test_pkgs+=(openbox)
 # Headless Chromium for the question pages' real-browser tests (app/webask).
 test_pkgs+=(chromium)
 # The page tests of another local user and of an agent with a shell: curl.

@@ -32,11 +32,11 @@ type questionDialog struct {
 	built    struct{ content, fit time.Duration }
 	shownAt  time.Time
 	visible  bool
-	done     bool   // answered, or closing: no further input acts
-	onClosed func() // set by the manager; runs once the window is gone
-	onShown  func() // set by the manager; runs when the window is shown or hidden
-	onHidden func() // set by the manager; runs when the dialog stops being open (hidden, closing)
-	onNext   func() // set by the manager; the queue line's Next
+	done     bool                // answered, or closing: no further input acts
+	onClosed func(external bool) // set by the manager; runs once the window is gone, external when not closed by the dialog (the app quits)
+	onShown  func()              // set by the manager; runs when the window is shown or hidden
+	onHidden func()              // set by the manager; runs when the dialog stops being open (hidden, closing)
+	onNext   func()              // set by the manager; the queue line's Next
 
 	// Widgets, for the layout and for tests.
 	client, times *widget.Label
@@ -94,8 +94,8 @@ func newQuestionDialog(env dialogShared, q question.Question) (*questionDialog, 
 // window focus (GLFW then calls FocusGained on that control) and the arm
 // delay has passed; a window manager that refuses to focus a new window
 // (focus-stealing prevention, fyne-io/fyne#3451) leaves it locked until the
-// person clicks into it. center centres a new window; the manager then
-// cascades it from there (see cascade). Runs on the Fyne goroutine.
+// person clicks into it. center centres the window. Only the manager's
+// open dialog is shown (see Manager). Runs on the Fyne goroutine.
 func (d *questionDialog) show(center bool) {
 	if d.done {
 		return
@@ -182,11 +182,12 @@ func (d *questionDialog) close() {
 var closeDelay = 300 * time.Millisecond
 
 func (d *questionDialog) windowClosed() {
+	external := !d.done
 	d.done, d.visible = true, false
 	d.guard.deactivate()
 	d.win = nil
 	if d.onClosed != nil {
-		d.onClosed()
+		d.onClosed(external)
 	}
 }
 

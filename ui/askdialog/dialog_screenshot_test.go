@@ -21,6 +21,7 @@ import (
 func TestDialogScreenshots(t *testing.T) {
 	asked := time.Date(2026, 3, 14, 12, 3, 41, 0, time.Local)
 	claude := question.Client{Name: "claude-code", Version: "2.1.3", SessionID: "4f2a9c1e-77b0-4d55-9a1c-0c5e7d2f1b3a"}
+	cursor := question.Client{Name: "cursor", Version: "1.7.2"}
 	codex := question.Client{Name: "codex", Title: "Codex CLI", Version: "0.41.0", SessionID: "sess_8d1b77c2a9"}
 	shots := []struct {
 		name    string
@@ -81,6 +82,7 @@ func TestDialogScreenshots(t *testing.T) {
 			d.alwaysMenu.Items[0].Action()
 			d.guard.arm()
 		}, false},
+		{"queue", forcePush(claude), nil, false},
 		{"notice", question.Question{Kind: question.KindNotice, Client: claude, Header: "Deploy finished",
 			Message: "**v1.4.2** is live on production.\n\n- 3 services restarted\n- error rate unchanged (0.02 %)\n- " +
 				"dashboard: <https://grafana.example.com/d/deploys>"}, nil, false},
@@ -103,6 +105,11 @@ func TestDialogScreenshots(t *testing.T) {
 		e.m.policy = pol
 		e.clock.now = asked.Add(19 * time.Second)
 		d := e.ask(s.q)
+		if s.name == "queue" {
+			// Two more wait behind it, from another agent.
+			e.askQueued(question.Question{Kind: question.KindText, Client: cursor, Message: "Name the release?", FreeText: true})
+			e.askQueued(question.Question{Kind: question.KindConfirm, Client: cursor, Message: "Delete 3 merged branches?"})
+		}
 		if s.unarmed {
 			d.win.Canvas().Focused().FocusGained() // focused, within the arm delay
 		} else {

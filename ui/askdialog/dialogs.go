@@ -34,6 +34,7 @@ type Manager struct {
 	byID        map[string]*questionDialog
 	current     *questionDialog     // the open dialog, or nil
 	waiting     []question.Question // the queue, in present.QueueOrder
+	quitting    bool                // the app is closing the windows: open no more
 	stopTick    func()
 	stopRelease func() // cancels the pending releaseMemory, if any
 }
@@ -205,7 +206,7 @@ func (m *Manager) unqueue(id string) {
 // syncQueue opens the next waiting question when no dialog is open, and
 // tells the open dialog what waits behind it.
 func (m *Manager) syncQueue() {
-	for m.current == nil && len(m.waiting) > 0 {
+	for m.current == nil && len(m.waiting) > 0 && !m.quitting {
 		next := m.waiting[0]
 		m.waiting = m.waiting[1:]
 		q, res, err := m.broker.Get(next.ID)
@@ -239,9 +240,14 @@ func (m *Manager) show(q question.Question) {
 	}
 	m.byID[q.ID] = d
 	m.scheduleRelease()
-	d.onClosed = func() {
+	d.onClosed = func(external bool) {
 		if m.byID[q.ID] == d {
 			delete(m.byID, q.ID)
+		}
+		if external {
+			// Only quitting closes a dialog's window from outside (the close
+			// button is intercepted): open nothing more.
+			m.quitting, m.waiting = true, nil
 		}
 		m.dialogGone(d)
 		m.syncTicker()

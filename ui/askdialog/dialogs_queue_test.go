@@ -139,3 +139,14 @@ func nextButton(t *testing.T, d *questionDialog) *dialogButton {
 	t.Fatal("no Next button")
 	return nil
 }
+
+// TestQueue_QuittingOpensNothing: when the app quits it closes the open
+// dialog's window itself; the queue then opens no further window.
+func TestQueue_QuittingOpensNothing(t *testing.T) {
+	e, open, _, _, _ := queueOfFour(t)
+	open.win.Close() // what Quit does to every window
+	if e.m.current != nil || len(e.m.byID) != 0 || len(e.m.waiting) != 0 {
+		t.Fatalf("after the window closed from outside: open %v, %d dialogs, %d waiting", e.m.current, len(e.m.byID), len(e.m.waiting))
+	}
+	e.pending(open.q.ID)
+}

@@ -3,7 +3,8 @@
 // controls for every kind (a renderer per kind, render_*.go), armed only
 // when the person can have seen it (guard, dialog_guard.go; docs/arming.md),
 // its key routing (dialog_keys.go), its Snooze, Always… and Browser menus,
-// and the placing of several dialogs (cascade*.go). A closed dialog's window
+// and the queue: one dialog open at a time, the others waiting without
+// taking focus (Manager, dialogs.go). A closed dialog's window
 // is kept hidden and filled again for the next question (windowPool;
 // docs/benchmarks.md has the figures).
 //

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -129,46 +128,5 @@ func TestSecondStartShowsStatusWindow(t *testing.T) {
 	if dir := os.Getenv("ASKTRAY_SCREENSHOTS"); dir != "" {
 		time.Sleep(time.Second)
 		d.screenshot(t, dir+"/xvfb-status.png")
-	}
-}
-
-// TestDialogsCascade: a second open dialog is placed down and right of the
-// first instead of on top of it.
-func TestDialogsCascade(t *testing.T) {
-	d := newDesktop(t)
-	s := d.client(t, "e2e-agent")
-	for _, q := range []string{"Deploy build 41?", "Deploy build 42?"} {
-		if _, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: "ask_confirm", Arguments: map[string]any{"question": q, "wait": false}}); err != nil {
-			t.Fatal(err)
-		}
-		d.waitWindow(t, "e2e-agent asks", 20*time.Second)
-		time.Sleep(300 * time.Millisecond)
-	}
-	var pos [][2]int
-	deadline := time.Now().Add(10 * time.Second)
-	for len(pos) < 2 {
-		pos = nil
-		for id := range strings.FieldsSeq(d.x(t, "xdotool", "search", "--onlyvisible", "--name", "^e2e-agent asks$")) {
-			var x, y int
-			for l := range strings.SplitSeq(d.x(t, "xdotool", "getwindowgeometry", "--shell", id), "\n") {
-				if v, ok := strings.CutPrefix(l, "X="); ok {
-					x, _ = strconv.Atoi(v)
-				}
-				if v, ok := strings.CutPrefix(l, "Y="); ok {
-					y, _ = strconv.Atoi(v)
-				}
-			}
-			pos = append(pos, [2]int{x, y})
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("windows at %v", pos)
-		}
-	}
-	dx, dy := pos[1][0]-pos[0][0], pos[1][1]-pos[0][1]
-	if dx < 0 {
-		dx, dy = -dx, -dy
-	}
-	if dx != 32 || dy != 32 {
-		t.Fatalf("dialogs at %v: the second is not 32 px down and right of the first", pos)
 	}
 }
