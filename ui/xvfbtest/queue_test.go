@@ -18,17 +18,27 @@ import (
 func startOpenbox(t *testing.T, d *desktop) {
 	t.Helper()
 	need(t, "openbox", "xprop")
+	var log strings.Builder
 	wm := exec.Command("openbox", "--sm-disable")
 	wm.Env = d.env
+	wm.Stdout, wm.Stderr = &log, &log
 	if err := wm.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = wm.Process.Kill(); _ = wm.Wait() })
-	deadline := time.Now().Add(20 * time.Second)
+	exited := make(chan error, 1)
+	go func() { exited <- wm.Wait() }()
+	t.Cleanup(func() { _ = wm.Process.Kill(); <-exited })
+	deadline := time.Now().Add(60 * time.Second)
 	for {
 		out, _ := exec.Command("xprop", "-display", displayOf(d), "-root", "_NET_SUPPORTING_WM_CHECK").CombinedOutput()
 		if strings.Contains(string(out), "window id") {
 			return
+		}
+		select {
+		case err := <-exited:
+			exited <- err
+			t.Fatalf("openbox exited: %v\n%s", err, log.String())
+		default:
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("openbox did not start: %s", out)
