@@ -166,14 +166,14 @@ func TestConfig_Hooks(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, _, err := runConfig(t, "codex", "--hooks", "--data-dir", dir)
-	if err != nil || !strings.Contains(out, `"timeout": 606`) || !strings.Contains(out, "/hooks") {
+	if err != nil || !strings.Contains(out, `"timeout": 86406`) || !strings.Contains(out, "(now 600 s)") || !strings.Contains(out, "/hooks") {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	if _, _, err := runConfig(t, "codex", "--hooks", "--write", "--data-dir", dir); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(home, ".codex", "hooks.json")
-	if b, err := os.ReadFile(path); err != nil || !strings.Contains(string(b), testExe+" hook codex --timeout 606 --data-dir "+dir) {
+	if b, err := os.ReadFile(path); err != nil || !strings.Contains(string(b), `"`+testExe+" hook codex --data-dir "+dir+`"`) {
 		t.Fatalf("%v\n%s", err, b)
 	}
 	if out, _, err = runConfig(t, "codex", "--hooks", "--remove", "--data-dir", dir); err != nil || !strings.Contains(out, "Removed") {

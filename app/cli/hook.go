@@ -16,15 +16,6 @@ import (
 	"github.com/asktray/asktray/app/hook"
 )
 
-// defaultHookTimeout is each agent's own hook timeout, used when the command
-// line gives no --timeout: 600 s for Claude Code
-// (https://code.claude.com/docs/en/hooks#configuration) and Codex
-// (codex-rs/hooks/src/engine/discovery.rs: timeout_sec.unwrap_or(600)), 30 s
-// for Copilot CLI (timeoutSec, https://docs.github.com/en/copilot/reference/hooks-reference).
-var defaultHookTimeout = map[hook.Agent]time.Duration{
-	hook.ClaudeCode: 600 * time.Second, hook.Codex: 600 * time.Second, hook.CopilotCLI: 30 * time.Second,
-}
-
 // getppid, parentOf and parentPoll let tests stand in for the agent exiting.
 var (
 	getppid    = os.Getppid
@@ -75,16 +66,18 @@ func cmdHook(ctx context.Context, args []string, stdio IO) {
 	if err != nil {
 		return
 	}
-	out, ok := askHook(ctx, filepath.Join(dir, app.SocketFile), p, hookWait(agent, *timeoutSec))
+	out, ok := askHook(ctx, filepath.Join(dir, app.SocketFile), p, hookWait(*timeoutSec))
 	if ok {
 		_, _ = stdio.Out.Write(out)
 	}
 }
 
 // hookWait is how long the hook may wait for the person: the agent's
-// timeout for it less hook.Margin, at least a second.
-func hookWait(a hook.Agent, timeoutSec int) time.Duration {
-	t := defaultHookTimeout[a]
+// timeout for it less hook.Margin, at least a second. Without --timeout the
+// agent's timeout is the one 'asktray config AGENT --hooks' writes
+// (hook.InstalledTimeout); the app holds the wait to the person's deadline.
+func hookWait(timeoutSec int) time.Duration {
+	t := time.Duration(hook.InstalledTimeout()) * time.Second
 	if timeoutSec > 0 {
 		t = time.Duration(timeoutSec) * time.Second
 	}

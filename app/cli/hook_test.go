@@ -359,3 +359,41 @@ func TestHook_Processes(t *testing.T) {
 		t.Fatalf("history item %+v", it)
 	}
 }
+
+// TestHook_InstalledEntryWaitsForAnyDeadline: the entry setup writes has no
+// --timeout (finding 7 of issue 25: the entry must not change with the
+// deadline), so without one the hook may wait as long as the longest deadline
+// a person can set; the app holds it to the person's own.
+func TestHook_InstalledEntryWaitsForAnyDeadline(t *testing.T) {
+	t.Parallel()
+	if hook.MaxDeadline != question.MaxTimeout {
+		t.Fatalf("hook.MaxDeadline %v, question.MaxTimeout %v", hook.MaxDeadline, question.MaxTimeout)
+	}
+	if w := hookWait(0); w < question.MaxTimeout || w+hook.Margin != time.Duration(hook.InstalledTimeout())*time.Second {
+		t.Errorf("wait without --timeout: %v", w)
+	}
+	if w := hookWait(40); w != 37*time.Second {
+		t.Errorf("wait with --timeout 40: %v", w)
+	}
+}
+
+// TestHook_CopilotEventFromHookName runs the command line setup installs for
+// Copilot CLI (no --event) on a payload that names its event in hookName, as
+// Copilot CLI 1.0.102 sends it (finding 8 of issue 25).
+func TestHook_CopilotEventFromHookName(t *testing.T) {
+	t.Parallel()
+	h := newHookApp(t)
+	args := hook.Entries(hook.CopilotCLI, "asktray", h.dir)[0].Args[2:]
+	payload := []byte(`{"hookName":"permissionRequest","sessionId":"cp-1","timestamp":1764720000000,"cwd":"/w","toolName":"bash","toolInput":{"command":"ls"}}`)
+	run := goHook(payload, args...)
+	q := wait(t, h.asked)
+	if q.Client.Name != "copilot-cli" || q.Client.SessionID != "cp-1" {
+		t.Fatalf("question %+v", q)
+	}
+	if err := h.b.Answer(q.ID, question.Response{Action: question.Accept, Value: json.RawMessage(`"allow"`), Via: question.ViaDialog}); err != nil {
+		t.Fatal(err)
+	}
+	if r := wait(t, run); r.code != 0 || strings.TrimSpace(r.out) != `{"behavior":"allow"}` {
+		t.Errorf("allow: %+v", r)
+	}
+}

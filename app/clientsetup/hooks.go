@@ -22,6 +22,8 @@ package clientsetup
 // named asktray; everything else in the file is left as it is.
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -48,18 +50,20 @@ type Hooks struct {
 	Agent    hook.Agent
 	Title    string
 	Path     string        // the file the hooks go in
-	Deadline time.Duration // the person's question deadline the timeouts fit
+	Deadline time.Duration // the person's question deadline now, for the note
 	entries  []hook.Entry
 }
 
 // BuildHooks makes agent's hooks setup: the hooks run exe with data dir
-// dataDir, and their timeout fits deadline. It does not block.
+// dataDir. deadline, the person's question deadline, is only said in the
+// note: the entries do not depend on it (the hook reads it at run time). It
+// does not block.
 func BuildHooks(agent string, sys Sys, dataDir string, deadline time.Duration) (Hooks, error) {
 	a, err := hook.ParseAgent(agent)
 	if err != nil {
 		return Hooks{}, err
 	}
-	h := Hooks{Agent: a, Deadline: deadline, entries: hook.Entries(a, sys.Exe, dataDir, deadline)}
+	h := Hooks{Agent: a, Deadline: deadline, entries: hook.Entries(a, sys.Exe, dataDir)}
 	switch a {
 	case hook.ClaudeCode:
 		dir := filepath.Join(sys.Home, ".claude")
@@ -79,22 +83,49 @@ func BuildHooks(agent string, sys Sys, dataDir string, deadline time.Duration) (
 // Code and Codex, a handler for Copilot CLI.
 func (h Hooks) group(e hook.Entry) any {
 	if h.Agent == hook.CopilotCLI {
-		return struct {
-			Type       string `json:"type"`
-			Bash       string `json:"bash"`
-			PowerShell string `json:"powershell"`
-			TimeoutSec int    `json:"timeoutSec"`
-		}{"command", e.Command(), powerShellCommand(e.Args), e.Timeout}
-	}
-	type handler struct {
-		Type    string `json:"type"`
-		Command string `json:"command"`
-		Timeout int    `json:"timeout"`
+		return h.handler(e)
 	}
 	return struct {
-		Matcher string    `json:"matcher,omitempty"`
-		Hooks   []handler `json:"hooks"`
-	}{e.Matcher, []handler{{"command", e.Command(), e.Timeout}}}
+		Matcher string `json:"matcher,omitempty"`
+		Hooks   []any  `json:"hooks"`
+	}{e.Matcher, []any{h.handler(e)}}
+}
+
+// ownKeys are the keys of a handler that asktray writes, in order, with
+// their values for entry e; a handler's other keys are the person's.
+func (h Hooks) ownKeys(e hook.Entry) ([]string, []any) {
+	if h.Agent == hook.CopilotCLI {
+		return []string{"type", "bash", "powershell", "timeoutSec"}, []any{"command", e.Command(), powerShellCommand(e.Args), e.Timeout}
+	}
+	return []string{"type", "command", "timeout"}, []any{"command", e.Command(), e.Timeout}
+}
+
+// handler is asktray's handler for entry e, as a JSON object with ownKeys'
+// order.
+func (h Hooks) handler(e hook.Entry) any {
+	keys, vals := h.ownKeys(e)
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(plainJSON(k))
+		b.WriteByte(':')
+		b.Write(plainJSON(vals[i]))
+	}
+	b.WriteByte('}')
+	return json.RawMessage(b.Bytes())
+}
+
+// plainJSON is v as compact JSON with &, < and > as they are (a PowerShell
+// command starts with &); v is a string or a number.
+func plainJSON(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v) // strings and numbers always encode
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
 // powerShellCommand is args as a PowerShell command line (the call operator
@@ -156,6 +187,19 @@ func (h Hooks) handlerOurs(v any) bool {
 // strip removes asktray's handlers from d, and the groups, event lists and
 // hooks object they leave empty. It reports whether it removed any.
 func (h Hooks) strip(d *jsonDoc) (bool, error) {
+	return h.stripBut(d, nil)
+}
+
+// place is a handler's place in the file: hooks[event][group], and
+// hooks[event][group].hooks[handler] for Claude Code and Codex (handler -1
+// for Copilot CLI, whose lists hold handlers).
+type place struct {
+	event          string
+	group, handler int
+}
+
+// stripBut is strip leaving the handlers at keep alone.
+func (h Hooks) stripBut(d *jsonDoc, keep map[place]bool) (bool, error) {
 	var events map[string]any
 	if ok, err := d.decode(&events, "hooks"); !ok || err != nil {
 		return false, err
@@ -168,7 +212,7 @@ func (h Hooks) strip(d *jsonDoc) (bool, error) {
 		}
 		n := len(list)
 		for i, g := range slices.Backward(list) {
-			r, left, err := h.stripGroup(d, ev, i, g)
+			r, left, err := h.stripGroup(d, place{ev, i, -1}, g, keep)
 			if err != nil {
 				return removed, err
 			}
@@ -190,14 +234,14 @@ func (h Hooks) strip(d *jsonDoc) (bool, error) {
 	return removed, nil
 }
 
-// stripGroup removes asktray's handlers from the group (or, for Copilot CLI,
-// the handler) at hooks[ev][i]. It returns whether it removed any and how
-// many handlers are left there.
-func (h Hooks) stripGroup(d *jsonDoc, ev string, i int, v any) (bool, int, error) {
-	idx := strconv.Itoa(i)
+// stripGroup removes asktray's handlers but those at keep from the group
+// (or, for Copilot CLI, the handler) v at at. It returns whether it removed
+// any and how many handlers are left there.
+func (h Hooks) stripGroup(d *jsonDoc, at place, v any, keep map[place]bool) (bool, int, error) {
+	idx := strconv.Itoa(at.group)
 	if h.Agent == hook.CopilotCLI {
-		if h.handlerOurs(v) {
-			return true, 0, d.remove("hooks", ev, idx)
+		if h.handlerOurs(v) && !keep[at] {
+			return true, 0, d.remove("hooks", at.event, idx)
 		}
 		return false, 1, nil
 	}
@@ -208,8 +252,8 @@ func (h Hooks) stripGroup(d *jsonDoc, ev string, i int, v any) (bool, int, error
 	handlers, _ := g["hooks"].([]any)
 	left := len(handlers)
 	for j, hd := range slices.Backward(handlers) {
-		if h.handlerOurs(hd) {
-			if err := d.remove("hooks", ev, idx, "hooks", strconv.Itoa(j)); err != nil {
+		if h.handlerOurs(hd) && !keep[place{at.event, at.group, j}] {
+			if err := d.remove("hooks", at.event, idx, "hooks", strconv.Itoa(j)); err != nil {
 				return true, left, err
 			}
 			left--
@@ -219,12 +263,18 @@ func (h Hooks) stripGroup(d *jsonDoc, ev string, i int, v any) (bool, int, error
 		return false, left, nil
 	}
 	if left == 0 {
-		return true, 0, d.remove("hooks", ev, idx)
+		return true, 0, d.remove("hooks", at.event, idx)
 	}
 	return true, left, nil
 }
 
-// install adds asktray's hooks to d, after strip.
+// install puts asktray's hooks into d. An asktray handler already there for
+// an event stays in its place and only the keys asktray owns change (none
+// when it is already right); every other group and handler keeps its bytes
+// and its place. Codex keys its review of each hook by that place
+// (file:event:group:handler) and a hash of the handler, so moving a group
+// would make it ask about someone else's hooks too. Further asktray handlers
+// go; an event with none gets a new group at the end of its list.
 func (h Hooks) install(d *jsonDoc) error {
 	if h.Agent == hook.CopilotCLI && d.find("version") == nil {
 		if err := d.set([]string{"version"}, 1); err != nil {
@@ -234,18 +284,86 @@ func (h Hooks) install(d *jsonDoc) error {
 	if _, err := d.object([]string{"hooks"}); err != nil {
 		return err
 	}
+	var events map[string]any
+	if _, err := d.decode(&events, "hooks"); err != nil {
+		return err
+	}
+	keep, placed := map[place]bool{}, map[string]bool{}
 	for _, e := range h.entries {
-		switch v := d.find("hooks", e.Event); {
-		case v == nil:
-			if err := d.add([]string{"hooks", e.Event}, []any{h.group(e)}); err != nil {
-				return err
-			}
-		case v.Value.Kind() != '[':
+		v, ok := events[e.Event]
+		if !ok {
+			continue
+		}
+		list, ok := v.([]any)
+		if !ok {
 			return fmt.Errorf("hooks.%s is not a list", e.Event)
-		default:
-			if err := d.add([]string{"hooks", e.Event, "-"}, h.group(e)); err != nil {
+		}
+		if at, ok := h.keeper(list, e); ok {
+			keep[at], placed[e.Event] = true, true
+			if err := h.update(d, at, e); err != nil {
 				return err
 			}
+		}
+	}
+	if _, err := h.stripBut(d, keep); err != nil {
+		return err
+	}
+	for _, e := range h.entries {
+		if placed[e.Event] {
+			continue
+		}
+		var err error
+		if d.find("hooks", e.Event) == nil {
+			err = d.add([]string{"hooks", e.Event}, []any{h.group(e)})
+		} else {
+			err = d.add([]string{"hooks", e.Event, "-"}, h.group(e))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// keeper finds the first asktray handler in list, an event's groups (or
+// Copilot CLI's handlers), that can stay as entry e's: for Claude Code and
+// Codex, one in a group whose matcher is e's.
+func (h Hooks) keeper(list []any, e hook.Entry) (place, bool) {
+	for i, v := range list {
+		if h.Agent == hook.CopilotCLI {
+			if h.handlerOurs(v) {
+				return place{e.Event, i, -1}, true
+			}
+			continue
+		}
+		g, ok := v.(map[string]any)
+		if !ok {
+			continue
+		}
+		if m, _ := g["matcher"].(string); m != e.Matcher {
+			continue
+		}
+		handlers, _ := g["hooks"].([]any)
+		for j, hd := range handlers {
+			if h.handlerOurs(hd) {
+				return place{e.Event, i, j}, true
+			}
+		}
+	}
+	return place{}, false
+}
+
+// update sets the keys asktray owns in the handler at at to entry e's,
+// leaving those already right and every other key as they are.
+func (h Hooks) update(d *jsonDoc, at place, e hook.Entry) error {
+	path := []string{"hooks", at.event, strconv.Itoa(at.group)}
+	if at.handler >= 0 {
+		path = append(path, "hooks", strconv.Itoa(at.handler))
+	}
+	keys, vals := h.ownKeys(e)
+	for i, k := range keys {
+		if err := d.setMember(path, k, vals[i]); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -110,7 +110,7 @@ func TestHooks_MergeKeepsRemoveRestores(t *testing.T) {
 				}
 				g := groups[len(groups)-1]
 				if g.Matcher != hook.Matcher(hook.Agent(agent), ev) || len(g.Hooks) != 1 || g.Hooks[0].Type != "command" ||
-					g.Hooks[0].Command != "/opt/asktray/bin/asktray hook "+agent+" --timeout 306 --data-dir /data" || g.Hooks[0].Timeout != 306 {
+					g.Hooks[0].Command != "/opt/asktray/bin/asktray hook "+agent+" --data-dir /data" || g.Hooks[0].Timeout != 86406 {
 					t.Errorf("%s: %+v", ev, g)
 				}
 			}
@@ -182,14 +182,16 @@ func TestHooks_CopilotOwnFile(t *testing.T) {
 	if err := json.Unmarshal(b, &doc); err != nil {
 		t.Fatal(err)
 	}
-	pr := doc.Hooks["permissionRequest"]
-	if doc.Version != 1 || len(pr) != 1 || pr[0]["type"] != "command" || pr[0]["timeoutSec"] != 306.0 ||
-		pr[0]["bash"] != "/opt/asktray/bin/asktray hook copilot-cli --timeout 306 --event permissionRequest --data-dir /data" ||
-		pr[0]["powershell"] != "& '/opt/asktray/bin/asktray' 'hook' 'copilot-cli' '--timeout' '306' '--event' 'permissionRequest' '--data-dir' '/data'" {
-		t.Errorf("asktray.json:\n%s", b)
+	for _, ev := range hook.Events(hook.CopilotCLI) {
+		pr := doc.Hooks[ev]
+		if doc.Version != 1 || len(pr) != 1 || pr[0]["type"] != "command" || pr[0]["timeoutSec"] != 86406.0 ||
+			pr[0]["bash"] != "/opt/asktray/bin/asktray hook copilot-cli --data-dir /data" ||
+			pr[0]["powershell"] != "& '/opt/asktray/bin/asktray' 'hook' 'copilot-cli' '--data-dir' '/data'" {
+			t.Errorf("%s in asktray.json:\n%s", ev, b)
+		}
 	}
-	if len(doc.Hooks["notification"]) != 1 {
-		t.Errorf("no notification hook:\n%s", b)
+	if !strings.Contains(string(b), `"powershell": "& '`) {
+		t.Errorf("the PowerShell command is escaped:\n%s", b)
 	}
 	if m := fileMode(t, h.Path); m != 0o600 {
 		t.Errorf("mode %v", m)
@@ -242,13 +244,14 @@ func TestHooks_PrintSaysTrustAndTimeout(t *testing.T) {
 	h := hooksFor(t, "codex", "/h", nil)
 	out := run(t, func(b *bytes.Buffer) error { return h.Print(b) })
 	snip, _ := h.Snippet()
-	for _, want := range []string{string(snip), "/hooks", "trust", "306 s", "(300 s)", "--hooks --remove", "/h/.codex/hooks.json"} {
+	for _, want := range []string{string(snip), "/hooks", "review", "once", "86406 s", "(now 300 s)", "--hooks --remove", "/h/.codex/hooks.json",
+		"[features] hooks = false"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	if hook.Timeout(hookDeadline) <= int(hookDeadline.Seconds()) {
-		t.Error("the hook timeout does not leave room past the deadline")
+	if strings.Contains(out, "codex_hooks") {
+		t.Errorf("the obsolete feature flag:\n%s", out)
 	}
 }
 

@@ -38,23 +38,21 @@ func (h Hooks) Print(w io.Writer) error {
 // note says what the hooks do, when the agent picks them up, and how to take
 // them out.
 func (h Hooks) note() string {
-	timeout := 0
-	if len(h.entries) > 0 {
-		timeout = h.entries[0].Timeout
-	}
 	s := fmt.Sprintf("Each hook runs 'asktray hook %s', which asks you in the tray and prints your answer. When Asktray\n"+
 		"is not running, or you do not answer in time, it prints nothing and %s asks in its own prompt.\n"+
-		"The timeout, %d s, is your question deadline (%d s) plus room to return; run this again after\n"+
-		"changing the deadline. 'asktray config %s --hooks --remove' takes the hooks out again.\n",
-		h.Agent, h.Title, timeout, int(h.Deadline.Seconds()), h.Agent)
+		"The hook reads your question deadline (now %d s) from Asktray each time, so changing it needs no\n"+
+		"new entry; the timeout, %d s, is the longest deadline plus room to return.\n"+
+		"'asktray config %s --hooks --remove' takes the hooks out again.\n",
+		h.Agent, h.Title, int(h.Deadline.Seconds()), hook.InstalledTimeout(), h.Agent)
 	switch h.Agent {
 	case hook.ClaudeCode:
 		s += "Claude Code reads them at its next start (/hooks lists them). It shows its own prompt in the\n" +
 			"terminal too: the first answer wins, and an answer in the terminal closes the tray question."
 	case hook.Codex:
-		s += "Codex runs a new or changed hook only once you trust it: start Codex, type /hooks, and trust the\n" +
-			"asktray hooks. Codex shows its own prompt only after the hook returns. A Codex that still keeps\n" +
-			"hooks behind a feature flag needs [features] codex_hooks = true in config.toml."
+		s += "Codex asks you once to review the asktray hooks: at its next start it says hooks need review;\n" +
+			"type /hooks and trust them. Running this again writes the same entries, so Codex does not ask\n" +
+			"again. Codex shows its own prompt only after the hook returns. Hooks are on by default in Codex;\n" +
+			"[features] hooks = false in config.toml turns them off."
 	case hook.CopilotCLI:
 		s += fmt.Sprintf("Copilot CLI reads the hooks in %s at its next start.", filepath.Dir(h.Path))
 	}
@@ -82,10 +80,9 @@ func (h Hooks) apply(out io.Writer, remove bool) error {
 		return nil
 	}
 	d, err := parseJSONDoc(old, false)
-	if err == nil {
+	if err == nil && remove {
 		_, err = h.strip(d)
-	}
-	if err == nil && !remove {
+	} else if err == nil {
 		err = h.install(d)
 	}
 	if err != nil {

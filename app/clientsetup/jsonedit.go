@@ -137,6 +137,24 @@ func (d *jsonDoc) set(path []string, value any) error {
 	return d.add(path, value)
 }
 
+// setMember sets the member key of the object at path to value: replaced
+// in place when it is there and differs, added at the object's end when it
+// is not there, untouched when it already is value.
+func (d *jsonDoc) setMember(path []string, key string, value any) error {
+	full := append(slices.Clone(path), key)
+	if d.find(full...) == nil {
+		return d.add(full, value)
+	}
+	if d.same(full, value) {
+		return nil
+	}
+	raw, err := d.encode(value, len(full))
+	if err != nil {
+		return err
+	}
+	return d.patch("replace", pointer(full), raw)
+}
+
 // add adds value as the new member path[len-1] of the object at the rest of
 // path, or appends it to the array there when the last element is "-".
 func (d *jsonDoc) add(path []string, value any) error {

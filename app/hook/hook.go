@@ -12,7 +12,6 @@ package hook
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -72,8 +71,11 @@ const Tool = "permission_request"
 //     questions when the setting hook_ask_user_question is on.
 //   - codex: PermissionRequest only. Codex runs it before its own prompt
 //     (https://github.com/openai/codex/pull/17563), so nothing needs ending.
-//   - copilot-cli: permissionRequest, which also runs before the prompt, and
-//     notification (https://docs.github.com/en/copilot/reference/hooks-reference).
+//   - copilot-cli: permissionRequest, which also runs before the prompt;
+//     notification; and the tool and session events that show the session
+//     moved on, which withdraw its notices
+//     (https://docs.github.com/en/copilot/reference/hooks-reference; Copilot
+//     CLI 1.0.102 names these among its hooks).
 func Events(a Agent) []string {
 	switch a {
 	case ClaudeCode:
@@ -81,7 +83,7 @@ func Events(a Agent) []string {
 	case Codex:
 		return []string{PermissionRequest}
 	case CopilotCLI:
-		return []string{"permissionRequest", "notification"}
+		return []string{"permissionRequest", "notification", "postToolUse", "postToolUseFailure", "userPromptSubmitted", "agentStop", "sessionEnd"}
 	}
 	return nil
 }
@@ -118,25 +120,33 @@ func (e Entry) Command() string {
 // than being killed.
 const Margin = 3 * time.Second
 
-// Timeout returns the hook timeout, in seconds, setup writes for a person
-// whose question deadline is deadline: the deadline plus room to return.
-// Notices and session events return at once, but share it.
-func Timeout(deadline time.Duration) int {
-	return int((deadline + 2*Margin).Round(time.Second) / time.Second)
+// MaxDeadline is the longest question deadline a person can set
+// (question.MaxTimeout; app/hook imports nothing of the app, a test pins the
+// two together).
+const MaxDeadline = 24 * time.Hour
+
+// InstalledTimeout is the hook timeout, in seconds, setup writes: the longest
+// question deadline plus room to return. It does not depend on the person's
+// settings, so that the entry setup writes is the same bytes on every run:
+// Codex asks the person to review a hook again whenever its entry changes
+// (it keeps a hash of each hook, keyed by the file, the event and the hook's
+// place there). The hook reads the person's deadline at run time, from the
+// app, and waits at most that long; notices and session events return at
+// once.
+func InstalledTimeout() int {
+	return int((MaxDeadline + 2*Margin) / time.Second)
 }
 
 // Entries returns the hooks setup installs for agent a: exe is the asktray
-// executable, dataDir the data dir to pass ("" for the default) and
-// deadline the person's question deadline.
-func Entries(a Agent, exe, dataDir string, deadline time.Duration) []Entry {
-	t := Timeout(deadline)
+// executable and dataDir the data dir to pass ("" for the default). The
+// command line holds nothing but these (no deadline, no event: the hook
+// reads the event from the payload), so it stays the same when settings
+// change.
+func Entries(a Agent, exe, dataDir string) []Entry {
+	t := InstalledTimeout()
 	var out []Entry
 	for _, ev := range Events(a) {
-		args := []string{exe, "hook", string(a), "--timeout", strconv.Itoa(t)}
-		if a == CopilotCLI {
-			// Copilot CLI's camelCase payloads do not name their event.
-			args = append(args, "--event", ev)
-		}
+		args := []string{exe, "hook", string(a)}
 		if dataDir != "" {
 			args = append(args, "--data-dir", dataDir)
 		}

@@ -127,18 +127,27 @@ func TestFormatExactOutput(t *testing.T) {
 	}
 }
 
+// TestEntries: the command line names only the executable, the agent and
+// the data dir, and the timeout is the same whatever the person's deadline,
+// so that setup writes the same bytes on every run (finding 7 of issue 25:
+// Codex asks to review a hook whose entry changed).
 func TestEntries(t *testing.T) {
 	t.Parallel()
-	es := Entries(CopilotCLI, "/opt/Ask Tray/asktray", "", 5*time.Minute)
-	if len(es) != 2 || es[0].Event != "permissionRequest" || es[0].Timeout != 306 {
+	es := Entries(CopilotCLI, "/opt/Ask Tray/asktray", "")
+	if len(es) != len(Events(CopilotCLI)) || es[0].Event != "permissionRequest" || es[0].Timeout != 86406 {
 		t.Fatalf("entries %+v", es)
 	}
-	if got, want := es[0].Command(), `'/opt/Ask Tray/asktray' hook copilot-cli --timeout 306 --event permissionRequest`; got != want {
-		t.Errorf("command %s, want %s", got, want)
+	for _, e := range es {
+		if got, want := e.Command(), `'/opt/Ask Tray/asktray' hook copilot-cli`; got != want {
+			t.Errorf("%s: command %s, want %s", e.Event, got, want)
+		}
 	}
-	cc := Entries(ClaudeCode, "/usr/bin/asktray", "/tmp/d", time.Minute)
-	if len(cc) != len(Events(ClaudeCode)) || cc[0].Command() != "/usr/bin/asktray hook claude-code --timeout 66 --data-dir /tmp/d" {
+	cc := Entries(ClaudeCode, "/usr/bin/asktray", "/tmp/d")
+	if len(cc) != len(Events(ClaudeCode)) || cc[0].Command() != "/usr/bin/asktray hook claude-code --data-dir /tmp/d" {
 		t.Errorf("claude entries %+v", cc)
+	}
+	if time.Duration(InstalledTimeout())*time.Second != MaxDeadline+2*Margin {
+		t.Errorf("installed timeout %d s", InstalledTimeout())
 	}
 	if cc[len(cc)-1].Event != PreToolUse || cc[len(cc)-1].Matcher != AskUserQuestion {
 		t.Errorf("PreToolUse entry %+v", cc[len(cc)-1])
@@ -174,5 +183,31 @@ func TestSuggestions(t *testing.T) {
 	}
 	if Suggestions(json.RawMessage(`{"not":"an array"}`)) != nil {
 		t.Error("an object read as suggestions")
+	}
+}
+
+// TestParseCopilotNamesItsEvent: Copilot CLI 1.0.102 names the event in
+// hookName and sends permissionSuggestions in camelCase, so the command needs
+// no --event (finding 8 of issue 25); --event still wins when given.
+func TestParseCopilotNamesItsEvent(t *testing.T) {
+	t.Parallel()
+	in := []byte(`{"hookName":"permissionRequest","sessionId":"s1","timestamp":1,"cwd":"/w","toolName":"bash","toolInput":{"command":"ls"},` +
+		`"permissionSuggestions":[{"type":"addRules"}]}`)
+	p, err := Parse(CopilotCLI, "", in)
+	if err != nil || p.Event != PermissionRequest || p.SessionID != "s1" || p.ToolName != "bash" || string(p.ToolInput) != `{"command":"ls"}` ||
+		string(p.Suggestions) != `[{"type":"addRules"}]` {
+		t.Fatalf("%+v, %v", p, err)
+	}
+	for hn, want := range map[string]string{"postToolUse": PostToolUse, "userPromptSubmitted": UserPromptSubmit, "agentStop": Stop, "sessionEnd": SessionEnd} {
+		p, err := Parse(CopilotCLI, "", []byte(`{"hookName":"`+hn+`","sessionId":"s1","toolName":"bash"}`))
+		if err != nil || p.Event != want {
+			t.Errorf("%s: %+v, %v", hn, p, err)
+		}
+	}
+	if p, err := Parse(CopilotCLI, "notification", in); err != nil || p.Event != Notification {
+		t.Errorf("--event: %+v, %v", p, err)
+	}
+	if _, err := Parse(CopilotCLI, "", []byte(`{"sessionId":"s1"}`)); err == nil || !strings.Contains(err.Error(), "hookName") {
+		t.Errorf("no event: %v", err)
 	}
 }

@@ -45,11 +45,13 @@ type wire struct {
 	Message       string          `json:"message"`
 	Title         string          `json:"title"`
 
-	// Copilot CLI's camelCase format.
-	SessionIDCamel string          `json:"sessionId"`
-	ToolNameCamel  string          `json:"toolName"`
-	ToolInputCamel json.RawMessage `json:"toolInput"`
-	ToolArgs       json.RawMessage `json:"toolArgs"`
+	// Copilot CLI's camelCase format, whose event is in hookName.
+	HookName         string          `json:"hookName"`
+	SessionIDCamel   string          `json:"sessionId"`
+	SuggestionsCamel json.RawMessage `json:"permissionSuggestions"`
+	ToolNameCamel    string          `json:"toolName"`
+	ToolInputCamel   json.RawMessage `json:"toolInput"`
+	ToolArgs         json.RawMessage `json:"toolArgs"`
 }
 
 // copilotEvents maps Copilot CLI's camelCase event names to the normalized ones.
@@ -72,9 +74,10 @@ func NormalizeEvent(event string) string {
 	return event
 }
 
-// Parse reads agent a's hook payload. event, when not "", names the event
-// (Copilot CLI's camelCase payloads do not); else the payload's
-// hook_event_name does. Errors name the field at fault.
+// Parse reads agent a's hook payload. event, when not "", names the event;
+// else the payload's hook_event_name does, or Copilot CLI's hookName (seen
+// in Copilot CLI 1.0.102's camelCase payloads). Errors name the field at
+// fault.
 func Parse(a Agent, event string, data []byte) (Payload, error) {
 	var w wire
 	data = bytes.TrimSpace(data)
@@ -89,17 +92,17 @@ func Parse(a Agent, event string, data []byte) (Payload, error) {
 		ToolName: first(w.ToolName, w.ToolNameCamel), NotificationType: w.NotifType, Message: w.Message, Title: w.Title,
 	}
 	if p.Event == "" {
-		p.Event = NormalizeEvent(w.HookEventName)
+		p.Event = NormalizeEvent(first(w.HookEventName, w.HookName))
 	}
 	if p.Event == "" {
-		return p, errors.New("hook_event_name: required (or pass --event)")
+		return p, errors.New("hook_event_name: required (Copilot CLI: hookName), or pass --event")
 	}
 	in, err := toolInput(firstRaw(w.ToolInput, w.ToolInputCamel, w.ToolArgs))
 	if err != nil {
 		return p, err
 	}
 	p.ToolInput = in
-	if s := bytes.TrimSpace(w.Suggestions); len(s) > 0 && s[0] == '[' {
+	if s := bytes.TrimSpace(firstRaw(w.Suggestions, w.SuggestionsCamel)); len(s) > 0 && s[0] == '[' {
 		p.Suggestions = s
 	}
 	if (p.Event == PermissionRequest || p.Event == PreToolUse) && p.ToolName == "" {
