@@ -275,7 +275,10 @@ args = ["stdio"]
 [mcp_servers.asktray.env]
 X = "1"
 ` + tail,
-			want: head + "\n" + codexHTTPTable + tail,
+			// The header stays as it was written, and so does the
+			// person's env table: only asktray's keys change.
+			want: head + "\n[ mcp_servers . \"asktray\" ]\n" + strings.TrimPrefix(codexHTTPTable, "[mcp_servers.asktray]\n") +
+				"\n[mcp_servers.asktray.env]\nX = \"1\"\n" + tail,
 		},
 		{name: "append", old: head + tail, want: head + tail + "\n" + codexHTTPTable},
 		{name: "append without final newline", old: `model = "x"`, want: "model = \"x\"\n\n" + codexHTTPTable},
@@ -283,7 +286,7 @@ X = "1"
 		{
 			name: "crlf",
 			old:  "a = 1\r\n[mcp_servers.asktray]\r\nurl = \"old\"\r\n[b]\r\n",
-			want: "a = 1\r\n" + strings.ReplaceAll(codexHTTPTable, "\n", "\r\n") + "\r\n[b]\r\n",
+			want: "a = 1\r\n" + strings.ReplaceAll(codexHTTPTable, "\n", "\r\n") + "[b]\r\n",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -3,10 +3,11 @@ package clientsetup
 // The MCP clients added after the first six. Where each format comes from:
 //
 //   - gemini-cli: https://github.com/google-gemini/gemini-cli/blob/main/docs/tools/mcp-server.md
-//     ("mcpServers" in ~/.gemini/settings.json; "httpUrl" is Streamable HTTP,
-//     where "url" would mean SSE; "headers"; "timeout" in ms, whose default
-//     is 10 minutes). Gemini CLI strips comments from its settings files
-//     before parsing them, so the file may be JSONC.
+//     ("mcpServers" in ~/.gemini/settings.json; "url" with "type": "http" is
+//     Streamable HTTP, "httpUrl" its deprecated spelling (Gemini CLI 0.61
+//     says so); "headers"; "timeout" in ms, whose default is 10 minutes).
+//     Gemini CLI strips comments from its settings files before parsing
+//     them, so the file may hold comments, but it rejects trailing commas.
 //     'gemini mcp add --scope user --transport http --header …' does the same.
 //   - zed: https://zed.dev/docs/ai/mcp ("context_servers" in the settings
 //     file; a remote server is "url" + "headers", a local one "command" +
@@ -18,12 +19,13 @@ package clientsetup
 //     "headers", a local one "type": "local" + "command" as one array);
 //     global config ~/.config/opencode/opencode.json or opencode.jsonc, JSONC.
 //     OpenCode 1 read servers straight under "mcp"
-//     (https://opencode.ai/docs/migrate-v1/); docs/clients.md says how.
+//     (https://opencode.ai/docs/migrate-v1/), and opencode 1.18 reads both.
 //   - copilot-cli: https://docs.github.com/en/copilot/how-tos/use-copilot-agents/use-copilot-cli
 //     (~/.copilot/mcp-config.json, or $COPILOT_HOME/mcp-config.json; its
 //     "mcpServers" entries take "type": "http" | "local", "url", "headers",
 //     "command", "args" and "tools", with "*" for every tool, and ${VAR} is
-//     expanded in them; https://github.com/github/copilot-cli/blob/main/changelog.md).
+//     expanded in them; https://github.com/github/copilot-cli/blob/main/changelog.md);
+//     Copilot CLI 1.0.102 reads the file with comments and trailing commas.
 
 import (
 	"os"
@@ -36,11 +38,13 @@ import (
 const geminiToolTimeoutMS = 600_000
 
 func buildGemini(t *Target, b build) {
-	t.Title, t.jsonc = "Gemini CLI", true
+	t.Title, t.jsonc, t.noTrailing = "Gemini CLI", true, true
 	t.Path = filepath.Join(b.sys.Home, ".gemini", "settings.json")
 	e := b.entry()
 	if b.http {
-		e.URL, e.HTTPURL, e.Timeout = "", b.srv.URL, geminiToolTimeoutMS
+		// Gemini CLI 0.61 calls httpUrl deprecated: "migrate to url with
+		// type: \"http\"".
+		e.Type, e.Timeout = "http", geminiToolTimeoutMS
 		t.Command = shellJoin(b.sys.GOOS, "gemini", "mcp", "add", "--scope", "user", "--transport", "http",
 			"--header", "Authorization: Bearer "+b.srv.Token, ServerName, b.srv.URL)
 	}
@@ -58,7 +62,10 @@ func buildZed(t *Target, b build) {
 }
 
 func buildOpencode(t *Target, b build) {
+	// opencode 1.18 reads servers both under "mcp" → "servers" and straight
+	// under "mcp" (OpenCode 1's place): an entry in either is updated there.
 	t.Title, t.rootPath, t.jsonc = "opencode", []string{"mcp", "servers"}, true
+	t.altRoots = [][]string{{"mcp"}}
 	dir := filepath.Join(xdgConfigDir(b.sys), "opencode")
 	t.Path = filepath.Join(dir, "opencode.json")
 	if _, err := os.Stat(filepath.Join(dir, "opencode.jsonc")); err == nil {
@@ -72,7 +79,8 @@ func buildOpencode(t *Target, b build) {
 }
 
 func buildCopilot(t *Target, b build) {
-	t.Title = "Copilot CLI"
+	// Copilot CLI reads its config with comments and trailing commas.
+	t.Title, t.jsonc = "Copilot CLI", true
 	t.Path = filepath.Join(copilotHome(b.sys), "mcp-config.json")
 	e := b.entry()
 	e.Type, e.Tools = "local", []string{"*"}

@@ -28,6 +28,10 @@ type jsonDoc struct {
 	nl   string // "\n", or "\r\n" when the file uses it
 	// fresh: the input was empty, so the output ends in a newline
 	fresh bool
+	// noTrailing: never add a trailing comma, even where the file has them
+	noTrailing bool
+	// trailing are the lines of the input's trailing commas
+	trailing []int
 }
 
 // parseJSONDoc parses old, a config file whose top level must be an object
@@ -52,11 +56,37 @@ func parseJSONDoc(old []byte, jsonc bool) (*jsonDoc, error) {
 		return nil, errors.New("not plain JSON: it has comments or trailing commas, which this client does not read")
 	}
 	d.root = v
+	d.trailing = trailingCommas(&v, old)
 	if bytes.Contains(old, []byte("\r\n")) {
 		d.nl = "\r\n"
 	}
 	d.unit = indentUnit(old)
 	return d, nil
+}
+
+// trailingCommas returns the lines (from 1) of src, parsed as v, that end an
+// object or an array with a comma.
+func trailingCommas(v *hujson.Value, src []byte) []int {
+	var lines []int
+	for x := range v.All() {
+		var last *hujson.Value
+		switch c := x.Value.(type) {
+		case *hujson.Object:
+			if n := len(c.Members); n > 0 {
+				last = &c.Members[n-1].Value
+			}
+		case *hujson.Array:
+			if n := len(c.Elements); n > 0 {
+				last = &c.Elements[n-1]
+			}
+		}
+		if last != nil && last.AfterExtra != nil && last.EndOffset <= len(src) {
+			end := last.EndOffset + len(last.AfterExtra)
+			lines = append(lines, 1+bytes.Count(src[:min(end, len(src))], []byte("\n")))
+		}
+	}
+	slices.Sort(lines)
+	return slices.Compact(lines)
 }
 
 // indentUnit returns the indentation of the first indented line of src, or
@@ -229,13 +259,13 @@ func (d *jsonDoc) layOut(path []string) {
 		if len(p.Members[i].Value.BeforeExtra) == 0 {
 			p.Members[i].Value.BeforeExtra = hujson.Extra(" ")
 		}
-		if last && i > 0 && p.Members[i-1].Value.AfterExtra != nil {
+		if last && i > 0 && p.Members[i-1].Value.AfterExtra != nil && !d.noTrailing {
 			p.Members[i].Value.AfterExtra = hujson.Extra{} // keep the trailing comma
 		}
 	case *hujson.Array:
 		i := len(p.Elements) - 1
 		before, closing, last = &p.Elements[i].BeforeExtra, &p.AfterExtra, true
-		if i > 0 && p.Elements[i-1].AfterExtra != nil {
+		if i > 0 && p.Elements[i-1].AfterExtra != nil && !d.noTrailing {
 			p.Elements[i].AfterExtra = hujson.Extra{}
 		}
 	default:

@@ -80,12 +80,12 @@ func (t Target) AfterNote() string {
 	case "windsurf":
 		s = "Press Refresh in Cascade's MCP panel to connect."
 	case "gemini-cli":
-		s = "Gemini CLI connects at its next start; /mcp shows the server."
+		s = "Gemini CLI connects at its next start; /mcp shows the server. In a folder you have not\n" +
+			"trusted, Gemini CLI keeps MCP servers off: trust the folder when it asks (or with /permissions)."
 	case "zed":
 		s = "Zed connects when it reads its settings; the Agent Panel's settings show the server."
 	case "opencode":
-		s = "opencode connects at its next start; 'opencode mcp list' shows the server.\n" +
-			"OpenCode 1 reads servers straight under \"mcp\": move the entry up one level there."
+		s = "opencode connects at its next start; 'opencode mcp list' shows the server."
 	case "copilot-cli":
 		s = "Copilot CLI connects at its next start; /mcp shows the server."
 	}

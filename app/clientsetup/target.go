@@ -104,10 +104,26 @@ type Target struct {
 	Stdio         bool     // the entry runs 'asktray stdio'
 	Command       string   // a command line that adds the server, where the client has one
 	rootPath      []string // JSON: the object holding the servers; nil for Codex's TOML
-	jsonc         bool     // the client reads JSON with comments and trailing commas
-	entry         any      // the JSON entry
-	toml          string   // Codex: the [mcp_servers.asktray] table
+	// altRoots are other objects the client reads servers from; an entry
+	// found there is updated there, and no second one is added.
+	altRoots [][]string
+	jsonc    bool // the client reads JSON with comments and trailing commas
+	// noTrailing: the client reads comments but refuses trailing commas
+	// (Gemini CLI), so none is added and the person's are pointed out.
+	noTrailing bool
+	entry      any    // the JSON entry
+	toml       string // Codex: the [mcp_servers.asktray] table
 }
+
+// ownedKeys are the keys of a server entry asktray writes; every other key in
+// the entry is the person's and a rewrite keeps it. A key here that the new
+// entry lacks goes (a URL when the entry now runs 'asktray stdio', Gemini CLI's
+// deprecated httpUrl). Codex's TOML table has its own (codexOwned).
+var ownedKeys = []string{"type", "url", "serverUrl", "httpUrl", "headers", "command", "args"}
+
+// defaultKeys are keys asktray writes only into an entry that lacks them:
+// Gemini CLI's timeout and Copilot CLI's tools are the person's to change.
+var defaultKeys = []string{"timeout", "tools"}
 
 // jsonServer is a server entry in a client's JSON config; its field order is
 // the order it is printed and written in.

@@ -87,12 +87,53 @@ func hasKeyPrefix(key, prefix []string) bool {
 	return len(key) >= len(prefix) && slices.Equal(key[:len(prefix)], prefix)
 }
 
+// codexOwned are the keys of [mcp_servers.asktray] asktray writes; the
+// person's other keys (startup_timeout_sec, disabled_tools, a
+// [mcp_servers.asktray.tools.notify] table, …) stay. One of these that the
+// new table lacks goes (url and http_headers when the entry now runs
+// 'asktray stdio'). codexDefaults are written only when missing.
+var (
+	codexOwned    = []string{"url", "http_headers", "command", "args"}
+	codexDefaults = []string{"tool_timeout_sec"}
+)
+
+// tomlItem is one key of the table asktray writes: its line, and the comment
+// lines before it.
+type tomlItem struct {
+	key            string
+	line, comments string
+}
+
+// tableItems splits table, a [mcp_servers.asktray] table of one-line keys,
+// into its keys.
+func tableItems(table string) ([]tomlItem, error) {
+	lines, err := scanTOML(table)
+	if err != nil || len(lines) == 0 || lines[0].header == nil {
+		return nil, fmt.Errorf("asktray's own table: %v", err)
+	}
+	var items []tomlItem
+	var comments strings.Builder
+	for _, ln := range lines[1:] {
+		switch {
+		case ln.key != nil:
+			items = append(items, tomlItem{key: ln.key[0], line: ln.text, comments: comments.String()})
+			comments.Reset()
+		case ln.blank:
+			comments.WriteString(ln.text)
+		}
+	}
+	return items, nil
+}
+
 // mergeTOMLTable puts table, a [mcp_servers.asktray] table, into the TOML
-// document old: in place of the lines of an existing [mcp_servers.asktray]
-// table and its sub-tables (up to the next other table header, less the
-// comments that lead into that one), or appended at the end. Everything else
-// is kept byte for byte. A document it cannot follow, or one that defines the
-// server with dotted keys or an inline table, is an error.
+// document old. Where old has that table, the keys asktray owns (codexOwned)
+// are replaced line for line in their place, missing ones are added after the
+// table's last key, and every other line of the table and of its sub-tables is
+// kept (a sub-table under an owned key, such as
+// [mcp_servers.asktray.http_headers], goes with it). Without one, the table is
+// appended at the end. Everything else is kept byte for byte. A document it
+// cannot follow, or one that defines the server with dotted keys or an inline
+// table, is an error.
 func mergeTOMLTable(old []byte, table string) ([]byte, error) {
 	src := string(old)
 	if !utf8.ValidString(src) {
@@ -106,8 +147,7 @@ func mergeTOMLTable(old []byte, table string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot follow this TOML (%w)", err)
 	}
-	own, first, err := ownTOMLLines(lines)
-	if err != nil {
+	if err := checkTOMLServer(lines); err != nil {
 		return nil, err
 	}
 	nl := "\n"
@@ -115,9 +155,25 @@ func mergeTOMLTable(old []byte, table string) ([]byte, error) {
 		nl = "\r\n"
 		table = strings.ReplaceAll(table, "\n", nl)
 	}
+	items, err := tableItems(table)
+	if err != nil {
+		return nil, err
+	}
+	main := slices.IndexFunc(lines, func(ln tomlLine) bool {
+		return !ln.array && slices.Equal(ln.header, []string{"mcp_servers", ServerName})
+	})
 	var b strings.Builder
 	b.WriteString(bom)
-	if first < 0 {
+	if main < 0 {
+		// Sub-tables under an owned key go, as with a table.
+		drop, _ := droppedTOMLLines(lines, -1, -1)
+		var kept strings.Builder
+		for i, ln := range lines {
+			if !drop[i] {
+				kept.WriteString(ln.text)
+			}
+		}
+		src = kept.String()
 		b.WriteString(src)
 		if src != "" && !strings.HasSuffix(src, "\n") {
 			b.WriteString(nl) // the table's header starts a line of its own
@@ -128,59 +184,131 @@ func mergeTOMLTable(old []byte, table string) ([]byte, error) {
 		b.WriteString(table)
 		return []byte(b.String()), nil
 	}
-	for i, ln := range lines {
-		if i == first {
-			b.WriteString(table)
-			if j := slices.Index(own[i:], false); j >= 0 && strings.TrimSpace(lines[i+j].text) != "" {
-				b.WriteString(nl)
-			}
-		}
-		if !own[i] {
-			b.WriteString(ln.text)
-		}
-	}
+	b.WriteString(mergeTableLines(lines, main, items, nl))
 	return []byte(b.String()), nil
 }
 
-// ownTOMLLines marks the lines of the [mcp_servers.asktray] table and its
-// sub-tables, and returns the index of its first header (-1 if there is none).
-func ownTOMLLines(lines []tomlLine) (own []bool, first int, err error) {
-	target := []string{"mcp_servers", ServerName}
-	own, first = make([]bool, len(lines)), -1
-	var table []string
-	ours := false
-	giveBack := func(end int) { // comments and blank lines before end lead into what follows
-		for j := end - 1; j >= 0 && own[j] && lines[j].blank; j-- {
-			own[j] = false
+// mergeTableLines is mergeTOMLTable for a document whose lines hold the
+// table's header at main.
+func mergeTableLines(lines []tomlLine, main int, items []tomlItem, nl string) string {
+	end := main + 1 // the main table's lines are main+1 … end-1
+	for end < len(lines) && lines[end].header == nil {
+		end++
+	}
+	drop, have := droppedTOMLLines(lines, main, end)
+	last := lastKeyLine(lines, main, end)
+	items = slices.DeleteFunc(slices.Clone(items), func(it tomlItem) bool {
+		// A default the person has stays theirs; with bearer_token_env_var
+		// the person keeps the token out of the file (docs/clients.md).
+		return have[it.key] && slices.Contains(codexDefaults, it.key) ||
+			it.key == "http_headers" && have["bearer_token_env_var"]
+	})
+	itemFor := map[string]tomlItem{}
+	for _, it := range items {
+		itemFor[it.key] = it
+	}
+	var b strings.Builder
+	written := map[string]bool{}
+	for i, ln := range lines {
+		if i > main && i < end && ln.key != nil {
+			if it, ok := itemFor[ln.key[0]]; ok && drop[i] && !written[it.key] {
+				b.WriteString(it.line) // in the old key's place
+				written[it.key] = true
+			}
+		}
+		if !drop[i] {
+			b.WriteString(ln.text)
+		}
+		if i == last {
+			if !strings.HasSuffix(ln.text, "\n") {
+				b.WriteString(nl)
+			}
+			for _, it := range items {
+				if !written[it.key] {
+					b.WriteString(it.comments + it.line)
+					written[it.key] = true
+				}
+			}
 		}
 	}
+	return b.String()
+}
+
+// lastKeyLine is the last line of the last key of the table whose lines are
+// main+1 … end-1, or main when it has none.
+func lastKeyLine(lines []tomlLine, main, end int) int {
+	last := main
+	for i := main + 1; i < end; i++ {
+		if !lines[i].blank {
+			last = i
+		}
+	}
+	return last
+}
+
+// droppedTOMLLines marks the lines a merge replaces or removes: in the main
+// table (lines main+1 … end-1), the owned keys with the lines of their
+// values; the sub-tables under an owned key, less the comments that lead into
+// the next table. have lists the main table's keys.
+func droppedTOMLLines(lines []tomlLine, main, end int) (drop []bool, have map[string]bool) {
+	drop, have = make([]bool, len(lines)), map[string]bool{}
+	inSub, inKey := false, false
+	for i, ln := range lines {
+		switch {
+		case ln.header != nil:
+			if inSub {
+				for j := i - 1; j >= 0 && drop[j] && lines[j].blank; j-- {
+					drop[j] = false
+				}
+			}
+			inSub = i != main && len(ln.header) > 2 && hasKeyPrefix(ln.header, []string{"mcp_servers", ServerName}) &&
+				slices.Contains(codexOwned, ln.header[2])
+			inKey = false
+			drop[i] = inSub
+		case i > main && i < end && ln.key != nil:
+			have[ln.key[0]] = true
+			inKey = slices.Contains(codexOwned, ln.key[0])
+			drop[i] = inKey
+		case i > main && i < end && !ln.blank:
+			drop[i] = inKey // a later line of a multi-line value
+		default:
+			drop[i] = inSub
+		}
+	}
+	if inSub {
+		for j := len(lines) - 1; j >= 0 && drop[j] && lines[j].blank; j-- {
+			drop[j] = false
+		}
+	}
+	return drop, have
+}
+
+// checkTOMLServer refuses a document that defines the asktray server in a
+// way a line-for-line merge cannot follow: an array of tables, or dotted keys
+// or an inline table from outside its own table.
+func checkTOMLServer(lines []tomlLine) error {
+	target := []string{"mcp_servers", ServerName}
+	var table []string
+	ours := false
 	for i, ln := range lines {
 		switch {
 		case ln.header != nil:
 			table, ours = ln.header, hasKeyPrefix(ln.header, target)
 			if ln.array && slices.Equal(ln.header, target[:1]) {
-				return nil, -1, fmt.Errorf("line %d: [[mcp_servers]] is an array of tables", i+1)
+				return fmt.Errorf("line %d: [[mcp_servers]] is an array of tables", i+1)
 			}
 			if ours && ln.array {
-				return nil, -1, fmt.Errorf("line %d: [[%s]] is an array of tables", i+1, strings.Join(ln.header, "."))
-			}
-			if ours && first < 0 {
-				first = i
-			}
-			if !ours {
-				giveBack(i)
+				return fmt.Errorf("line %d: [[%s]] is an array of tables", i+1, strings.Join(ln.header, "."))
 			}
 		case ln.key != nil && !ours:
 			full := append(slices.Clone(table), ln.key...)
 			if hasKeyPrefix(full, target) || slices.Equal(full, target[:1]) {
-				return nil, -1, fmt.Errorf("line %d sets %s with a dotted key or an inline table, which asktray does not rewrite",
+				return fmt.Errorf("line %d sets %s with a dotted key or an inline table, which asktray does not rewrite",
 					i+1, strings.Join(full, "."))
 			}
 		}
-		own[i] = ours
 	}
-	giveBack(len(lines))
-	return own, first, nil
+	return nil
 }
 
 // tomlString quotes s as a TOML basic string.

@@ -2,6 +2,7 @@ package clientsetup
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,11 +20,14 @@ var tomlSeeds = []string{
 	"a = 1\r\n[mcp_servers.asktray]\r\nurl = \"old\"\r\n[b]\r\n",
 	"mcp_servers.asktray.command = \"x\"\n",
 	"[[mcp_servers.asktray]]\ncommand = \"x\"\n",
+	"[mcp_servers.asktray]\nurl = \"old\"\nstartup_timeout_sec = 30\ndisabled_tools = [\n  \"notify\",\n]\ntool_timeout_sec = 90\n\n[mcp_servers.asktray.tools.notify]\napproval_mode = \"approve\"\n\n[mcp_servers.asktray.http_headers]\nAuthorization = \"Bearer old\"\n\n# next\n[x]\n",
+	"[mcp_servers.asktray]\ncommand = \"/old\"\nargs = [\n  \"stdio\",\n]\nenabled = false\n",
 }
 
 // FuzzTOMLMerge checks mergeTOMLTable on any input: the result is TOML whose
-// mcp_servers.asktray is the table, everything else decodes as before, and a
-// second merge changes nothing.
+// mcp_servers.asktray holds the table's owned keys, its default keys unless
+// the person had them, and the person's other keys and sub-tables as before;
+// everything else decodes as before, and a second merge changes nothing.
 func FuzzTOMLMerge(f *testing.F) {
 	for _, s := range tomlSeeds {
 		f.Add(s)
@@ -32,6 +36,7 @@ func FuzzTOMLMerge(f *testing.F) {
 	if err := toml.Unmarshal([]byte(fuzzTable), &want); err != nil {
 		f.Fatal(err)
 	}
+	wantEntry := want["mcp_servers"].(map[string]any)["asktray"].(map[string]any)
 	f.Fuzz(func(t *testing.T, old string) {
 		merged, err := mergeTOMLTable([]byte(old), fuzzTable)
 		if err != nil {
@@ -44,9 +49,26 @@ func FuzzTOMLMerge(f *testing.F) {
 		if err := toml.Unmarshal([]byte(strings.TrimPrefix(string(merged), "\ufeff")), &after); err != nil {
 			t.Fatalf("%q -> %q: %v", old, merged, err)
 		}
+		mine := map[string]any{}
+		if s, ok := before["mcp_servers"].(map[string]any); ok {
+			if e, ok := s["asktray"].(map[string]any); ok {
+				mine = e
+			}
+		}
+		expect := map[string]any{}
+		for k, v := range mine {
+			if !slices.Contains(codexOwned, k) {
+				expect[k] = v
+			}
+		}
+		for k, v := range wantEntry {
+			if _, had := mine[k]; !had || !slices.Contains(codexDefaults, k) {
+				expect[k] = v
+			}
+		}
 		got := after["mcp_servers"].(map[string]any)["asktray"]
-		if !reflect.DeepEqual(got, want["mcp_servers"].(map[string]any)["asktray"]) {
-			t.Fatalf("%q -> %q: asktray = %v", old, merged, got)
+		if !reflect.DeepEqual(got, expect) {
+			t.Fatalf("%q -> %q: asktray = %v, want %v", old, merged, got, expect)
 		}
 		for _, m := range []map[string]any{before, after} {
 			if s, ok := m["mcp_servers"].(map[string]any); ok {

@@ -10,8 +10,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tailscale/hujson"
 
 	"github.com/asktray/asktray/app/atomicfile"
 )
@@ -35,6 +38,7 @@ func (t Target) Write(out io.Writer) error {
 		}
 		return fmt.Errorf("%s: %w\nasktray left the file untouched; add the %s entry printed above to it by hand", path, err, ServerName)
 	}
+	t.warnTrailing(out, path, old)
 	newMode := mode
 	if !t.Stdio && mode&0o077 != 0 {
 		newMode = 0o600 // the entry holds the bearer token
@@ -71,14 +75,80 @@ func (t Target) merge(old []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	path := append(slices.Clone(t.rootPath), ServerName)
-	if d.same(path, t.entry) {
-		return old, nil
+	d.noTrailing = t.noTrailing
+	found := false
+	for _, root := range append([][]string{t.rootPath}, t.altRoots...) {
+		path := append(slices.Clone(root), ServerName)
+		if v := d.find(path...); v != nil {
+			found = true
+			if err := d.mergeEntry(path, t.entry); err != nil {
+				return nil, err
+			}
+		}
 	}
-	if err := d.set(path, t.entry); err != nil {
-		return nil, err
+	if !found {
+		if err := d.set(append(slices.Clone(t.rootPath), ServerName), t.entry); err != nil {
+			return nil, err
+		}
 	}
 	return d.bytes(), nil
+}
+
+// warnTrailing says where the person's file has trailing commas, for a
+// client that refuses them (Gemini CLI); asktray adds none there.
+func (t Target) warnTrailing(out io.Writer, path string, old []byte) {
+	if !t.noTrailing {
+		return
+	}
+	d, err := parseJSONDoc(old, true)
+	if err != nil || len(d.trailing) == 0 {
+		return
+	}
+	lines := make([]string, len(d.trailing))
+	for i, n := range d.trailing {
+		lines[i] = strconv.Itoa(n)
+	}
+	fmt.Fprintf(out, "Note: %s has a trailing comma (line %s), which %s rejects: remove it there.\n"+
+		"asktray added none.\n", path, strings.Join(lines, ", "), t.Title)
+}
+
+// mergeEntry makes the server entry at path entry: the keys asktray owns are
+// set (or removed when entry lacks them), the default keys are added only
+// where missing, and every other key stays as it was. An entry that is not an
+// object is replaced.
+func (d *jsonDoc) mergeEntry(path []string, entry any) error {
+	if _, ok := d.find(path...).Value.(*hujson.Object); !ok {
+		return d.set(path, entry)
+	}
+	raw, err := json.Marshal(entry)
+	if err != nil {
+		return err
+	}
+	v, err := hujson.Parse(raw)
+	if err != nil {
+		return err
+	}
+	want := map[string]bool{}
+	for _, m := range v.Value.(*hujson.Object).Members {
+		want[m.Name.Value.(hujson.Literal).String()] = true
+	}
+	for _, k := range ownedKeys {
+		if !want[k] {
+			if err := d.remove(append(slices.Clone(path), k)...); err != nil {
+				return err
+			}
+		}
+	}
+	for _, m := range v.Value.(*hujson.Object).Members {
+		k := m.Name.Value.(hujson.Literal).String()
+		if slices.Contains(defaultKeys, k) && d.find(append(slices.Clone(path), k)...) != nil {
+			continue
+		}
+		if err := d.setMember(path, k, json.RawMessage(m.Value.Pack())); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // writeFile writes data to path atomically with mode.
