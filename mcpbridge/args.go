@@ -158,20 +158,6 @@ func quote(s *string) json.RawMessage {
 // the question to ask and how to wait.
 type askArgs interface{ toAsk() ask }
 
-// askTools maps each ask tool to a new value of its arguments type. The
-// argument names a call may use are not listed here: they are the
-// properties of the tool's declared input schema (declaredArgs).
-var askTools = map[string]func() askArgs{
-	ToolAskUser:        func() askArgs { return new(askUserArgs) },
-	ToolAskConfirm:     func() askArgs { return new(askConfirmArgs) },
-	ToolAskChoice:      func() askArgs { return new(askChoiceArgs) },
-	ToolAskMultiSelect: func() askArgs { return new(askMultiSelectArgs) },
-	ToolAskText:        func() askArgs { return new(askTextArgs) },
-	ToolAskForm:        func() askArgs { return new(askFormArgs) },
-	ToolApproval:       func() askArgs { return new(approvalArgs) },
-	ToolNotify:         func() askArgs { return new(notifyArgs) },
-}
-
 // declaredArgs maps each tool to the property names of its declared input
 // schema, sorted, so that what a call may send is exactly what tools/list
 // tells the agent it takes.
@@ -198,10 +184,11 @@ func decodeToolArgs(tool string, raw json.RawMessage, v any) error {
 // parseAsk decodes the arguments of the ask tool name. It does not block and
 // may be called from any goroutine.
 func parseAsk(name string, raw json.RawMessage) (ask, error) {
-	newArgs, ok := askTools[name]
-	if !ok {
+	spec, ok := specOf(name)
+	if !ok || spec.args == nil {
 		return ask{}, fmt.Errorf("no ask tool %q", name)
 	}
+	newArgs := spec.args
 	in := newArgs()
 	if err := decodeToolArgs(name, raw, in); err != nil {
 		return ask{}, err
@@ -339,17 +326,9 @@ func (in *notifyArgs) toAsk() ask {
 	return a
 }
 
-// fieldNames maps the question model's field names to the tool's argument
-// names, so that validation errors name what the agent sent.
-var fieldNames = map[string]map[string]string{
-	"*":         {"message": "question", "options": "options", "min_select": "min_selections", "max_select": "max_selections", "schema": "requestedSchema"},
-	ToolAskForm: {"message": "message"},
-	// An approval's message is its action; an empty action fails as "message".
-	ToolApproval: {"message": "action", "agent_reason": "reason"},
-	// A permission prompt's message and action are Claude Code's tool name.
-	ToolPermission: {"message": "tool_name", "action": "tool_name"},
-	ToolNotify:     {"message": "message"},
-}
+// commonFields maps the question model's field names to the argument names
+// every ask tool uses; a tool's spec (toolSpec.fields) names its own.
+var commonFields = map[string]string{"message": "question", "options": "options", "min_select": "min_selections", "max_select": "max_selections", "schema": "requestedSchema"}
 
 // selectWords finds the model's names for selection bounds inside a message.
 var selectWords = regexp.MustCompile(`\b(min|max)_select\b`)
@@ -357,7 +336,8 @@ var selectWords = regexp.MustCompile(`\b(min|max)_select\b`)
 // renameField rewrites the fields named in a validation message for tool.
 func renameField(tool, msg string) string {
 	msg = selectWords.ReplaceAllString(msg, "${1}_selections")
-	for _, m := range []map[string]string{fieldNames[tool], fieldNames["*"]} {
+	spec, _ := specOf(tool)
+	for _, m := range []map[string]string{spec.fields, commonFields} {
 		for from, to := range m {
 			if rest, ok := strings.CutPrefix(msg, from); ok && (rest == "" || rest[0] == ':' || rest[0] == '[' || rest[0] == '.') {
 				return to + rest

@@ -58,7 +58,7 @@ func sampleValues(t *testing.T, schema json.RawMessage) []string {
 func TestEveryDeclaredArgumentIsDecoded(t *testing.T) {
 	t.Parallel()
 	for _, tool := range Tools() {
-		if _, ok := askTools[tool.Name]; !ok {
+		if spec, _ := specOf(tool.Name); spec.args == nil {
 			continue
 		}
 		var schema struct {
@@ -95,7 +95,11 @@ func TestEveryDeclaredArgumentIsDecoded(t *testing.T) {
 // dead (refused by the allow-list) or undocumented.
 func TestDecodedArgumentsAreDeclared(t *testing.T) {
 	t.Parallel()
-	for name, newArgs := range askTools {
+	for _, spec := range toolSpecs {
+		if spec.args == nil {
+			continue
+		}
+		name, newArgs := spec.name, spec.args
 		declared := declaredArgs()[name]
 		if len(declared) == 0 {
 			t.Fatalf("%s declares no arguments", name)

@@ -112,8 +112,8 @@ func New(cfg Config) *Bridge {
 		mcpserver.WithToolCapabilities(false),
 		mcpserver.WithRecovery(),
 	)
-	for _, t := range Tools() {
-		b.srv.AddTool(t, b.handler(t.Name))
+	for _, spec := range toolSpecs {
+		b.srv.AddTool(spec.define(spec.name), b.handler(spec))
 	}
 	return b
 }
@@ -121,35 +121,29 @@ func New(cfg Config) *Bridge {
 // MCPServer returns the underlying mcp-go server.
 func (b *Bridge) MCPServer() *mcpserver.MCPServer { return b.srv }
 
-func (b *Bridge) handler(name string) mcpserver.ToolHandlerFunc {
+// handler serves spec's calls: the raw arguments and the caller go to
+// spec.serve.
+func (b *Bridge) handler(spec toolSpec) mcpserver.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		raw, _ := req.GetRawArguments().(json.RawMessage)
 		if raw == nil && req.Params.Arguments != nil {
 			raw, _ = json.Marshal(req.Params.Arguments)
 		}
-		c := b.caller(ctx, req)
-		var res *toolResult
-		var err error
-		switch name {
-		case ToolGetAnswer:
-			res, err = b.getAnswer(ctx, c, raw)
-		case ToolCancelQuestion:
-			res, err = b.cancelQuestion(c, raw)
-		case ToolPermission:
-			pr := b.permissionPrompt(ctx, c, raw)
-			return mcp.NewToolResultStructured(pr, pr.text()), nil
-		default:
-			res, err = b.ask(ctx, c, name, raw)
-		}
-		if err != nil {
-			if ae, ok := errors.AsType[*argError](err); ok {
-				return mcp.NewToolResultError(ae.msg), nil
-			}
-			b.cfg.Log.Error("tool call failed", "tool", name, "err", err)
-			return mcp.NewToolResultError("asktray could not handle this call: " + err.Error()), nil
-		}
-		return mcp.NewToolResultStructured(res, mustText(res)), nil
+		return spec.serve(b, ctx, b.caller(ctx, req), spec.name, raw), nil
 	}
+}
+
+// result is a tool's result for res, or for err: an argument error is the
+// agent's to fix, anything else is logged; both reach the agent as isError.
+func (b *Bridge) result(name string, res *toolResult, err error) *mcp.CallToolResult {
+	if err != nil {
+		if ae, ok := errors.AsType[*argError](err); ok {
+			return mcp.NewToolResultError(ae.msg)
+		}
+		b.cfg.Log.Error("tool call failed", "tool", name, "err", err)
+		return mcp.NewToolResultError("asktray could not handle this call: " + err.Error())
+	}
+	return mcp.NewToolResultStructured(res, mustText(res))
 }
 
 func mustText(v any) string {

@@ -19,8 +19,9 @@ const (
 	ToolCancelQuestion = "cancel_question"
 )
 
-// ToolNames lists every tool in the order tools/list shows them.
-var ToolNames = []string{ToolAskUser, ToolAskConfirm, ToolAskChoice, ToolAskMultiSelect, ToolAskText, ToolAskForm, ToolApproval, ToolPermission, ToolNotify, ToolGetAnswer, ToolCancelQuestion}
+// ToolNames lists every tool in the order tools/list shows them: the order
+// of toolSpecs (set with them).
+var ToolNames []string
 
 const waitNote = " If the result has status pending, the user has not answered yet: call get_answer with its question_id (do not ask again, and do not proceed without the answer). Always follow next_step."
 
@@ -55,21 +56,15 @@ func newTool(name, title, desc string, in, out []byte, readOnly, destructive, id
 	return t
 }
 
-// toolConstructors builds each tool's definition, in ToolNames order.
-var toolConstructors = []func() mcp.Tool{
-	askUserTool, askConfirmTool, askChoiceTool, askMultiSelectTool, askTextTool, askFormTool,
-	approvalTool, permissionTool, notifyTool, getAnswerTool, cancelQuestionTool,
-}
-
 // Tools returns the definitions of every tool, in ToolNames order. Asking
 // changes nothing but the person's attention and the history, so no tool is
 // destructive or open-world; the ask tools are not idempotent because each
 // call may open a dialog, while re-asking the same question re-attaches.
 // It builds new values on each call and may be called from any goroutine.
 func Tools() []mcp.Tool {
-	tools := make([]mcp.Tool, len(toolConstructors))
-	for i, build := range toolConstructors {
-		tools[i] = build()
+	tools := make([]mcp.Tool, len(toolSpecs))
+	for i, s := range toolSpecs {
+		tools[i] = s.define(s.name)
 	}
 	return tools
 }
@@ -80,8 +75,8 @@ func header() obj {
 }
 
 // askUserTool defines ask_user.
-func askUserTool() mcp.Tool {
-	return newTool(ToolAskUser, "Ask the user",
+func askUserTool(name string) mcp.Tool {
+	return newTool(name, "Ask the user",
 		"Ask the user an open question when you need clarification, a preference or a fact only they know, optionally with up to 3 suggested answers they can pick; they can always type their own answer unless free_text is false. Returns answer (the text) and source (choice when they picked a suggestion, free_text when they typed)."+waitNote,
 		input(obj{
 			"question":  str(questionDesc),
@@ -95,8 +90,8 @@ func askUserTool() mcp.Tool {
 }
 
 // askConfirmTool defines ask_confirm.
-func askConfirmTool() mcp.Tool {
-	return newTool(ToolAskConfirm, "Ask for a yes/no confirmation",
+func askConfirmTool(name string) mcp.Tool {
+	return newTool(name, "Ask for a yes/no confirmation",
 		"Get explicit approval before a destructive or irreversible action (deleting, overwriting, migrating, force-pushing, publishing), or any binary decision the user should own. State the exact target and the consequence in question, not just \"are you sure?\", and set destructive for actions that lose data. Returns confirmed (true only when the user said yes) and answer (\"yes\" or \"no\"). Any status other than answered means no: do not proceed."+waitNote,
 		input(obj{
 			"question":    str(questionDesc + " Name the exact target and consequence."),
@@ -111,8 +106,8 @@ func askConfirmTool() mcp.Tool {
 }
 
 // askChoiceTool defines ask_choice.
-func askChoiceTool() mcp.Tool {
-	return newTool(ToolAskChoice, "Ask the user to pick one option",
+func askChoiceTool(name string) mcp.Tool {
+	return newTool(name, "Ask the user to pick one option",
 		"Ask the user to pick exactly one of 2 to 20 options, each with a label and an optional description. With free_text the user may add a note (or answer only with a note). Returns selected (a list with the picked label) and free_text."+waitNote,
 		input(obj{
 			"question":  str(questionDesc),
@@ -126,8 +121,8 @@ func askChoiceTool() mcp.Tool {
 }
 
 // askMultiSelectTool defines ask_multi_select.
-func askMultiSelectTool() mcp.Tool {
-	return newTool(ToolAskMultiSelect, "Ask the user to pick several options",
+func askMultiSelectTool(name string) mcp.Tool {
+	return newTool(name, "Ask the user to pick several options",
 		"Ask the user to pick any number of 2 to 20 options, within min_selections..max_selections. Returns selected (the picked labels, in the user's order) and free_text."+waitNote,
 		input(obj{
 			"question":       str(questionDesc),
@@ -143,8 +138,8 @@ func askMultiSelectTool() mcp.Tool {
 }
 
 // askTextTool defines ask_text.
-func askTextTool() mcp.Tool {
-	return newTool(ToolAskText, "Ask the user for text",
+func askTextTool(name string) mcp.Tool {
+	return newTool(name, "Ask the user for text",
 		"Ask the user to type text: a name, a message, a commit text, a path. Single-line by default, multi-line with multiline; min_length and max_length are enforced in the dialog. Returns answer."+waitNote,
 		input(obj{
 			"question":    str(questionDesc),
@@ -160,8 +155,8 @@ func askTextTool() mcp.Tool {
 }
 
 // askFormTool defines ask_form.
-func askFormTool() mcp.Tool {
-	return newTool(ToolAskForm, "Ask the user to fill in a form",
+func askFormTool(name string) mcp.Tool {
+	return newTool(name, "Ask the user to fill in a form",
 		"Ask for several typed values at once with an MCP elicitation requestedSchema: a flat object of string (minLength, maxLength, format email|uri|date|date-time), number/integer (minimum, maximum), boolean, single-select enum (enum, oneOf with const/title, legacy enumNames) and multi-select (type array, items with enum or anyOf) properties, plus required. Anything else is refused by name. Never ask for passwords, API keys or tokens. Returns exactly an elicitation result: action (accept, decline or cancel) and, on accept, content with JSON types kept."+waitNote,
 		input(obj{
 			"message":         str("What the form is for, in Markdown. Up to 4096 characters."),
@@ -173,8 +168,8 @@ func askFormTool() mcp.Tool {
 }
 
 // approvalTool defines request_approval.
-func approvalTool() mcp.Tool {
-	return newTool(ToolApproval, "Request approval for an action",
+func approvalTool(name string) mcp.Tool {
+	return newTool(name, "Request approval for an action",
 		"Ask the user to approve one concrete action before you take it: running a command, deploying, changing or deleting files, spending money, contacting someone. Give a short action title (it is what the user's \"always allow\" rules match, so keep it stable for the same kind of action, e.g. \"Deploy to staging\"), the exact details in Markdown (the full command, the paths, a diff), a risk grade and your reason. Returns decision: allow (go ahead with exactly this action, once, unless scope says a rule covers it) or deny (do not do it; message may say why or what to do instead). A rule the user made may decide at once (status auto_approved or auto_rejected, with rule_id). High-risk actions are never allowed by a general rule."+waitNote,
 		input(obj{
 			"action":  obj{"type": "string", "minLength": 1, "maxLength": 200, "description": "Short title of the action, e.g. \"Deploy to production\" or \"Delete 3 branches\". Up to 200 characters."},
@@ -190,8 +185,8 @@ func approvalTool() mcp.Tool {
 }
 
 // permissionTool defines permission_prompt.
-func permissionTool() mcp.Tool {
-	return newTool(ToolPermission, "Claude Code permission prompt",
+func permissionTool(name string) mcp.Tool {
+	return newTool(name, "Claude Code permission prompt",
 		"Permission prompt for Claude Code's --permission-prompt-tool: Claude Code calls it with tool_name, input and tool_use_id before running a tool, and gets back as text {\"behavior\":\"allow\",\"updatedInput\":{...}} or {\"behavior\":\"deny\",\"message\":\"...\"}. The request shows in Asktray like request_approval. Models should call request_approval instead.",
 		permissionInput(),
 		permissionOutput(),
@@ -199,8 +194,8 @@ func permissionTool() mcp.Tool {
 }
 
 // notifyTool defines notify.
-func notifyTool() mcp.Tool {
-	return newTool(ToolNotify, "Notify the user",
+func notifyTool(name string) mcp.Tool {
+	return newTool(name, "Notify the user",
 		"Tell the user something without asking: a long task finished, a deploy started, you are blocked and waiting. Shows a notification and keeps a history row; returns at once. Do not use it for questions: nothing comes back.",
 		input(obj{
 			"message":         str("What to tell the user, in Markdown. Up to 4096 characters."),
@@ -212,8 +207,8 @@ func notifyTool() mcp.Tool {
 }
 
 // getAnswerTool defines get_answer.
-func getAnswerTool() mcp.Tool {
-	return newTool(ToolGetAnswer, "Get the answer to a question",
+func getAnswerTool(name string) mcp.Tool {
+	return newTool(name, "Get the answer to a question",
 		"Fetch the outcome of a question you asked earlier (status pending, or your call timed out), waiting up to wait_seconds for the user. Returns the same result the ask tool would have returned; if status is still pending, call get_answer again.",
 		input(obj{
 			"question_id":  str("The question_id from the earlier result."),
@@ -230,8 +225,8 @@ func getAnswerTool() mcp.Tool {
 }
 
 // cancelQuestionTool defines cancel_question.
-func cancelQuestionTool() mcp.Tool {
-	return newTool(ToolCancelQuestion, "Withdraw a question",
+func cancelQuestionTool(name string) mcp.Tool {
+	return newTool(name, "Withdraw a question",
 		"Withdraw a question you asked that is still pending, because you no longer need the answer: its dialog closes and the history records it as withdrawn. Returns its final status; if the user had already answered, that answer is returned instead.",
 		input(obj{"question_id": str("The question_id to withdraw.")}, []string{"question_id"}, false),
 		output(obj{}),

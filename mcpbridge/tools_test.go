@@ -201,3 +201,32 @@ func FuzzToolArguments(f *testing.F) {
 }
 
 var _ = mcp.CallToolParams{}
+
+// TestEverySpecIsComplete: each tool is defined, named, served, and an ask
+// tool has an arguments type whose fields' errors can be named, so that a
+// tool added to toolSpecs is whole or fails here, not on its first call.
+func TestEverySpecIsComplete(t *testing.T) {
+	t.Parallel()
+	seen := map[string]bool{}
+	for _, s := range toolSpecs {
+		if s.name == "" || s.define == nil || s.serve == nil || seen[s.name] {
+			t.Fatalf("incomplete or repeated spec %+v", s)
+		}
+		seen[s.name] = true
+		if got := s.define(s.name).Name; got != s.name {
+			t.Errorf("%s defines a tool named %q", s.name, got)
+		}
+		asks := s.name != ToolGetAnswer && s.name != ToolCancelQuestion && s.name != ToolPermission
+		if asks != (s.args != nil) {
+			t.Errorf("%s: ask tool %v but arguments type %v", s.name, asks, s.args != nil)
+		}
+	}
+	if len(ToolNames) != len(toolSpecs) || len(ToolNames) != 11 {
+		t.Fatalf("ToolNames %v for %d specs, want the 11 tools", ToolNames, len(toolSpecs))
+	}
+	for i, name := range ToolNames {
+		if toolSpecs[i].name != name {
+			t.Errorf("ToolNames[%d] = %s, spec %s", i, name, toolSpecs[i].name)
+		}
+	}
+}
