@@ -162,23 +162,37 @@ func TestEntries(t *testing.T) {
 	}
 }
 
+// TestSuggestions labels Claude Code's suggestions as Claude Code means
+// them: where it keeps each (session, this project, every project) and each
+// mode by the name Claude Code's UI gives it (finding 5 of issue 25: its
+// terminal says "from this project" for a session destination, the tray said
+// "Switch to acceptEdits mode").
 func TestSuggestions(t *testing.T) {
 	t.Parallel()
 	got := Suggestions(load(t, ClaudeCode, "PermissionRequest").Suggestions)
-	if len(got) != 1 || got[0].Label != "Always allow Bash(rm -rf node_modules) in this project (Claude Code keeps it)" ||
+	if len(got) != 1 || got[0].Label != "Always allow Bash(rm -rf node_modules) in this project (Claude Code's local settings)" ||
 		string(got[0].Raw) != `{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"rm -rf node_modules"}],"behavior":"allow","destination":"localSettings"}` {
 		t.Fatalf("suggestions %+v", got)
 	}
 	more := Suggestions(json.RawMessage(`[{"type":"setMode","mode":"acceptEdits","destination":"session"},{"type":"addDirectories","directories":["/srv"],"destination":"userSettings"},` +
-		`{"type":"addRules","rules":[{"toolName":"WebFetch"}],"behavior":"deny","destination":"projectSettings"},{"no":"type"},7]`))
-	want := []string{"Switch to acceptEdits mode, this session (Claude Code keeps it)", "Allow access to /srv everywhere (Claude Code keeps it)",
-		"Always deny WebFetch in this project, shared (Claude Code keeps it)"}
+		`{"type":"addRules","rules":[{"toolName":"WebFetch"}],"behavior":"deny","destination":"projectSettings"},{"no":"type"},7,` +
+		`{"type":"addDirectories","directories":["/tmp/x"],"destination":"session"},{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"ls"}],"behavior":"allow","destination":"session"},` +
+		`{"type":"setMode","mode":"default","destination":"localSettings"},{"type":"setMode","mode":"someNewMode"}]`))
+	want := []string{"Switch to Accept edits mode for this session (Claude Code keeps it)", "Allow access to /srv in every project (Claude Code's user settings)",
+		"Always deny WebFetch in this project, shared (Claude Code's project settings)",
+		"Allow access to /tmp/x for this session (Claude Code keeps it)", "Allow Bash(ls) for this session (Claude Code keeps it)",
+		"Switch to Manual mode in this project (Claude Code's local settings)", "Switch to someNewMode mode (Claude Code keeps it)"}
 	if len(more) != len(want) {
 		t.Fatalf("got %+v", more)
 	}
 	for i, w := range want {
 		if more[i].Label != w {
 			t.Errorf("label %d: %q, want %q", i, more[i].Label, w)
+		}
+	}
+	for m, n := range map[string]string{"auto": "Auto", "dontAsk": "Don't Ask", "bypassPermissions": "Bypass Permissions", "plan": "Plan"} {
+		if ModeName(m) != n {
+			t.Errorf("ModeName(%s) = %s", m, ModeName(m))
 		}
 	}
 	if Suggestions(json.RawMessage(`{"not":"an array"}`)) != nil {

@@ -46,7 +46,7 @@ func Suggestions(raw json.RawMessage) []Suggestion {
 		if json.Unmarshal(it, &s) != nil || s.Type == "" {
 			continue
 		}
-		label := suggestionLabel(s.Type, s.Behavior, s.Mode, s.Directories, ruleNames(s.Rules)) + where(s.Destination)
+		label := suggestionLabel(s.Type, s.Behavior, s.Mode, s.Destination, s.Directories, ruleNames(s.Rules))
 		if r := []rune(label); len(r) > maxLabel {
 			label = string(r[:maxLabel-1]) + "…"
 		}
@@ -78,7 +78,11 @@ func ruleNames(rules []struct {
 	return names
 }
 
-func suggestionLabel(typ, behavior, mode string, dirs, rules []string) string {
+// suggestionLabel words a suggestion as Claude Code means it. Claude Code's
+// own dialog words it differently: "Yes, and always allow access to DIR from
+// this project" whatever the destination, session included (Claude Code
+// 2.1.332).
+func suggestionLabel(typ, behavior, mode, dest string, dirs, rules []string) string {
 	switch typ {
 	case "addRules", "replaceRules":
 		verb := "Always allow "
@@ -88,25 +92,47 @@ func suggestionLabel(typ, behavior, mode string, dirs, rules []string) string {
 		case "ask":
 			verb = "Always ask for "
 		}
-		return verb + strings.Join(rules, ", ")
+		if dest == "session" {
+			verb = strings.Replace(verb, "Always ", "", 1)
+			verb = strings.ToUpper(verb[:1]) + verb[1:]
+		}
+		return verb + strings.Join(rules, ", ") + where(dest)
 	case "setMode":
-		return "Switch to " + mode + " mode"
+		return "Switch to " + ModeName(mode) + " mode" + where(dest)
 	case "addDirectories":
-		return "Allow access to " + strings.Join(dirs, ", ")
+		return "Allow access to " + strings.Join(dirs, ", ") + where(dest)
 	}
-	return "Claude Code rule " + typ
+	return "Claude Code rule " + typ + where(dest)
 }
 
+// where says where Claude Code keeps a suggestion: its destination
+// (https://code.claude.com/docs/en/hooks#permission-update-entries).
 func where(dest string) string {
 	switch dest {
 	case "session":
-		return ", this session (Claude Code keeps it)"
+		return " for this session (Claude Code keeps it)"
 	case "localSettings":
-		return " in this project (Claude Code keeps it)"
+		return " in this project (Claude Code's local settings)"
 	case "projectSettings":
-		return " in this project, shared (Claude Code keeps it)"
+		return " in this project, shared (Claude Code's project settings)"
 	case "userSettings":
-		return " everywhere (Claude Code keeps it)"
+		return " in every project (Claude Code's user settings)"
 	}
 	return " (Claude Code keeps it)"
+}
+
+// modeNames are Claude Code's permission modes as its UI names them (the
+// title of each mode in Claude Code 2.1.332; "default" shows as Manual).
+var modeNames = map[string]string{
+	"default": "Manual", "auto": "Auto", "acceptEdits": "Accept edits", "plan": "Plan",
+	"dontAsk": "Don't Ask", "bypassPermissions": "Bypass Permissions",
+}
+
+// ModeName returns Claude Code's name for permission mode m as its UI shows
+// it, or m itself for a mode it does not know.
+func ModeName(m string) string {
+	if n, ok := modeNames[m]; ok {
+		return n
+	}
+	return m
 }

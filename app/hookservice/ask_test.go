@@ -139,7 +139,7 @@ func TestHook_AgentRule(t *testing.T) {
 	p := payload(t, hook.ClaudeCode, "PermissionRequest")
 	got := e.call(p, time.Minute)
 	q := e.nextAsked(t)
-	label := "Always allow Bash(rm -rf node_modules) in this project (Claude Code keeps it)"
+	label := "Always allow Bash(rm -rf node_modules) in this project (Claude Code's local settings)"
 	if len(q.AgentRules) != 1 || q.AgentRules[0].Label != label {
 		t.Fatalf("agent rules %+v", q.AgentRules)
 	}
