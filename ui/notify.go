@@ -36,7 +36,7 @@ type notifier struct {
 
 	mu      sync.Mutex
 	conn    *dbus.Conn
-	dn      notify.Notifier
+	dn      *busNotes // signals count only from the server that showed the notification
 	byNote  map[uint32]string
 	byQ     map[string]uint32
 	warned  bool
@@ -64,7 +64,7 @@ func newNotifier(log *slog.Logger, onOpen func(id string), sound bool) *notifier
 		log.Info("no session bus; notifications go through beeep without click-to-open", "err", err)
 		return n
 	}
-	dn, err := notify.New(conn, notify.WithOnAction(n.action), notify.WithOnClosed(n.closed))
+	dn, err := newBusNotes(conn, log, n.action, n.closed)
 	if err != nil {
 		conn.Close()
 		log.Info("notification service unavailable; using beeep", "err", err)
@@ -74,24 +74,28 @@ func newNotifier(log *slog.Logger, onOpen func(id string), sound bool) *notifier
 	return n
 }
 
-func (n *notifier) action(s *notify.ActionInvokedSignal) {
+// action runs onBrowser or onOpen for a click on notification nid, with
+// action key; busNotes calls it on its goroutine, for the server's signals only.
+func (n *notifier) action(nid uint32, key string) {
 	n.mu.Lock()
-	id := n.byNote[s.ID]
+	id := n.byNote[nid]
 	n.mu.Unlock()
 	switch {
 	case id == "":
-	case s.ActionKey == "browser" && n.onBrowser != nil:
+	case key == "browser" && n.onBrowser != nil:
 		n.onBrowser(id)
 	case n.onOpen != nil:
 		n.onOpen(id)
 	}
 }
 
-func (n *notifier) closed(s *notify.NotificationClosedSignal) {
+// closed forgets notification nid; busNotes calls it on its goroutine, for
+// the server's signals only.
+func (n *notifier) closed(nid uint32) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if id, ok := n.byNote[s.ID]; ok {
-		delete(n.byNote, s.ID)
+	if id, ok := n.byNote[nid]; ok {
+		delete(n.byNote, nid)
 		delete(n.byQ, id)
 	}
 }
