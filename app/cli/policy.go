@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -69,7 +70,7 @@ func cmdRules(ctx context.Context, args []string, stdio IO) error {
 	switch {
 	case len(pos) == 0:
 	case pos[0] == "rm" && len(pos) == 2:
-		r, err := c.RemoveRule(ctx, pos[1])
+		r, err := removeRule(ctx, c, pos[1])
 		if ae, ok := errors.AsType[*control.APIError](err); ok && ae.Code == "not_found" {
 			ae.Message = fmt.Sprintf("no rule with id %q; 'asktray rules' lists them", pos[1])
 		}
@@ -115,4 +116,50 @@ func cmdRules(ctx context.Context, args []string, stdio IO) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, dec, oneLine(r.Client, 30), oneLine(r.Action, 60), oneLine(r.MatchText(), 60), r.Scope, exp, oneLine(r.Note, 40))
 	}
 	return tw.Flush()
+}
+
+// removeRule removes rule id. Removing a deny rule can allow what it denied,
+// so the app then wants what an approval wants: this command in the
+// foreground of a terminal and the login password (or that terminal's grace
+// period). When the app asks for the password, removeRule reads it from the
+// controlling terminal with echo off and sends it along. It blocks until
+// the app answers (PAM takes about two seconds to refuse a wrong password).
+func removeRule(ctx context.Context, c *control.Client, id string) (policy.Rule, error) {
+	r, err := c.RemoveRule(ctx, id, "")
+	if ae, ok := errors.AsType[*control.APIError](err); !ok || ae.Code != "needs_password" {
+		return r, explainRuleError(err)
+	}
+	t, terr := openTerminal(ctx)
+	if terr != nil {
+		return r, fmt.Errorf("refused: removing a deny rule needs your login password on a terminal, and this command has none (%w); the rule stays", terr)
+	}
+	defer t.Close()
+	t.printf("Removing deny rule %s can allow what it denies.\n", id)
+	pw, ok, err := t.readPassword("To remove it, type your login password (Esc to keep it); it is not shown. ")
+	t.printf("\n")
+	if err != nil {
+		return r, err
+	}
+	if !ok {
+		return r, errors.New("not confirmed; the rule stays")
+	}
+	r, err = c.RemoveRule(ctx, id, pw)
+	return r, explainRuleError(err)
+}
+
+// explainRuleError says that a refused rule change left the rule as it was.
+func explainRuleError(err error) error {
+	if ae, ok := errors.AsType[*control.APIError](err); ok {
+		switch ae.Code {
+		case "needs_person", "needs_password", "wrong_password", "locked":
+			// The password check words its refusals for questions.
+			m := strings.ReplaceAll(ae.Message, "the question stays pending", "the rule stays")
+			if !strings.Contains(m, "the rule stays") {
+				m += "; the rule stays"
+			}
+			ae.Message = "refused: " + m
+		}
+		return ae
+	}
+	return err
 }

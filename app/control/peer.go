@@ -115,17 +115,26 @@ func (s *Server) channel(r *http.Request, id string, req AnswerRequest, resp que
 	return question.ViaTerminal, s.prove(id, q, term, req.Password)
 }
 
-// prove checks the person's proof for an approval from terminal term.
+// prove checks the person's proof for an approval of q from terminal term.
 func (s *Server) prove(id string, q question.Question, term, password string) error {
+	err := s.proveTerminal(describe(q), term, password)
+	if err != nil {
+		s.log().Warn("approval over the control socket refused", "id", id, "terminal", term, "err", err)
+	}
+	return err
+}
+
+// proveTerminal checks the person's proof for what (an approval, a rule
+// change) from terminal term: password, or the terminal's grace period. It
+// blocks while PAM checks.
+func (s *Server) proveTerminal(what, term, password string) error {
 	if s.Person == nil {
-		return fmt.Errorf("%w (%s): no password check is set up; %s", errNeedsPerson, describe(q), personcheck.DialogHint)
+		return fmt.Errorf("%w (%s): no password check is set up; %s", errNeedsPerson, what, personcheck.DialogHint)
 	}
 	err := s.Person.Prove(personcheck.Terminal(term), password)
-	if err == nil {
-		return nil
-	}
-	s.log().Warn("approval over the control socket refused", "id", id, "terminal", term, "err", err)
 	switch {
+	case err == nil:
+		return nil
 	case errors.Is(err, personcheck.ErrPasswordNeeded):
 		return &passwordError{http.StatusForbidden, "needs_password", err}
 	case errors.Is(err, personcheck.ErrWrongPassword):
@@ -133,7 +142,7 @@ func (s *Server) prove(id string, q question.Question, term, password string) er
 	case errors.Is(err, personcheck.ErrLocked):
 		return &passwordError{http.StatusTooManyRequests, "locked", err}
 	}
-	return fmt.Errorf("%w (%s): %w", errNeedsPerson, describe(q), err)
+	return fmt.Errorf("%w (%s): %w", errNeedsPerson, what, err)
 }
 
 // describe names a question in an error: its action or the start of its message.

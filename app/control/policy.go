@@ -3,6 +3,7 @@ package control
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 
@@ -80,12 +81,47 @@ func (s *Server) removeRule(w http.ResponseWriter, r *http.Request) {
 		writeError(w, policy.ErrNotFound)
 		return
 	}
+	if rule.Decision == policy.Deny {
+		if err := s.proveWidening(r, rule); err != nil {
+			writeError(w, err)
+			return
+		}
+	}
 	if err := s.Policy.Remove(id); err != nil {
 		writeError(w, err)
 		return
 	}
-	s.log().Info("rule removed", "id", id, "via", "cli")
+	s.log().Info("rule removed", "id", id, "decision", rule.Decision, "via", "cli")
 	writeJSON(w, http.StatusOK, rule)
+}
+
+// RuleChange is the body of a rule change that can widen what is allowed
+// (removing a deny rule): the person's login password, read from the
+// terminal with echo off.
+type RuleChange struct {
+	Password string `json:"password,omitempty"`
+}
+
+// proveWidening checks the person's proof for removing deny rule rule:
+// removing it can allow what it denied (an allow rule beneath it, or the
+// agent's own permissions), so it needs what an approval needs: a caller in
+// the foreground of a terminal and the login password (or that terminal's
+// grace period). It blocks while PAM checks.
+func (s *Server) proveWidening(r *http.Request, rule policy.Rule) error {
+	var req RuleChange
+	if r.ContentLength != 0 {
+		if err := decodeBody(r, &req); err != nil {
+			return err
+		}
+	}
+	what := fmt.Sprintf("removing deny rule %s (%s for %s)", rule.ID, rule.Action, rule.Client)
+	term, err := s.onTerminal(r)
+	if err != nil {
+		s.log().Warn("rule change over the control socket refused", "id", rule.ID, "err", err)
+		return fmt.Errorf("%w (%s can allow what it denies; %v); the rule stays. Remove it in the Asktray "+
+			"window's Rules tab, or run 'asktray rules rm %s' in your own terminal", errNeedsPerson, what, err, rule.ID)
+	}
+	return s.proveTerminal(what, term, req.Password)
 }
 
 // Away returns whether the person is away, and the away mode.
@@ -107,8 +143,14 @@ func (c *Client) Rules(ctx context.Context) ([]policy.Rule, error) {
 }
 
 // RemoveRule deletes rule id and returns it; an unknown id is an
-// *APIError with Code not_found.
-func (c *Client) RemoveRule(ctx context.Context, id string) (policy.Rule, error) {
+// *APIError with Code not_found. Removing a deny rule needs the caller on a
+// terminal and password (needs_password when it is "" and the terminal has
+// no grace period).
+func (c *Client) RemoveRule(ctx context.Context, id, password string) (policy.Rule, error) {
 	var r policy.Rule
-	return r, c.do(ctx, http.MethodDelete, "/v1/rules/"+url.PathEscape(id), nil, &r)
+	var body any
+	if password != "" {
+		body = RuleChange{Password: password}
+	}
+	return r, c.do(ctx, http.MethodDelete, "/v1/rules/"+url.PathEscape(id), body, &r)
 }

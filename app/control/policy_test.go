@@ -80,14 +80,14 @@ func TestServer_Rules(t *testing.T) {
 	if err != nil || len(rs) != 2 || rs[0].ID != r1.ID || rs[1].ID != r2.ID || rs[0].Note != "tests" || rs[1].Decision != policy.Deny {
 		t.Fatalf("rules: %+v %v", rs, err)
 	}
-	removed, err := c.RemoveRule(ctx, r1.ID)
+	removed, err := c.RemoveRule(ctx, r1.ID, "")
 	if err != nil || removed.ID != r1.ID || removed.Action != "permission_prompt:Bash" {
 		t.Fatalf("remove: %+v %v", removed, err)
 	}
 	if _, ok := pol.Rule(r1.ID); ok {
 		t.Fatal("the rule is still there")
 	}
-	_, err = c.RemoveRule(ctx, r1.ID)
+	_, err = c.RemoveRule(ctx, r1.ID, "")
 	if ae, ok := errors.AsType[*APIError](err); !ok || ae.Status != 404 || ae.Code != "not_found" {
 		t.Fatalf("remove twice: %#v", err)
 	}
