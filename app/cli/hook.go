@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -66,7 +67,7 @@ func cmdHook(ctx context.Context, args []string, stdio IO) {
 	if err != nil {
 		return
 	}
-	out, ok := askHook(ctx, filepath.Join(dir, app.SocketFile), p, hookWait(*timeoutSec))
+	out, ok := askHook(ctx, control.NewCheckedClient(filepath.Join(dir, app.SocketFile), runningApp(dir)), p, hookWait(*timeoutSec), stdio)
 	if ok {
 		_, _ = stdio.Out.Write(out)
 	}
@@ -84,10 +85,12 @@ func hookWait(timeoutSec int) time.Duration {
 	return max(t-hook.Margin, time.Second)
 }
 
-// askHook sends p to the app at socket and returns what to print. It gives
+// askHook sends p to the app through c and returns what to print. It gives
 // up, printing nothing, after wait (plus a second for the app's own
-// answer) or when the parent process exits.
-func askHook(ctx context.Context, socket string, p hook.Payload, wait time.Duration) ([]byte, bool) {
+// answer) or when the parent process exits. When the socket is served by
+// something other than the running app it says so in one line on stdio's
+// Err and prints nothing.
+func askHook(ctx context.Context, c *control.Client, p hook.Payload, wait time.Duration, stdio IO) ([]byte, bool) {
 	ctx, cancel := context.WithTimeout(ctx, wait+time.Second)
 	watched := make(chan struct{})
 	go func() {
@@ -98,7 +101,10 @@ func askHook(ctx context.Context, socket string, p hook.Payload, wait time.Durat
 		cancel()
 		<-watched
 	}()
-	rep, err := control.NewClient(socket).Hook(ctx, hook.Request{Payload: p, WaitMS: wait.Milliseconds()})
+	rep, err := c.Hook(ctx, hook.Request{Payload: p, WaitMS: wait.Milliseconds()})
+	if errors.Is(err, control.ErrWrongServer) {
+		fmt.Fprintf(stdio.Err, "asktray hook: %v; stepping aside\n", err)
+	}
 	if err != nil {
 		return nil, false
 	}

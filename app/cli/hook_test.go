@@ -58,7 +58,19 @@ func newHookApp(t *testing.T) *hookApp {
 		_ = s.Shutdown(context.Background())
 		_ = h.b.Close()
 	})
+	// The hook answers only to the process the instance file names.
+	writeInstancePID(t, dir, os.Getpid())
 	return h
+}
+
+// writeInstancePID writes an instance file naming pid into dir, as the app
+// that serves dir's socket does.
+func writeInstancePID(t *testing.T, dir string, pid int) {
+	t.Helper()
+	b, _ := json.Marshal(app.Instance{PID: pid, DataDir: dir})
+	if err := os.WriteFile(filepath.Join(dir, app.InstanceFile), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
 }
 
 type hookRun struct {

@@ -40,10 +40,35 @@ type Client struct {
 // NewClient returns a client for the control socket for path (the socket
 // file on unix, the pipe Listen made for path on Windows). It does not
 // connect until the first call.
-func NewClient(path string) *Client {
+func NewClient(path string) *Client { return NewCheckedClient(path, nil) }
+
+// ErrWrongServer means the process serving the control socket is not the
+// one a checked client trusts (see NewCheckedClient).
+var ErrWrongServer = errors.New("the control socket is not served by the running app")
+
+// NewCheckedClient is NewClient for a caller that trusts only the running
+// app: on each new connection it hands check the pid of the process that
+// serves the socket, as the kernel recorded it when that process listened
+// (SO_PEERCRED), before sending anything, and hangs up with an error
+// wrapping ErrWrongServer unless check returns nil. A nil check checks
+// nothing. Where the kernel does not say (ServerPIDs is false), every
+// connection of a checked client fails.
+func NewCheckedClient(path string, check func(pid int) error) *Client {
 	tr := &http.Transport{
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			return dialControl(ctx, path)
+			conn, err := dialControl(ctx, path)
+			if err != nil || check == nil {
+				return conn, err
+			}
+			pid, err := serverPID(conn)
+			if err == nil {
+				err = check(pid)
+			}
+			if err != nil {
+				conn.Close()
+				return nil, fmt.Errorf("%w: %w", ErrWrongServer, err)
+			}
+			return conn, nil
 		},
 	}
 	return &Client{hc: &http.Client{Transport: tr, Timeout: 30 * time.Second}, path: path}

@@ -41,3 +41,22 @@ func peerCred(c *net.UnixConn) (*unix.Ucred, error) {
 	}
 	return cred, nil
 }
+
+// ServerPIDs says whether serverPID works here: a checked client
+// (NewCheckedClient) can learn which process serves the socket.
+const ServerPIDs = true
+
+// serverPID returns the pid of the process at the other end of a client
+// connection c: the one that listened on the socket, as the kernel
+// recorded it then. It does not block.
+func serverPID(c net.Conn) (int, error) {
+	uc, ok := c.(*net.UnixConn)
+	if !ok {
+		return 0, fmt.Errorf("a %T is not a unix socket connection", c)
+	}
+	cred, err := peerCred(uc)
+	if err != nil {
+		return 0, err
+	}
+	return int(cred.Pid), nil
+}
