@@ -190,7 +190,8 @@ func (b *Bridge) getAnswer(ctx context.Context, c caller, raw json.RawMessage) (
 		return nil, argErrorf("wait_seconds: must be between 0 and %d, got %d", MaxWaitSeconds, *in.WaitSeconds)
 	}
 	q, res, err := b.cfg.Broker.Get(in.QuestionID)
-	if errors.Is(err, question.ErrNotFound) {
+	if errors.Is(err, question.ErrNotFound) || (err == nil && !b.attach.owns(q.ID, c.owner())) {
+		// Another asker's question is as unknown as no question at all.
 		return nil, argErrorf("question_id: no question %q; use the question_id from an earlier result", in.QuestionID)
 	} else if err != nil {
 		return nil, err
@@ -218,6 +219,10 @@ func (b *Bridge) cancelQuestion(c caller, raw json.RawMessage) (*toolResult, err
 	}
 	if in.QuestionID == "" {
 		return nil, argErrorf("question_id: required")
+	}
+	if !b.attach.owns(in.QuestionID, c.owner()) {
+		// Another asker's question is as unknown as no question at all.
+		return nil, argErrorf("question_id: no question %q", in.QuestionID)
 	}
 	err := b.cfg.Broker.Withdraw(in.QuestionID)
 	if err != nil && !errors.Is(err, question.ErrNotPending) {

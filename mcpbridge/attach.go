@@ -52,6 +52,13 @@ type attachments struct {
 	sent   map[string]bool // ids whose outcome reached the agent
 	when   map[string]time.Time
 	grants map[string]time.Time // ids whose allow (or destructive yes) reached the agent, and when
+	owners map[string]asker     // every question asked through the bridge: who asked it
+}
+
+// asker is who asked a question (caller.owner) and when.
+type asker struct {
+	owner string
+	at    time.Time
 }
 
 // keepFor bounds how long an undelivered answer waits to be collected by a re-ask.
@@ -62,7 +69,8 @@ const keepFor = time.Hour
 const grantsFor = question.MaxTimeout + time.Hour
 
 func newAttachments() *attachments {
-	return &attachments{byFP: map[attachKey][]string{}, sent: map[string]bool{}, when: map[string]time.Time{}, grants: map[string]time.Time{}}
+	return &attachments{byFP: map[attachKey][]string{}, sent: map[string]bool{}, when: map[string]time.Time{},
+		grants: map[string]time.Time{}, owners: map[string]asker{}}
 }
 
 func (a *attachments) add(k attachKey, id string) {
@@ -71,6 +79,18 @@ func (a *attachments) add(k attachKey, id string) {
 	a.gc()
 	a.byFP[k] = append(a.byFP[k], id)
 	a.when[id] = time.Now()
+	a.owners[id] = asker{k.owner, time.Now()}
+}
+
+// owns reports whether question id was asked through the bridge by owner
+// (see caller.owner): the asker a repeated ask re-attaches to it for, and
+// the only one get_answer and cancel_question act for. A question the
+// hooks, the CLI or another session asked is not owned. It does not block.
+func (a *attachments) owns(id, owner string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	o, ok := a.owners[id]
+	return ok && o.owner == owner
 }
 
 // delivered marks id's outcome as having reached the agent, so that a later
@@ -132,12 +152,17 @@ func (a *attachments) find(b *question.Broker, k attachKey) (string, *question.R
 	return "", nil
 }
 
-// gc forgets entries older than keepFor, and delivered grants older than
-// grantsFor. The caller holds a.mu.
+// gc forgets entries older than keepFor, and delivered grants and askers
+// older than grantsFor (longer than any question stays open). The caller holds a.mu.
 func (a *attachments) gc() {
 	for id, t := range a.grants {
 		if time.Since(t) > grantsFor {
 			delete(a.grants, id)
+		}
+	}
+	for id, o := range a.owners {
+		if time.Since(o.at) > grantsFor {
+			delete(a.owners, id)
 		}
 	}
 	cut := time.Now().Add(-keepFor)
