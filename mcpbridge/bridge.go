@@ -77,7 +77,6 @@ type Bridge struct {
 	calls     *callTracker
 	attach    *attachments
 	rejecters sessionSet // sessions whose client declines forms automatically
-	granters  sessionSet // sessions whose client granted a form faster than a person could read it
 	limit     pendingLimit
 }
 
@@ -103,7 +102,6 @@ func New(cfg Config) *Bridge {
 	hooks := &mcpserver.Hooks{}
 	hooks.AddOnUnregisterSession(func(_ context.Context, s mcpserver.ClientSession) {
 		b.rejecters.remove(s.SessionID())
-		b.granters.remove(s.SessionID())
 	})
 	b.srv = mcpserver.NewMCPServer("asktray", cfg.Version,
 		mcpserver.WithHooks(hooks),

@@ -50,7 +50,6 @@ const (
 	propChoices  = "choices"
 	propFreeText = "free_text"
 	propAnswer   = "answer"
-	propDecision = "decision"
 )
 
 // titledEnumsSince is the first protocol version with titled enums
@@ -120,11 +119,24 @@ func asksSecret(q question.Question) bool {
 	return false
 }
 
+// neverOnForm reports whether q may say yes to an action (an approval, a
+// destructive confirmation, or a confirmation that reads as destructive):
+// such a question never goes to the client's form, in any ask mode. The
+// client is the agent's own side; a form it answers itself, or an MCP
+// session of the agent's own that declares form elicitation, would
+// otherwise record the agent's yes as the person's. It does not block.
+func neverOnForm(q question.Question) bool {
+	return q.CanApprove() || (q.Kind == question.KindConfirm && present.ReadsDestructive(&q))
+}
+
 // elicitSchema builds the requestedSchema that puts q to the client, for
 // protocol version ver. It returns an empty reason and the schema, or the
 // reason q cannot go to the client's form.
 func elicitSchema(q question.Question, ver string) (schema any, whyNot string) {
 	titled := ver == "" || ver >= titledEnumsSince
+	if neverOnForm(q) {
+		return nil, "only the person approves: an approval or a destructive confirmation waits for the dialog, the page or the CLI"
+	}
 	if asksSecret(q) {
 		return nil, "it may ask for a secret, which MCP allows only through URL mode"
 	}
@@ -137,9 +149,6 @@ func elicitSchema(q question.Question, ver string) (schema any, whyNot string) {
 		return json.RawMessage(q.Schema), ""
 	case question.KindConfirm:
 		props, required = confirmProps(q)
-	case question.KindApproval:
-		props = map[string]any{propDecision: enumProp("Decision", []question.Option{{Label: "allow"}, {Label: "deny"}}, []string{"Allow", "Deny"}, titled)}
-		required = []string{propDecision}
 	case question.KindChoice, question.KindMultiChoice:
 		if q.Kind == question.KindMultiChoice && !titled {
 			return nil, "multi-select forms need protocol " + titledEnumsSince
@@ -290,17 +299,6 @@ func elicitMessage(q question.Question) string {
 	if q.Header != "" {
 		m = q.Header + "\n\n" + m
 	}
-	if q.Kind == question.KindApproval {
-		if q.Details != "" {
-			m += "\n\n" + q.Details
-		}
-		if q.AgentReason != "" {
-			m += "\n\nWhy: " + q.AgentReason
-		}
-		if q.Risk != "" {
-			m += fmt.Sprintf("\n\nRisk: %s.", q.Risk)
-		}
-	}
 	return m
 }
 
@@ -332,18 +330,6 @@ func elicitResponse(q question.Question, content any) (r question.Response, ok b
 		r.Value = json.RawMessage(`"no"`)
 		if yes {
 			r.Value = json.RawMessage(`"yes"`)
-		}
-	case question.KindApproval:
-		if json.Unmarshal(c[propDecision], &s) != nil {
-			return r, false
-		}
-		switch s {
-		case "allow":
-			r.Value = json.RawMessage(`"allow"`)
-		case "deny":
-			r.Action = question.Decline
-		default:
-			return r, false
 		}
 	case question.KindChoice, question.KindMultiChoice:
 		sel := c[propChoice]

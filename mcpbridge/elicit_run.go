@@ -3,7 +3,6 @@ package mcpbridge
 import (
 	"context"
 	"errors"
-	"strings"
 	"sync"
 	"time"
 
@@ -25,23 +24,6 @@ const MinHumanDecline = 1500 * time.Millisecond
 // humanDecline is the least time a person needs to decline q's form.
 func humanDecline(q question.Question) time.Duration {
 	return max(MinHumanDecline, readingTime(q.Message))
-}
-
-// humanGrant is the least time a person needs to grant q on the client's
-// form: to read the whole request as the form shows it (the title, an
-// approval's details, reason and risk, and the options or button labels),
-// not only its title.
-func humanGrant(q question.Question) time.Duration {
-	return max(MinHumanDecline, readingTime(requestText(q)))
-}
-
-// requestText is everything the client's form shows of q.
-func requestText(q question.Question) string {
-	parts := []string{elicitMessage(q), q.YesLabel, q.NoLabel}
-	for _, o := range q.Options {
-		parts = append(parts, o.Label, o.Description)
-	}
-	return strings.Join(parts, "\n")
 }
 
 // elicitPlan is a fresh question that goes to the asking client's form.
@@ -72,8 +54,6 @@ func (b *Bridge) route(ctx context.Context, c caller, q *question.Question) *eli
 		why = "the client did not declare form elicitation"
 	case c.client.SessionID == "":
 		why = "the call has no session to send a form on"
-	case b.granters.has(c.client.SessionID):
-		why = "this session's client granted an earlier form faster than a person could read it"
 	case mode == AskAuto && b.rejecters.has(c.client.SessionID):
 		why = "this session's client declined earlier forms automatically"
 	}
@@ -129,14 +109,11 @@ func (b *Bridge) elicit(ctx context.Context, c caller, q question.Question, p *e
 				b.release(q.ID)
 				return
 			}
-			if q.Approves(r) && took < humanGrant(q) {
-				// An approval is never given by the agent's side on its
-				// own: an allow (or a destructive yes) sooner than a
-				// person could read the whole request is not recorded,
-				// in any mode, and this session's questions do not go
-				// to its form again, in any mode.
-				log.Warn("the client granted the form faster than a person could read it; not recorded, the question goes to the desktop, page and CLI", "after", took, "least", humanGrant(q))
-				b.granters.add(c.client.SessionID)
+			if q.Approves(r) {
+				// Never reached: neverOnForm keeps such questions off the
+				// form. Should one get here, the client's yes is not the
+				// person's.
+				log.Error("the client's form said yes to an action; not recorded, the question goes to the desktop, page and CLI")
 				b.release(q.ID)
 				return
 			}

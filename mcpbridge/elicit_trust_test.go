@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/asktray/asktray/app/question"
 )
@@ -39,43 +38,3 @@ func TestDestructiveDefaultYesRefused(t *testing.T) {
 	}
 }
 
-// An allow sooner than a person could read the approval's whole request
-// (its details and reason too, not only its title) is not recorded, and in
-// client mode that session's next questions skip its form.
-func TestClientModeGrantNeedsTimeToReadDetails(t *testing.T) {
-	t.Parallel()
-	details := "```sh\n" + strings.Repeat("kubectl -n staging delete pod shop-", 40) + "\n```\n" + strings.Repeat("This removes every pod of the shop in staging. ", 20)
-	q := question.Question{Kind: question.KindApproval, Message: "Delete pods", Action: "Delete pods", Details: details, Risk: question.RiskMedium}
-	pause := MinHumanDecline + 300*time.Millisecond // long enough for the title alone
-	if humanGrant(q) < pause+time.Second {
-		t.Fatalf("reading time %v: the details do not count", humanGrant(q))
-	}
-	e := newEnv(t, Config{AskMode: AskClient})
-	f := newFakeForm(accepting(map[string]any{"decision": "allow"}, pause))
-	s := e.connectForm(t, "eager-client", f)
-	resurfaced := make(chan question.Question, 4)
-	defer e.broker.Subscribe(func(ev question.Event) {
-		if ev.Type == question.EventResurfaced {
-			resurfaced <- ev.Question
-		}
-	})()
-	done := make(chan map[string]any, 1)
-	go func() {
-		r, _, _ := call(t, context.Background(), s, ToolApproval, map[string]any{"action": "Delete pods", "details": details})
-		done <- r
-	}()
-	got := <-resurfaced
-	if err := e.broker.Answer(got.ID, question.Response{Action: question.Decline, Via: question.ViaCLI}); err != nil {
-		t.Fatal(err)
-	}
-	if r := <-done; r["decision"] != "deny" || r["via"] != "cli" {
-		t.Fatalf("fast allow was recorded: %v", r)
-	}
-	// The next question of this session does not go to its form at all.
-	asked := e.person(t, accept(`"no"`))
-	r, text, _ := call(t, context.Background(), s, ToolAskConfirm, map[string]any{"question": "Ship?"})
-	<-asked
-	if n := f.count(); n != 1 || r["via"] != "dialog" {
-		t.Fatalf("%d forms sent; want the second question kept off the form: %s", n, text)
-	}
-}

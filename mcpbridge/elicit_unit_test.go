@@ -41,7 +41,6 @@ func TestAsksSecret(t *testing.T) {
 func TestElicitResponse(t *testing.T) {
 	t.Parallel()
 	opts := []question.Option{{Label: "a"}, {Label: "b"}}
-	approval := question.Question{Kind: question.KindApproval, Message: "Run rm -rf build?", Risk: question.RiskHigh}
 	cases := []struct {
 		q       question.Question
 		content map[string]any
@@ -49,9 +48,6 @@ func TestElicitResponse(t *testing.T) {
 		value   string
 		ok      bool
 	}{
-		{approval, map[string]any{"decision": "allow"}, question.Accept, `"allow"`, true},
-		{approval, map[string]any{"decision": "deny"}, question.Decline, ``, true},
-		{approval, map[string]any{"decision": "maybe"}, "", "", false},
 		{question.Question{Kind: question.KindConfirm, Message: "?"}, map[string]any{}, "", "", false},
 		{question.Question{Kind: question.KindText, Message: "?", Options: opts, FreeText: true}, map[string]any{"choice": "a", "answer": "typed"}, question.Accept, `"typed"`, true},
 		{question.Question{Kind: question.KindText, Message: "?", Options: opts, FreeText: true}, map[string]any{"answer": "  "}, "", "", false},
@@ -67,14 +63,6 @@ func TestElicitResponse(t *testing.T) {
 				t.Errorf("%d: the broker would refuse %+v: %v", i, r, err)
 			}
 		}
-	}
-	s, why := elicitSchema(approval, "2025-11-25")
-	want := `{"properties":{"decision":{"oneOf":[{"const":"allow","title":"Allow"},{"const":"deny","title":"Deny"}],"title":"Decision","type":"string"}},"required":["decision"],"type":"object"}`
-	if why != "" || string(mustJSON(s)) != want {
-		t.Errorf("approval schema %s (%s)\nwant %s", mustJSON(s), why, want)
-	}
-	if m := elicitMessage(approval); m != "Run rm -rf build?\n\nRisk: high." {
-		t.Errorf("approval message %q", m)
 	}
 }
 
