@@ -48,7 +48,7 @@ func TestNotifier_ForgedSignalsIgnored(t *testing.T) {
 	defer n.close()
 	n.webURL = func(string) string { return "http://127.0.0.1:7931/q/q1" }
 	n.onBrowser = func(id string) { browsed <- id }
-	n.show(question.Question{ID: "q1", Kind: question.KindApproval, Client: question.Client{Name: "claude-code"}, Action: "Bash", Message: "rm -rf ~"})
+	n.show(question.Question{ID: "q1", Kind: question.KindApproval, Client: question.Client{Name: "claude-code"}, Action: "Bash", Message: "rm -rf ~"}, false)
 	fake.mu.Lock()
 	nid := fake.shown[0]["id"].(uint32)
 	fake.mu.Unlock()
@@ -124,7 +124,7 @@ func TestNotifier_SignalsFromTheServerThatShowedIt(t *testing.T) {
 	opened := make(chan string, 2)
 	n := newNotifier(slog.New(slog.NewTextHandler(&logs, nil)), func(id string) { opened <- id }, false)
 	defer n.close()
-	n.show(question.Question{ID: "q1", Kind: question.KindConfirm, Client: question.Client{Name: "codex"}, Message: "Push?"})
+	n.show(question.Question{ID: "q1", Kind: question.KindConfirm, Client: question.Client{Name: "codex"}, Message: "Push?"}, false)
 	fake.mu.Lock()
 	nid := fake.shown[0]["id"].(uint32)
 	fake.mu.Unlock()
