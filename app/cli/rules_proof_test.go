@@ -27,10 +27,6 @@ import (
 // allow rule. Removing an allow rule (narrowing) needs none of this.
 func TestCLI_RulesRmDenyNeedsThePerson(t *testing.T) {
 	t.Parallel()
-	script, err := exec.LookPath("script")
-	if err != nil {
-		t.Fatalf("script(1) (util-linux, make deps installs it): %v", err)
-	}
 	dir := shortTempDir(t)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
@@ -81,32 +77,7 @@ func TestCLI_RulesRmDenyNeedsThePerson(t *testing.T) {
 	ruleStays("rules rm without a terminal")
 
 	// A pty of the agent's own, typing a guess at the password: PAM says no.
-	cmd := exec.Command(script, "-qec", shellQuote(os.Args[0], "rules", "rm", "denydeploy", "--data-dir", dir), "/dev/null") //nolint:gosec // the test binary
-	cmd.Env = append(os.Environ(), "ASKTRAY_TEST_CHILD=1", armDelayEnv+"=0")
-	cmd.SysProcAttr = noTerminal()
-	in, _ := cmd.StdinPipe()
-	var out lockedBuffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	// The agent waits for the prompt to arm, as a person would, then guesses.
-	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(out.String(), "ready: "); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			_ = cmd.Process.Kill()
-			t.Fatalf("rules rm in script(1) asked nothing:\n%s", out.String())
-		}
-	}
-	_, _ = in.Write([]byte("make deploy\r"))
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second):
-		_ = cmd.Process.Kill()
-		t.Fatalf("rules rm in script(1) hung:\n%s", out.String())
-	}
-	if got := out.String(); !strings.Contains(got, "refused: wrong password") || strings.Contains(got, "Removed rule") {
+	if got := inScript(t, "make deploy\r", "rules", "rm", "denydeploy", "--data-dir", dir); !strings.Contains(got, "refused: wrong password") || strings.Contains(got, "Removed rule") {
 		t.Fatalf("rules rm in script(1) with a guess:\n%s", got)
 	}
 	ruleStays("rules rm in script(1) with a guess")
@@ -127,6 +98,48 @@ func TestCLI_RulesRmDenyNeedsThePerson(t *testing.T) {
 	if r := run(t, dir, "rules", "rm", "allowtest"); r.code != 0 || !strings.Contains(r.stdout, "Removed rule allowtest") {
 		t.Fatalf("rules rm of an allow rule: %+v", r)
 	}
+}
+
+// inScript runs asktray with args inside script(1), a pseudo-terminal of
+// its own as an agent's shell can make one, and returns what it showed.
+// Once the command shows "ready: " (an armed prompt), typed goes to it, as
+// an agent that waits for the prompt would type.
+func inScript(t *testing.T, typed string, args ...string) string {
+	t.Helper()
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Fatalf("script(1) (util-linux, make deps installs it): %v", err)
+	}
+	cmd := exec.Command(script, "-qec", shellQuote(append([]string{os.Args[0]}, args...)...), "/dev/null") //nolint:gosec // the test binary
+	cmd.Env = append(os.Environ(), "ASKTRAY_TEST_CHILD=1", armDelayEnv+"=0")
+	cmd.SysProcAttr = noTerminal()
+	in, _ := cmd.StdinPipe()
+	var out lockedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		_ = cmd.Wait() // its exit status says nothing: the output does
+		close(done)
+	}()
+	if typed != "" {
+		for deadline := time.Now().Add(20 * time.Second); !strings.Contains(out.String(), "ready: "); time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				_ = cmd.Process.Kill()
+				t.Fatalf("%v in script(1) asked nothing:\n%s", args, out.String())
+			}
+		}
+		_, _ = in.Write([]byte(typed))
+	}
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("%v in script(1) hung:\n%s", args, out.String())
+	}
+	return out.String()
 }
 
 // shellQuote joins args into one sh command line, each word single-quoted.
