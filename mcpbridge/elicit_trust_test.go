@@ -8,11 +8,6 @@ import (
 	"github.com/asktray/asktray/app/question"
 )
 
-// deployQuestion is the approval deployArgs asks.
-var deployQuestion = question.Question{Kind: question.KindApproval, Message: "Deploy shop to staging", Action: "Deploy shop to staging",
-	Details: "```sh\nkubectl -n staging rollout restart deploy/shop\n```", Risk: question.RiskMedium,
-	AgentReason: "The fix for the cart race is merged and needs a smoke test."}
-
 // A destructive confirmation is refused with default yes on the MCP path
 // (validation, which every question passes through the broker), and its
 // client form is never pre-checked even if such a question got through.
@@ -37,4 +32,3 @@ func TestDestructiveDefaultYesRefused(t *testing.T) {
 		t.Errorf("non-destructive default yes: form default %v", got)
 	}
 }
-

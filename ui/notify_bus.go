@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"sync"
 
 	"github.com/esiqveland/notify"
@@ -94,9 +95,11 @@ func (b *busNotes) SendNotification(note notify.Notification) (uint32, error) {
 	if hints == nil {
 		hints = map[string]dbus.Variant{}
 	}
+	// The expiry in ms, -1 for the server's default; held to int32's range.
+	expire := int32(max(min(note.ExpireTimeout.Milliseconds(), math.MaxInt32), math.MinInt32)) //nolint:gosec // clamped just here
 	var id uint32
 	err = b.conn.Object(owner, notesPath).Call(notesName+".Notify", 0, note.AppName, note.ReplacesID, note.AppIcon,
-		note.Summary, note.Body, actions, hints, int32(note.ExpireTimeout.Milliseconds())).Store(&id)
+		note.Summary, note.Body, actions, hints, expire).Store(&id)
 	if err != nil {
 		return 0, fmt.Errorf("send the notification: %w", err)
 	}
