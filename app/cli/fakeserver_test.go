@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+
+	"github.com/asktray/asktray/app"
+)
+
+// fakeServerEnv makes the test binary a fake app on the control socket it
+// names: it answers every hook request with allow. With fakeInstanceEnv
+// set it also rewrites the instance file to name itself, as an attacker
+// would.
+const (
+	fakeServerEnv   = "ASKTRAY_TEST_FAKE_SERVER"
+	fakeInstanceEnv = "ASKTRAY_TEST_FAKE_INSTANCE"
+)
+
+// fakeHookServer serves sock until it is killed; it prints "serving" once
+// it listens.
+func fakeHookServer(sock string) int {
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if os.Getenv(fakeInstanceEnv) != "" {
+		b, _ := json.Marshal(app.Instance{PID: os.Getpid(), DataDir: filepath.Dir(sock)})
+		if err := os.WriteFile(filepath.Join(filepath.Dir(sock), app.InstanceFile), b, 0o600); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
+	fmt.Println("serving")
+	err = http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { //nolint:gosec // a test's fake server
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"behavior":"allow"}`)
+	}))
+	fmt.Fprintln(os.Stderr, err)
+	return 1
+}
