@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -82,30 +83,66 @@ func BenchmarkReport_HookToQuestion(b *testing.B) {
 		"bare control-socket round trip (GET /v1/status): p50 "+ms(pct(bareD, 0.5))+", p95 "+ms(pct(bareD, 0.95)))
 }
 
-// BenchmarkReport_HookBinary execs the real binary as an agent does: from
-// exec to the question pending, and from exec to its decision printed (the
-// approval answered at once), next to exec of `asktray version`.
+// BenchmarkReport_HookBinary execs the real binary as an agent does, against
+// an app that is the same binary (the hook answers only to the app the
+// instance file names, running its own executable): from exec to the
+// question pending (polled over the control socket), and from exec to its
+// decision printed (denied over the socket at once), next to exec of
+// `asktray version`.
 func BenchmarkReport_HookBinary(b *testing.B) {
 	const n = 10
 	bin := os.Getenv("ASKTRAY_BIN")
 	if bin == "" {
 		bin = testkit.Binary(b)
 	}
-	env := startApp(b)
-	asked := answerAsked(b, env)
+	dir := filepath.Join(b.TempDir(), "data")
+	appCmd := exec.Command(bin, "--headless", "--addr", "127.0.0.1:0", "--data-dir", dir)
+	appCmd.Env = append(os.Environ(), "DISPLAY=", "WAYLAND_DISPLAY=")
+	if err := appCmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = appCmd.Process.Kill(); _ = appCmd.Wait() })
+	c := control.NewClient(filepath.Join(dir, app.SocketFile))
+	ctx := context.Background()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := c.Status(ctx); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			b.Fatal("the app did not come up")
+		}
+	}
 	payload := hookPayload(b)
 	var toAsk, toOut, version []time.Duration
 	for range n * b.N {
-		cmd := exec.Command(bin, "hook", "claude-code", "--data-dir", env.DataDir)
+		cmd := exec.Command(bin, "hook", "claude-code", "--data-dir", dir)
 		cmd.Stdin = bytes.NewReader(payload)
 		cmd.Env = append(os.Environ(), "DISPLAY=", "WAYLAND_DISPLAY=")
+		var out bytes.Buffer
+		cmd.Stdout = &out
 		start := time.Now()
-		out, err := cmd.Output()
-		toOut = append(toOut, time.Since(start))
-		if err != nil || string(out) != hookAllow {
-			b.Fatalf("hook: %v, output %q", err, out)
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
 		}
-		toAsk = append(toAsk, (<-asked).Sub(start))
+		var id string
+		for id == "" {
+			qs, err := c.Pending(ctx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(qs) > 0 {
+				id = qs[0].ID
+			}
+		}
+		toAsk = append(toAsk, time.Since(start))
+		if _, err := c.Answer(ctx, id, control.AnswerRequest{Action: question.Decline}); err != nil {
+			b.Fatal(err)
+		}
+		err := cmd.Wait()
+		toOut = append(toOut, time.Since(start))
+		if err != nil || !strings.Contains(out.String(), `"behavior":"deny"`) {
+			b.Fatalf("hook: %v, output %q", err, out.String())
+		}
 
 		start = time.Now()
 		if err := exec.Command(bin, "version").Run(); err != nil {
@@ -113,7 +150,7 @@ func BenchmarkReport_HookBinary(b *testing.B) {
 		}
 		version = append(version, time.Since(start))
 	}
-	report(fmt.Sprintf("exec of `asktray hook claude-code` to the question pending, and to its decision printed (answered at once), %d runs", len(toAsk)),
+	report(fmt.Sprintf("exec of `asktray hook claude-code` to the question pending, and to its decision printed (denied at once), %d runs", len(toAsk)),
 		"to pending: p50 "+ms(pct(toAsk, 0.5))+", max "+ms(slices.Max(toAsk))+"; to output: p50 "+ms(pct(toOut, 0.5))+", max "+ms(slices.Max(toOut)),
 		"exec of `asktray version` to exit: p50 "+ms(pct(version, 0.5)))
 }
