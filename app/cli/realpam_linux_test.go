@@ -5,6 +5,8 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -14,6 +16,7 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/internal/testkit"
 )
 
@@ -37,9 +40,29 @@ func (u *asUser) command(args ...string) *exec.Cmd {
 // as that user and waits until it serves.
 func startRealApp(t *testing.T, password string) *asUser {
 	t.Helper()
+	return startRealAppWith(t, password, nil)
+}
+
+// startRealAppWith is startRealApp with files (name to content) written
+// into the user's data dir, owned by the user, before the app starts.
+func startRealAppWith(t *testing.T, password string, files map[string]string) *asUser {
+	t.Helper()
 	testkit.NeedRoot(t, "to make a user with a known password")
 	u := &asUser{t: t, bin: testkit.Give(t, testkit.Binary(t)), user: testkit.NewUser(t, password)}
 	u.dir = filepath.Join(u.user.Home, "data")
+	if len(files) > 0 {
+		if err := os.Mkdir(u.dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		for name, content := range files {
+			if err := os.WriteFile(filepath.Join(u.dir, name), []byte(content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if out, err := exec.Command("chown", "-R", fmt.Sprintf("%d:%d", u.user.UID, u.user.GID), u.dir).CombinedOutput(); err != nil {
+			t.Fatalf("chown: %v %s", err, out)
+		}
+	}
 	app := u.command("--headless", "--addr", "127.0.0.1:0")
 	var stderr bytes.Buffer
 	app.Stderr = &stderr
@@ -179,4 +202,52 @@ func TestCLI_RealPAM(t *testing.T) {
 		t.Errorf("the hook printed %q, want deny", got)
 	}
 	w.wait()
+}
+
+// TestCLI_RealPAMRulesRm: the real binary as a user with a known password,
+// a deny rule under a broader allow rule. Removing the deny rule without a
+// terminal is refused, a wrong password on a terminal is refused by the
+// machine's PAM, and the hook stays denied; the right password removes it
+// and the hook is then allowed by the allow rule.
+func TestCLI_RealPAMRulesRm(t *testing.T) {
+	const password = "rules Tr0ub4dor&3"
+	u := startRealAppWith(t, password, map[string]string{policy.File: `{"away": false, "rules": [
+	  {"id": "allowbash", "client": "claude-code", "action": "permission_request:Bash", "decision": "allow", "scope": "always", "created": "2026-12-01T10:00:00Z"},
+	  {"id": "denydeploy", "client": "claude-code", "action": "permission_request:Bash", "decision": "deny", "scope": "always", "match": "command", "pattern": "make deploy", "created": "2026-12-01T10:00:00Z"}]}`})
+	hookSays := func() string {
+		t.Helper()
+		var p map[string]any
+		_ = json.Unmarshal(recorded(t, "claude-code", "PermissionRequest"), &p)
+		p["tool_input"] = map[string]any{"command": "make deploy"}
+		b, _ := json.Marshal(p)
+		cmd := u.command("hook", "claude-code")
+		cmd.Stdin = bytes.NewReader(b)
+		out, _ := cmd.Output() // a rule decides at once
+		return string(out)
+	}
+	if got := hookSays(); !strings.Contains(got, `"behavior":"deny"`) {
+		t.Fatalf("before: the hook printed %q", got)
+	}
+	rm := u.command("rules", "rm", "denydeploy")
+	rm.SysProcAttr.Setsid = true // no controlling terminal, as an agent's tool call
+	if r := testkit.Run(t, rm); r.Code == 0 || !strings.Contains(r.Stderr, "the rule stays") {
+		t.Fatalf("rules rm without a terminal: %+v", r)
+	}
+	w := u.walkCmd("rules", "rm", "denydeploy")
+	w.expect("ready: ")
+	w.send("not it\r")
+	w.expect("refused: wrong password (1 of 3")
+	w.wait()
+	if got := hookSays(); !strings.Contains(got, `"behavior":"deny"`) {
+		t.Fatalf("after a wrong password: the hook printed %q", got)
+	}
+	w = u.walkCmd("rules", "rm", "denydeploy")
+	w.expect("ready: ")
+	w.send(password + "\r")
+	if code, screen := w.wait(); code != 0 || !strings.Contains(screen, "Removed rule denydeploy") || strings.Contains(screen, password) {
+		t.Fatalf("the right password: exit %d\n%s", code, screen)
+	}
+	if got := hookSays(); !strings.Contains(got, `"behavior":"allow"`) {
+		t.Fatalf("after the person removed the deny rule: the hook printed %q", got)
+	}
 }
