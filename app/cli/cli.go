@@ -65,7 +65,7 @@ Usage:
 
 Every command takes --data-dir DIR (default $ASKTRAY_DATA_DIR or the XDG data dir).
 VALUE is JSON: '"yes"', '["a","b"]' or a form object such as '{"name":"Ada"}'.
-Allowing an approval or a destructive yes asks you to type a word on your terminal (/dev/tty).
+Allowing an approval or a destructive yes, or removing a deny rule, asks for your login password on your terminal (/dev/tty).
 Exit codes: 0 ok, 1 error, 2 usage, 3 no running app.
 `
 

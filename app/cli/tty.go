@@ -25,7 +25,7 @@ var errNoTerminal = errors.New("no controlling terminal")
 const armDelayEnv = "ASKTRAY_TEST_ONLY_ARM_DELAY_MS"
 
 // defaultArmDelay is how long the terminal must stay quiet after a
-// confirmation prompt before it takes the typed word: keys typed ahead, or
+// password prompt before it takes what is typed: keys typed ahead, or
 // pasted with the command, never confirm.
 const defaultArmDelay = time.Second
 

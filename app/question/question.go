@@ -200,7 +200,7 @@ const (
 	ViaDialog       Via = "dialog"
 	ViaNotification Via = "notification"
 	ViaCLI          Via = "cli"
-	// ViaTerminal is the CLI with the person's confirmation typed on its
+	// ViaTerminal is the CLI with the person's password typed on its
 	// controlling terminal, which the app checked was really there.
 	ViaTerminal    Via = "terminal"
 	ViaWeb         Via = "web"
