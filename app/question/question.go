@@ -200,8 +200,9 @@ const (
 	ViaDialog       Via = "dialog"
 	ViaNotification Via = "notification"
 	ViaCLI          Via = "cli"
-	// ViaTerminal is the CLI with the person's password typed on its
-	// controlling terminal, which the app checked was really there.
+	// ViaTerminal is the CLI answering from its controlling terminal, which
+	// the app checked was really there; an answer that approves also
+	// carried the person's login password (or that terminal's grace).
 	ViaTerminal    Via = "terminal"
 	ViaWeb         Via = "web"
 	ViaElicitation Via = "elicitation"
