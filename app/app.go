@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/loopback"
 	"github.com/asktray/asktray/app/policy"
@@ -57,7 +58,7 @@ type Options struct {
 
 	// Ready, if set, is called once the app serves, with what it wrote to the
 	// instance file and what the UI would get. Tests use it.
-	Ready func(Instance, Env)
+	Ready func(datadir.Instance, Env)
 }
 
 // Env is what the UI needs from the app.
@@ -84,7 +85,7 @@ type Env struct {
 	DataDir string
 	Log     *slog.Logger
 	// Endpoint returns the MCP URL and token as they are now: a new
-	// mcp_port moves the server and RegenerateToken replaces the token.
+	// mcp_port moves the server and datadir.RegenerateToken replaces the token.
 	// Nil means URL and Token never change. Any goroutine may call it.
 	Endpoint func() (url, token string)
 	// RegenerateToken writes a new random token (0600) and makes the MCP
@@ -97,7 +98,7 @@ type Env struct {
 // AlreadyRunningError reports that another app holds the data dir.
 type AlreadyRunningError struct {
 	DataDir  string
-	Instance *Instance // nil when the instance file could not be read
+	Instance *datadir.Instance // nil when the instance file could not be read
 }
 
 func (e *AlreadyRunningError) Error() string {
@@ -107,8 +108,6 @@ func (e *AlreadyRunningError) Error() string {
 	return fmt.Sprintf("another asktray (pid %d) is already running with data dir %s; MCP at %s",
 		e.Instance.PID, e.DataDir, e.Instance.URL)
 }
-
-var errLocked = errors.New("locked by another process")
 
 // askFlag is o.Ask checked, or "" when not given (the setting decides).
 func (o Options) askFlag() (mcpbridge.AskMode, error) {
@@ -153,7 +152,7 @@ func keepRetention(ctx context.Context, store history.Store, days int, log *slog
 // openStore opens the history and records questions an earlier run left
 // pending as interrupted.
 func openStore(ctx context.Context, dir string, log *slog.Logger) (*history.SQLite, error) {
-	store, err := history.Open(filepath.Join(dir, DatabaseFile))
+	store, err := history.Open(filepath.Join(dir, datadir.DatabaseFile))
 	if err != nil {
 		return nil, err
 	}
@@ -199,10 +198,10 @@ func startMCP(o Options, s Settings, cfg mcpbridge.Config, token string, web *we
 
 // acquire takes the data dir's single-instance lock, or reports who holds it.
 func acquire(dir string) (*os.File, error) {
-	lock, err := lockFile(filepath.Join(dir, LockFile))
-	if errors.Is(err, errLocked) {
+	lock, err := datadir.Lock(dir)
+	if errors.Is(err, datadir.ErrLocked) {
 		are := &AlreadyRunningError{DataDir: dir}
-		if in, rerr := ReadInstance(dir); rerr == nil {
+		if in, rerr := datadir.ReadInstance(dir); rerr == nil {
 			are.Instance = &in
 		}
 		return nil, are
@@ -261,11 +260,11 @@ func displayAvailable() bool {
 
 // openLog opens the log file in the data dir (0600, appended to).
 func openLog(dir string) (*os.File, *slog.Logger, error) {
-	ld := filepath.Join(dir, LogDir)
+	ld := filepath.Join(dir, datadir.LogDir)
 	if err := os.MkdirAll(ld, 0o700); err != nil {
 		return nil, nil, fmt.Errorf("create log dir: %w", err)
 	}
-	f, err := os.OpenFile(filepath.Join(ld, LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	f, err := os.OpenFile(filepath.Join(ld, datadir.LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open log file: %w", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
@@ -25,7 +26,7 @@ func TestEnsureDataDirTightensMode(t *testing.T) {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := EnsureDataDir(dir); err != nil {
+	if err := datadir.Ensure(dir); err != nil {
 		t.Fatal(err)
 	}
 	if fi, _ := os.Stat(dir); fi.Mode().Perm() != 0o700 {
@@ -36,19 +37,19 @@ func TestEnsureDataDirTightensMode(t *testing.T) {
 func TestToken(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	a, err := LoadOrCreateToken(dir)
+	a, err := datadir.LoadOrCreateToken(dir)
 	if err != nil || len(a) != 64 {
 		t.Fatalf("token %q %v", a, err)
 	}
-	b, err := LoadOrCreateToken(dir)
+	b, err := datadir.LoadOrCreateToken(dir)
 	if err != nil || a != b {
 		t.Fatalf("token changed on reload: %q %q %v", a, b, err)
 	}
-	fi, _ := os.Stat(filepath.Join(dir, TokenFile))
+	fi, _ := os.Stat(filepath.Join(dir, datadir.TokenFile))
 	if runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
 		t.Fatalf("token mode %v", fi.Mode().Perm())
 	}
-	c, err := RegenerateToken(dir)
+	c, err := datadir.RegenerateToken(dir)
 	if err != nil || c == a {
 		t.Fatalf("regenerate gave %q %v", c, err)
 	}
@@ -82,7 +83,7 @@ func TestRunInProcess(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- Run(ctx, Options{DataDir: dir, Addr: "127.0.0.1:0", Headless: true, Version: "test",
-			Ready: func(_ Instance, env Env) { ready <- env }})
+			Ready: func(_ datadir.Instance, env Env) { ready <- env }})
 	}()
 	var env Env
 	select {
@@ -92,7 +93,7 @@ func TestRunInProcess(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("not ready")
 	}
-	in, err := ReadInstance(dir)
+	in, err := datadir.ReadInstance(dir)
 	if err != nil || in.PID != os.Getpid() || !strings.HasPrefix(in.URL, "http://127.0.0.1:") || in.GUI {
 		t.Fatalf("instance %+v %v", in, err)
 	}
@@ -161,7 +162,7 @@ func TestRunInProcess(t *testing.T) {
 	if _, _, err := env.Store.Lookup(context.Background(), q.ID); err == nil {
 		t.Fatal("store still open after Run returned")
 	}
-	st, err := history.Open(filepath.Join(dir, DatabaseFile))
+	st, err := history.Open(filepath.Join(dir, datadir.DatabaseFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +171,7 @@ func TestRunInProcess(t *testing.T) {
 	if err != nil || res == nil || res.Outcome != question.Interrupted || res.DecidedBy != question.ByApp {
 		t.Fatalf("after shutdown: %+v %v", res, err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, InstanceFile)); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(dir, datadir.InstanceFile)); !os.IsNotExist(err) {
 		t.Fatalf("instance file left: %v", err)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/asktray/asktray/app/datadir"
 )
 
 func TestSetStartAtLogin_WritesAndRemovesTheXDGEntry(t *testing.T) {
@@ -85,7 +87,7 @@ func TestRun_ApplySettingsStartAtLogin(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- Run(ctx, Options{DataDir: dir, Addr: "127.0.0.1:0", Headless: true,
-			Ready: func(_ Instance, env Env) { ready <- env }})
+			Ready: func(_ datadir.Instance, env Env) { ready <- env }})
 	}()
 	var env Env
 	select {

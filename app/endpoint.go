@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/asktray/asktray/app/datadir"
 )
 
 // DefaultPort is the MCP port unless the settings or --addr say otherwise.
@@ -138,7 +140,7 @@ func (e *mcpEndpoint) move(port int) (string, error) {
 // only it, from the next request on. It blocks for the file write; any
 // goroutine may call it.
 func (e *mcpEndpoint) regenerate() (string, error) {
-	tok, err := RegenerateToken(e.dir)
+	tok, err := datadir.RegenerateToken(e.dir)
 	if err != nil {
 		return "", err
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -57,7 +58,7 @@ func runApp(t *testing.T, dir, addr string) Env {
 	done := make(chan error, 1)
 	go func() {
 		done <- Run(ctx, Options{DataDir: dir, Addr: addr, Headless: true, Version: "test",
-			Ready: func(_ Instance, env Env) { ready <- env }})
+			Ready: func(_ datadir.Instance, env Env) { ready <- env }})
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -82,7 +83,7 @@ func runApp(t *testing.T, dir, addr string) Env {
 // the new one answers, and the instance file and control status follow.
 func TestMCPPortSettingMovesTheServer(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
-	if err := EnsureDataDir(dir); err != nil {
+	if err := datadir.Ensure(dir); err != nil {
 		t.Fatal(err)
 	}
 	first := freePort(t)
@@ -131,10 +132,10 @@ func TestMCPPortSettingMovesTheServer(t *testing.T) {
 	if got := initStatus(t, url, tok); got != 0 {
 		t.Fatalf("old port still answers: %d", got)
 	}
-	if in, err := ReadInstance(dir); err != nil || in.URL != moved || in.Addr != "127.0.0.1:"+strconv.Itoa(second) {
+	if in, err := datadir.ReadInstance(dir); err != nil || in.URL != moved || in.Addr != "127.0.0.1:"+strconv.Itoa(second) {
 		t.Fatalf("instance %+v %v", in, err)
 	}
-	st, err := control.NewClient(filepath.Join(dir, SocketFile)).Status(context.Background())
+	st, err := control.NewClient(filepath.Join(dir, datadir.SocketFile)).Status(context.Background())
 	if err != nil || st.URL != moved {
 		t.Fatalf("control status %+v %v", st, err)
 	}
@@ -181,11 +182,11 @@ func TestRegenerateTokenTakesEffectAtOnce(t *testing.T) {
 	if _, now := env.Endpoint(); now != tok {
 		t.Fatalf("Endpoint token %q, want the new one", now)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, TokenFile))
+	b, err := os.ReadFile(filepath.Join(dir, datadir.TokenFile))
 	if err != nil || strings.TrimSpace(string(b)) != tok {
 		t.Fatalf("token file %q %v", b, err)
 	}
-	if fi, _ := os.Stat(filepath.Join(dir, TokenFile)); runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
+	if fi, _ := os.Stat(filepath.Join(dir, datadir.TokenFile)); runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
 		t.Fatalf("token file mode %v", fi.Mode().Perm())
 	}
 }

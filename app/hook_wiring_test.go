@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/hook"
 	"github.com/asktray/asktray/app/question"
 )
@@ -26,7 +27,7 @@ func TestHooksWired(t *testing.T) {
 			asked <- ev.Question
 		}
 	})
-	c := control.NewClient(filepath.Join(dir, SocketFile))
+	c := control.NewClient(filepath.Join(dir, datadir.SocketFile))
 	load := func(name string) hook.Payload {
 		b, err := os.ReadFile(filepath.Join("hook", "testdata", "claude-code", name+".json"))
 		if err != nil {

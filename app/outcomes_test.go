@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
@@ -18,7 +19,7 @@ import (
 func TestAutomaticOutcomesLandInHistory(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	store, err := history.Open(filepath.Join(dir, DatabaseFile))
+	store, err := history.Open(filepath.Join(dir, datadir.DatabaseFile))
 	if err != nil {
 		t.Fatal(err)
 	}

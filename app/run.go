@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/hookservice"
 	"github.com/asktray/asktray/app/personcheck"
@@ -79,7 +80,7 @@ func Run(ctx context.Context, o Options) (err error) {
 // openDataDir creates the data dir, takes its single-instance lock and
 // opens its log, pushing their closers on down.
 func openDataDir(o Options, down *closers) (*slog.Logger, error) {
-	if err := EnsureDataDir(o.DataDir); err != nil {
+	if err := datadir.Ensure(o.DataDir); err != nil {
 		return nil, err
 	}
 	lock, err := acquire(o.DataDir)
@@ -115,7 +116,7 @@ type core struct {
 func openCore(ctx context.Context, o Options, log *slog.Logger, askFlag mcpbridge.AskMode, down *closers) (*core, error) {
 	c := &core{log: log, gui: o.desktopUI()}
 	var err error
-	if c.token, err = LoadOrCreateToken(o.DataDir); err != nil {
+	if c.token, err = datadir.LoadOrCreateToken(o.DataDir); err != nil {
 		return nil, err
 	}
 	if c.store, err = openStore(ctx, o.DataDir, log); err != nil {
@@ -151,7 +152,7 @@ func openCore(ctx context.Context, o Options, log *slog.Logger, askFlag mcpbridg
 // pages) and the control socket, and what it wrote to the instance file.
 type servers struct {
 	mcp  *mcpEndpoint
-	inst Instance
+	inst datadir.Instance
 	ask  string // the ask mode of this run
 	show atomic.Pointer[func()]
 }
@@ -169,9 +170,9 @@ func startServers(o Options, c *core, down *closers) (*servers, error) {
 	down.push(mcp.stop)
 	c.keeper.bridge, c.keeper.mcp, c.keeper.web = bridge, mcp, c.web
 	url := mcp.URL()
-	s := &servers{mcp: mcp, ask: runSettings.AskMode, inst: Instance{
+	s := &servers{mcp: mcp, ask: runSettings.AskMode, inst: datadir.Instance{
 		PID: os.Getpid(), Version: o.Version, URL: url, Addr: addrOf(url),
-		Socket: filepath.Join(o.DataDir, SocketFile), DataDir: o.DataDir,
+		Socket: filepath.Join(o.DataDir, datadir.SocketFile), DataDir: o.DataDir,
 		Started: time.Now().UTC().Format(time.RFC3339), GUI: c.gui,
 	}}
 	hooks := &hookservice.Service{Broker: c.broker, Policy: c.policy, Settings: c.keeper.hookSettings, Log: c.log}
@@ -187,15 +188,15 @@ func startServers(o Options, c *core, down *closers) (*servers, error) {
 		defer cancel()
 		_ = ctl.Shutdown(sctx)
 	})
-	if err := writeInstance(o.DataDir, s.inst); err != nil {
+	if err := datadir.WriteInstance(o.DataDir, s.inst); err != nil {
 		return nil, fmt.Errorf("write instance file: %w", err)
 	}
-	down.push(func() { os.Remove(filepath.Join(o.DataDir, InstanceFile)) })
+	down.push(func() { os.Remove(filepath.Join(o.DataDir, datadir.InstanceFile)) })
 	mcp.setOnMove(func(url string) {
 		c.web.SetAddr(addrOf(url)) // question page links follow the port
 		in := s.inst
 		in.URL, in.Addr = url, addrOf(url)
-		if err := writeInstance(o.DataDir, in); err != nil {
+		if err := datadir.WriteInstance(o.DataDir, in); err != nil {
 			c.log.Error("write instance file", "err", err)
 		}
 	})

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/asktray/asktray/app/datadir"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -64,7 +65,7 @@ func TestWebAnswerReachesTheAgent(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- Run(ctx, Options{DataDir: dir, Addr: "127.0.0.1:0", Headless: true, Version: "test",
-			Ready: func(_ Instance, env Env) { ready <- env }})
+			Ready: func(_ datadir.Instance, env Env) { ready <- env }})
 	}()
 	var env Env
 	select {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/asktray/asktray/app"
+	"github.com/asktray/asktray/app/datadir"
 )
 
 // TestDebPackage builds the .deb the way make deb does (package-deb.sh on a
@@ -99,7 +100,7 @@ func TestDebPackage(t *testing.T) {
 			t.Errorf("dpkg -r left %s", d)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dataDir, app.TokenFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(dataDir, datadir.TokenFile)); err != nil {
 		t.Errorf("the person's data dir should stay: %v", err)
 	}
 }
@@ -124,10 +125,10 @@ func initializeInstalled(t *testing.T, dataDir string) {
 			t.Errorf("asktray after SIGTERM: %v\n%s", err, logs)
 		}
 	}()
-	var in app.Instance
+	var in datadir.Instance
 	for {
 		var err error
-		if in, err = app.ReadInstance(dataDir); err == nil && in.PID == cmd.Process.Pid {
+		if in, err = datadir.ReadInstance(dataDir); err == nil && in.PID == cmd.Process.Pid {
 			break
 		}
 		if ctx.Err() != nil {
@@ -135,7 +136,7 @@ func initializeInstalled(t *testing.T, dataDir string) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	token, err := os.ReadFile(filepath.Join(dataDir, app.TokenFile))
+	token, err := os.ReadFile(filepath.Join(dataDir, datadir.TokenFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/cli"
 	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/question"
 
 	"github.com/asktray/asktray/internal/testkit"
@@ -60,7 +61,7 @@ func BenchmarkReport_HookToQuestion(b *testing.B) {
 	env := startApp(b)
 	asked := answerAsked(b, env)
 	payload := hookPayload(b)
-	c := control.NewClient(filepath.Join(env.DataDir, app.SocketFile))
+	c := control.NewClient(filepath.Join(env.DataDir, datadir.SocketFile))
 	ctx := context.Background()
 	var hookD, bareD []time.Duration
 	for range n * b.N {
@@ -102,7 +103,7 @@ func BenchmarkReport_HookBinary(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { _ = appCmd.Process.Kill(); _ = appCmd.Wait() })
-	c := control.NewClient(filepath.Join(dir, app.SocketFile))
+	c := control.NewClient(filepath.Join(dir, datadir.SocketFile))
 	ctx := context.Background()
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		if _, err := c.Status(ctx); err == nil {

@@ -27,6 +27,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/asktray/asktray/app"
+	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
@@ -47,7 +48,7 @@ func startApp(b *testing.B) app.Env {
 	done := make(chan error, 1)
 	go func() {
 		done <- app.Run(ctx, app.Options{DataDir: dir, Addr: "127.0.0.1:0", Headless: true, Version: "bench",
-			Ready: func(_ app.Instance, env app.Env) { ready <- env }})
+			Ready: func(_ datadir.Instance, env app.Env) { ready <- env }})
 	}()
 	b.Cleanup(func() {
 		stop()
@@ -273,12 +274,12 @@ func startOnce(b *testing.B, bin string) time.Duration {
 	defer func() { _ = cmd.Process.Signal(syscall.SIGTERM); _ = cmd.Wait() }()
 	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`
 	for time.Since(start) < 30*time.Second {
-		in, err := app.ReadInstance(dir)
+		in, err := datadir.ReadInstance(dir)
 		if err != nil {
 			time.Sleep(time.Millisecond)
 			continue
 		}
-		tok, err := os.ReadFile(filepath.Join(dir, app.TokenFile))
+		tok, err := os.ReadFile(filepath.Join(dir, datadir.TokenFile))
 		if err != nil {
 			b.Fatal(err)
 		}

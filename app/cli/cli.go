@@ -14,6 +14,7 @@ import (
 
 	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/mcpbridge"
 )
 
@@ -39,7 +40,7 @@ type IO struct {
 type GUI = func(ctx context.Context, env app.Env) error
 
 // readyHook, when set (by tests), is called once a run serves.
-var readyHook func(app.Instance, app.Env)
+var readyHook func(datadir.Instance, app.Env)
 
 const usage = `Asktray lets AI agents ask you questions from a tray icon.
 
@@ -182,7 +183,7 @@ func (f *flags) dir() (string, error) {
 	if f.dataDir != "" {
 		return absDir(f.dataDir)
 	}
-	return app.DefaultDataDir()
+	return datadir.Default()
 }
 
 func absDir(d string) (string, error) {
@@ -230,7 +231,7 @@ func runApp(ctx context.Context, args []string, stdio IO, gui GUI) error {
 	}
 	err = app.Run(ctx, app.Options{DataDir: dir, Addr: *addr, Headless: *headless, Ask: *ask, Version: Version, GUI: gui,
 		AllowNonLoopback: *nonLoopback, NoAuth: *noAuth, Links: links,
-		Ready: func(in app.Instance, env app.Env) {
+		Ready: func(in datadir.Instance, env app.Env) {
 			fmt.Fprintf(stdio.Err, "asktray %s: MCP at %s (data dir %s)\n", Version, in.URL, in.DataDir)
 			if readyHook != nil {
 				readyHook(in, env)
@@ -245,7 +246,7 @@ func runApp(ctx context.Context, args []string, stdio IO, gui GUI) error {
 		// again is how the person finds it, so show its window.
 		sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		defer cancel()
-		if shown, serr := control.NewClient(filepath.Join(dir, app.SocketFile)).Show(sctx); serr == nil && shown {
+		if shown, serr := control.NewClient(filepath.Join(dir, datadir.SocketFile)).Show(sctx); serr == nil && shown {
 			return fmt.Errorf("%w\nIts window is now shown. Use 'asktray url' to connect to it, or pass another --data-dir", err)
 		}
 		return fmt.Errorf("%w\nUse 'asktray url' to connect to it, or pass another --data-dir", err)

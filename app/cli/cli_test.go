@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/asktray/asktray/app"
+	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/personcheck"
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/internal/testkit"
@@ -53,7 +54,7 @@ func childMain() int {
 			fmt.Fprintln(os.Stderr, "bad seed:", err)
 			return 99
 		}
-		readyHook = func(_ app.Instance, env app.Env) {
+		readyHook = func(_ datadir.Instance, env app.Env) {
 			for _, q := range qs {
 				q, err := env.Broker.Ask(context.Background(), q)
 				if err != nil {

@@ -13,8 +13,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/question"
 )
@@ -24,7 +24,7 @@ func connect(f *flags) (*control.Client, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	return control.NewClient(filepath.Join(dir, app.SocketFile)), dir, nil
+	return control.NewClient(filepath.Join(dir, datadir.SocketFile)), dir, nil
 }
 
 func cmdPending(ctx context.Context, args []string, stdio IO) error {
@@ -382,7 +382,7 @@ func cmdURL(ctx context.Context, args []string, stdio IO) error {
 	if err != nil {
 		return err
 	}
-	tok, err := os.ReadFile(filepath.Join(dir, app.TokenFile))
+	tok, err := os.ReadFile(filepath.Join(dir, datadir.TokenFile))
 	if err != nil {
 		return fmt.Errorf("read token: %w", err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/clientsetup"
 	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -31,12 +32,12 @@ var configServer = lookupServer
 // With no app running it falls back to the address of the mcp_port setting
 // (or the default) and the token in dir (made if missing), so that a client can be set up before the first start.
 func lookupServer(ctx context.Context, dir string) (clientsetup.Server, error) {
-	c := control.NewClient(filepath.Join(dir, app.SocketFile))
+	c := control.NewClient(filepath.Join(dir, datadir.SocketFile))
 	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	st, err := c.Status(sctx)
 	if err == nil {
-		tok, err := os.ReadFile(filepath.Join(dir, app.TokenFile))
+		tok, err := os.ReadFile(filepath.Join(dir, datadir.TokenFile))
 		if err != nil {
 			return clientsetup.Server{}, fmt.Errorf("read token: %w", err)
 		}
@@ -45,10 +46,10 @@ func lookupServer(ctx context.Context, dir string) (clientsetup.Server, error) {
 	if !errors.Is(err, control.ErrNoApp) {
 		return clientsetup.Server{}, err
 	}
-	if err := app.EnsureDataDir(dir); err != nil {
+	if err := datadir.Ensure(dir); err != nil {
 		return clientsetup.Server{}, err
 	}
-	tok, err := app.LoadOrCreateToken(dir)
+	tok, err := datadir.LoadOrCreateToken(dir)
 	if err != nil {
 		return clientsetup.Server{}, err
 	}
@@ -102,7 +103,7 @@ func cmdConfig(ctx context.Context, args []string, stdio IO) error {
 		}
 		if !srv.Running {
 			fmt.Fprintf(stdio.Err, "asktray: no app is running for %s, so this uses %s (the mcp_port setting, or the default port) and the token in %s;\n"+
-				"start Asktray without --addr for it to match.\n", dir, srv.URL, filepath.Join(dir, app.TokenFile))
+				"start Asktray without --addr for it to match.\n", dir, srv.URL, filepath.Join(dir, datadir.TokenFile))
 		}
 	}
 	t, err := clientsetup.Build(client, sys, dir, srv, useHTTP)

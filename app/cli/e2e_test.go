@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -68,7 +68,7 @@ func TestCLI_EndToEnd(t *testing.T) {
 		t.Fatalf("url --json: %+v", r)
 	}
 	if runtime.GOOS != "windows" {
-		for name, want := range map[string]os.FileMode{"": 0o700, app.TokenFile: 0o600, app.SocketFile: 0o600, app.InstanceFile: 0o600, app.DatabaseFile: 0o600, "log/asktray.log": 0o600} {
+		for name, want := range map[string]os.FileMode{"": 0o700, datadir.TokenFile: 0o600, datadir.SocketFile: 0o600, datadir.InstanceFile: 0o600, datadir.DatabaseFile: 0o600, "log/asktray.log": 0o600} {
 			fi, err := os.Stat(filepath.Join(dir, name))
 			if err != nil || fi.Mode().Perm() != want {
 				t.Errorf("%q: mode %v err %v, want %v", name, fi.Mode().Perm(), err, want)
@@ -160,7 +160,7 @@ func TestCLI_EndToEnd(t *testing.T) {
 	if code := p.stop(t); code != 0 {
 		t.Fatalf("app exited with %d on SIGTERM", code)
 	}
-	if _, err := os.Stat(filepath.Join(dir, app.InstanceFile)); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(dir, datadir.InstanceFile)); !os.IsNotExist(err) {
 		t.Fatalf("instance file left behind: %v", err)
 	}
 }

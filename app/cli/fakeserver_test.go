@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/asktray/asktray/app"
+	"github.com/asktray/asktray/app/datadir"
 )
 
 // fakeServerEnv makes the test binary a fake app on the control socket it
@@ -30,8 +30,8 @@ func fakeHookServer(sock string) int {
 		return 1
 	}
 	if os.Getenv(fakeInstanceEnv) != "" {
-		b, _ := json.Marshal(app.Instance{PID: os.Getpid(), DataDir: filepath.Dir(sock)})
-		if err := os.WriteFile(filepath.Join(filepath.Dir(sock), app.InstanceFile), b, 0o600); err != nil {
+		b, _ := json.Marshal(datadir.Instance{PID: os.Getpid(), DataDir: filepath.Dir(sock)})
+		if err := os.WriteFile(filepath.Join(filepath.Dir(sock), datadir.InstanceFile), b, 0o600); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/hook"
 )
 
@@ -67,7 +67,7 @@ func cmdHook(ctx context.Context, args []string, stdio IO) {
 	if err != nil {
 		return
 	}
-	out, ok := askHook(ctx, control.NewCheckedClient(filepath.Join(dir, app.SocketFile), runningApp(dir)), p, hookWait(*timeoutSec), stdio)
+	out, ok := askHook(ctx, control.NewCheckedClient(filepath.Join(dir, datadir.SocketFile), runningApp(dir)), p, hookWait(*timeoutSec), stdio)
 	if ok {
 		_, _ = stdio.Out.Write(out)
 	}

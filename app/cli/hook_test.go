@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/hook"
 	"github.com/asktray/asktray/app/hookservice"
@@ -34,7 +34,7 @@ type hookApp struct {
 func newHookApp(t *testing.T) *hookApp {
 	t.Helper()
 	dir := shortTempDir(t)
-	if err := app.EnsureDataDir(dir); err != nil {
+	if err := datadir.Ensure(dir); err != nil {
 		t.Fatal(err)
 	}
 	pol, err := policy.Open(filepath.Join(dir, policy.File))
@@ -51,7 +51,7 @@ func newHookApp(t *testing.T) *hookApp {
 	hooks := &hookservice.Service{Broker: h.b, Policy: pol,
 		Settings: func() hookservice.Settings { return hookservice.Settings{Deadline: time.Minute} }}
 	s := &control.Server{Broker: h.b, Store: h.store, Policy: pol, Hooks: hooks, Status: func() control.Status { return control.Status{} }}
-	if err := s.Listen(filepath.Join(dir, app.SocketFile)); err != nil {
+	if err := s.Listen(filepath.Join(dir, datadir.SocketFile)); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
@@ -67,8 +67,8 @@ func newHookApp(t *testing.T) *hookApp {
 // that serves dir's socket does.
 func writeInstancePID(t *testing.T, dir string, pid int) {
 	t.Helper()
-	b, _ := json.Marshal(app.Instance{PID: pid, DataDir: dir})
-	if err := os.WriteFile(filepath.Join(dir, app.InstanceFile), b, 0o600); err != nil {
+	b, _ := json.Marshal(datadir.Instance{PID: pid, DataDir: dir})
+	if err := os.WriteFile(filepath.Join(dir, datadir.InstanceFile), b, 0o600); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -6,8 +6,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/datadir"
 )
 
 // runningApp returns the check the hook makes of the process serving the
@@ -26,7 +26,7 @@ func runningApp(dir string) func(pid int) error {
 		return nil
 	}
 	return func(pid int) error {
-		in, err := app.ReadInstance(dir)
+		in, err := datadir.ReadInstance(dir)
 		if err != nil {
 			return err
 		}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/asktray/asktray/app"
+	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/hook"
 	"github.com/asktray/asktray/internal/testkit"
 )
@@ -19,7 +19,7 @@ import (
 func startFakeServer(t *testing.T, bin, dir string, rewriteInstance bool) {
 	t.Helper()
 	cmd := exec.Command(bin) //nolint:gosec // the test binary or its copy
-	cmd.Env = append(os.Environ(), testkit.ChildEnv, fakeServerEnv+"="+filepath.Join(dir, app.SocketFile))
+	cmd.Env = append(os.Environ(), testkit.ChildEnv, fakeServerEnv+"="+filepath.Join(dir, datadir.SocketFile))
 	if rewriteInstance {
 		cmd.Env = append(cmd.Env, fakeInstanceEnv+"=1")
 	}
@@ -67,7 +67,7 @@ func TestHook_StepsAsideForAFakeServer(t *testing.T) {
 		{"the same executable, not the instance file's process", self, false, "the instance file names pid"},
 	} {
 		dir := shortTempDir(t)
-		if err := app.EnsureDataDir(dir); err != nil {
+		if err := datadir.Ensure(dir); err != nil {
 			t.Fatal(err)
 		}
 		writeInstancePID(t, dir, os.Getpid()) // an app that has gone, say

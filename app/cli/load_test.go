@@ -18,6 +18,7 @@ import (
 
 	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -52,7 +53,7 @@ func TestLoad_FiftyClients(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- app.Run(ctx, app.Options{DataDir: dir, Addr: "127.0.0.1:0", Headless: true, Version: "load",
-			Ready: func(_ app.Instance, env app.Env) { ready <- env }})
+			Ready: func(_ datadir.Instance, env app.Env) { ready <- env }})
 	}()
 	var env app.Env
 	select {
@@ -136,7 +137,7 @@ func TestLoad_FiftyClients(t *testing.T) {
 		})
 	}
 	// The person: answers whatever is pending, in random order, until all are.
-	ctl := control.NewClient(filepath.Join(dir, app.SocketFile))
+	ctl := control.NewClient(filepath.Join(dir, datadir.SocketFile))
 	answered := 0
 	deadline := time.Now().Add(3 * time.Minute)
 	for answered < loadClients*loadQuestions && time.Now().Before(deadline) {

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/mcpbridge/stdioproxy"
 )
 
@@ -55,7 +55,7 @@ func cmdStdio(ctx context.Context, args []string, stdio IO) error {
 	if err != nil {
 		return err
 	}
-	tok, err := os.ReadFile(filepath.Join(dir, app.TokenFile))
+	tok, err := os.ReadFile(filepath.Join(dir, datadir.TokenFile))
 	if err != nil {
 		return fmt.Errorf("read token: %w", err)
 	}
@@ -69,7 +69,7 @@ func cmdStdio(ctx context.Context, args []string, stdio IO) error {
 // process may start one at the same moment; whichever wins, the one that
 // serves is found.
 func findOrStartApp(ctx context.Context, dir string, log *slog.Logger) (control.Status, error) {
-	c := control.NewClient(filepath.Join(dir, app.SocketFile))
+	c := control.NewClient(filepath.Join(dir, datadir.SocketFile))
 	st, err := c.Status(ctx)
 	if err == nil {
 		return st, nil
@@ -110,7 +110,7 @@ func findOrStartApp(ctx context.Context, dir string, log *slog.Logger) (control.
 		msg += fmt.Sprintf("; it exited: %v", exitErr)
 	}
 	// Not wrapping control.ErrNoApp on purpose: this is exit code 1, not 3.
-	return st, errors.New(msg + "; see " + filepath.Join(dir, app.LogDir, app.LogFile))
+	return st, errors.New(msg + "; see " + filepath.Join(dir, datadir.LogDir, datadir.LogFile))
 }
 
 // launchApp starts this executable as the app of dir, detached from this

@@ -15,6 +15,7 @@ import (
 
 	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -60,7 +61,7 @@ func TestStdio_FiftyPendingAsks(t *testing.T) {
 			results <- answer{i, m, err}
 		}()
 	}
-	ctl := control.NewClient(filepath.Join(dir, app.SocketFile))
+	ctl := control.NewClient(filepath.Join(dir, datadir.SocketFile))
 	var pend []question.Question
 	deadline := time.Now().Add(30 * time.Second)
 	for len(pend) < n {

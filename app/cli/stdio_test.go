@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/asktray/asktray/app"
+	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/question"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -152,7 +152,7 @@ func TestStdio_StartsTheApp(t *testing.T) {
 	if r := run(t, dir, "url"); r.code != 0 {
 		t.Fatalf("no app runs after asktray stdio: %+v", r)
 	}
-	in, err := app.ReadInstance(dir)
+	in, err := datadir.ReadInstance(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestStdio_StartFails(t *testing.T) {
 // in its instance file.
 func stopStartedApp(t *testing.T, dir string) {
 	t.Helper()
-	in, err := app.ReadInstance(dir)
+	in, err := datadir.ReadInstance(dir)
 	if err != nil {
 		return // it never came up
 	}

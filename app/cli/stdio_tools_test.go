@@ -9,8 +9,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -25,7 +25,7 @@ func TestStdio_EveryTool(t *testing.T) {
 	if err != nil {
 		t.Fatalf("connect: %v\n%s", err, stderr.String())
 	}
-	ctl := control.NewClient(filepath.Join(dir, app.SocketFile))
+	ctl := control.NewClient(filepath.Join(dir, datadir.SocketFile))
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	opts := []map[string]string{{"label": "a"}, {"label": "b"}, {"label": "c"}}

@@ -19,9 +19,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/cli"
 	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/internal/testkit"
 )
@@ -176,7 +176,7 @@ func startApp(t *testing.T, settings string, args ...string) *appProc {
 		t.Fatalf("asktray url --json: %+v", r)
 	}
 	p.url, p.token = info.URL, info.Token
-	p.ctl = control.NewClient(filepath.Join(dir, app.SocketFile))
+	p.ctl = control.NewClient(filepath.Join(dir, datadir.SocketFile))
 	return p
 }
 

@@ -1,6 +1,6 @@
 //go:build unix
 
-package app
+package datadir
 
 import (
 	"errors"
@@ -11,7 +11,7 @@ import (
 
 // lockFile takes an exclusive, non-blocking lock on path, held until the
 // returned file is closed or the process dies. A lock held by another process
-// gives errLocked.
+// gives ErrLocked.
 func lockFile(path string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
@@ -20,7 +20,7 @@ func lockFile(path string) (*os.File, error) {
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, errLocked
+			return nil, ErrLocked
 		}
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}

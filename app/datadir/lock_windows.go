@@ -1,6 +1,6 @@
 //go:build windows
 
-package app
+package datadir
 
 import (
 	"errors"
@@ -12,7 +12,7 @@ import (
 
 // lockFile takes an exclusive, non-blocking lock on path, held until the
 // returned file is closed or the process dies. A lock held by another process
-// gives errLocked.
+// gives ErrLocked.
 func lockFile(path string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
@@ -23,7 +23,7 @@ func lockFile(path string) (*os.File, error) {
 	if err != nil {
 		f.Close()
 		if errors.Is(err, windows.ERROR_LOCK_VIOLATION) {
-			return nil, errLocked
+			return nil, ErrLocked
 		}
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}

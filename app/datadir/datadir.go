@@ -1,4 +1,9 @@
-package app
+// Package datadir is Asktray's data dir: where it is, its permissions (0700,
+// or a user-only access list on Windows), the files in it (the history
+// database, the bearer token, the instance file, the control socket, the
+// single-instance lock, the log), the token and the instance file.
+// Its calls block for the file system; any goroutine may make them.
+package datadir
 
 import (
 	"crypto/rand"
@@ -26,10 +31,10 @@ const (
 	LogFile      = "asktray.log"
 )
 
-// DefaultDataDir returns the data dir used when none is given: $ASKTRAY_DATA_DIR,
+// Default returns the data dir used when none is given: $ASKTRAY_DATA_DIR,
 // else $XDG_DATA_HOME/asktray or ~/.local/share/asktray on Linux and the BSDs,
 // ~/Library/Application Support/Asktray on macOS, %AppData%\Asktray on Windows.
-func DefaultDataDir() (string, error) {
+func Default() (string, error) {
 	if d := os.Getenv("ASKTRAY_DATA_DIR"); d != "" {
 		return filepath.Abs(d)
 	}
@@ -51,10 +56,10 @@ func DefaultDataDir() (string, error) {
 	return filepath.Join(home, ".local", "share", "asktray"), nil
 }
 
-// EnsureDataDir creates dir with mode 0700, or tightens an existing one to
+// Ensure creates dir with mode 0700, or tightens an existing one to
 // 0700; on Windows it gives dir an access list that allows the current user
 // only, inherited by the files in it. It blocks for the file system calls.
-func EnsureDataDir(dir string) error {
+func Ensure(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("create data dir: %w", err)
 	}
@@ -118,10 +123,19 @@ func ReadInstance(dir string) (Instance, error) {
 	return in, nil
 }
 
-func writeInstance(dir string, in Instance) error {
+// WriteInstance writes in as dir's instance file (0600), atomically.
+func WriteInstance(dir string, in Instance) error {
 	b, err := json.MarshalIndent(in, "", "  ")
 	if err != nil {
 		return err
 	}
 	return atomicfile.Write(filepath.Join(dir, InstanceFile), append(b, '\n'), 0o600)
 }
+
+// ErrLocked is Lock's error when another process holds the lock.
+var ErrLocked = errors.New("locked by another process")
+
+// Lock takes dir's single-instance lock (LockFile) and returns the open
+// file that holds it, or an error when another process holds it. Closing
+// the file releases it.
+func Lock(dir string) (*os.File, error) { return lockFile(filepath.Join(dir, LockFile)) }

@@ -1,4 +1,4 @@
-package app
+package datadir
 
 import (
 	"testing"
@@ -7,11 +7,11 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// TestEnsureDataDir_WindowsACL: the data dir and a file created in it allow
+// TestEnsure_WindowsACL: the data dir and a file created in it allow
 // the current user alone, with nothing inherited from the parent.
-func TestEnsureDataDir_WindowsACL(t *testing.T) {
+func TestEnsure_WindowsACL(t *testing.T) {
 	dir := t.TempDir()
-	if err := EnsureDataDir(dir); err != nil {
+	if err := Ensure(dir); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := LoadOrCreateToken(dir); err != nil {
