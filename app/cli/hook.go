@@ -65,6 +65,7 @@ func cmdHook(ctx context.Context, args []string, stdio IO) {
 	}
 	dir, err := f.dir()
 	if err != nil {
+		fmt.Fprintf(stdio.Err, "asktray hook: data dir: %v; the agent asks in its own prompt\n", err)
 		return
 	}
 	out, ok := askHook(ctx, control.NewCheckedClient(filepath.Join(dir, datadir.SocketFile), runningApp(dir)), p, hookWait(*timeoutSec), stdio)

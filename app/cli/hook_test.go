@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -208,6 +209,22 @@ func TestHook_PrintsNothingWhenItCannotAsk(t *testing.T) {
 	}
 	if r := runHook(payload, "codex", "--data-dir", h.dir); r.code != 0 || r.out != "" || r.took > time.Second {
 		t.Errorf("away: %+v", r)
+	}
+}
+
+// TestHook_SaysWhenItHasNoDataDir: without a data dir to find (no
+// --data-dir, no ASKTRAY_DATA_DIR, no home) the hook prints nothing and says
+// why in one line on stderr, as its doc promises.
+func TestHook_SaysWhenItHasNoDataDir(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the data dir falls back to the home dir only on Linux and the BSDs")
+	}
+	t.Setenv("ASKTRAY_DATA_DIR", "")
+	t.Setenv("XDG_DATA_HOME", "")
+	t.Setenv("HOME", "")
+	r := runHook(recorded(t, hook.ClaudeCode, "PermissionRequest"), "claude-code")
+	if r.code != 0 || r.out != "" || strings.Count(r.errOut, "\n") != 1 || !strings.HasPrefix(r.errOut, "asktray hook: data dir: ") {
+		t.Fatalf("no data dir: %+v", r)
 	}
 }
 
