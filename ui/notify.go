@@ -3,7 +3,6 @@ package ui
 import (
 	"log/slog"
 	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -100,22 +99,9 @@ func (n *notifier) closed(nid uint32) {
 	}
 }
 
-// summary and body of the notification for q: who asks, and the start of
-// what they ask.
-func noteText(q question.Question) (string, string) {
-	q = present.Shown(q) // invisible characters as markers
-	title := q.Client.DisplayName() + " asks"
-	if q.Kind == question.KindNotice {
-		title = q.Client.DisplayName() + " says"
-	}
-	body := q.Message
-	if q.Header != "" {
-		body = q.Header + ": " + body
-	}
-	body = strings.Join(strings.Fields(body), " ")
-	body = present.ShortenRunes(body, 139)
-	return title, body
-}
+// noteText is the summary and body of the notification for q: who asks
+// and what, in plain text (present.NoteText).
+func noteText(q question.Question) (string, string) { return present.NoteText(&q) }
 
 // show notifies the person of q, quietly (low urgency, no sound) when quiet.
 // It blocks for at most a few seconds (the D-Bus call's timeout) and may be
