@@ -23,7 +23,7 @@ import (
 // disk. Code spans and blocks stay monospace. Call it on the Fyne goroutine
 // before the RichText is shown.
 func Render(md string) *widget.RichText {
-	rt := widget.NewRichTextFromMarkdown(keepAutolinks(md))
+	rt := widget.NewRichText(parse(keepAutolinks(md))...)
 	segs := defang(rt.Segments)
 	// Every paragraph ends in an empty block segment; the last one would
 	// leave a blank line at the bottom of the card.

@@ -72,3 +72,30 @@ func TestMarkdown_CodeBlocksOnTheirOwnPanel(t *testing.T) {
 		t.Fatalf("code part %+v", code)
 	}
 }
+
+// TestMarkdown_TextAsWritten: text reads as the agent wrote it. Fyne's own
+// renderer showed "0042_split_ledger" as "0042_ split_ ledger", "a[b" as
+// "a [ b", joined the words of an emphasis with spaces and kept "\*".
+func TestMarkdown_TextAsWritten(t *testing.T) {
+	test.NewTempApp(t)
+	for _, c := range []struct{ md, want string }{
+		{"Run migration 0042_split_ledger now", "Run migration 0042_split_ledger now"},
+		{"**0042_split_ledger** done", "0042_split_ledger done"},
+		{"a[b] x!y a<b 2*3*4", "a[b] x!y a<b 234"},
+		{"line one\nline two", "line one line two"},
+		{`a \*literal\* star`, "a *literal* star"},
+		{"`a\\*b` kept", `a\*b kept`},
+		{"## 0042_split_ledger", "0042_split_ledger"},
+		{"- item_one_two\n- b", "item_one_twob"},
+	} {
+		var b strings.Builder
+		walkSegments(Render(c.md).Segments, func(s widget.RichTextSegment) {
+			if ts, ok := s.(*widget.TextSegment); ok {
+				b.WriteString(ts.Text)
+			}
+		})
+		if got := b.String(); got != c.want {
+			t.Errorf("Render(%q) reads %q, want %q", c.md, got, c.want)
+		}
+	}
+}
