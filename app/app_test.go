@@ -13,6 +13,7 @@ import (
 
 	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/history/historytest"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 )
@@ -178,7 +179,7 @@ func TestRunInProcess(t *testing.T) {
 
 func TestRetentionDeletesOldFinishedQuestions(t *testing.T) {
 	t.Parallel()
-	store := history.NewMemory()
+	store := historytest.New(t)
 	old := question.Question{ID: "old", Kind: question.KindConfirm, Message: "m", Created: time.Now().AddDate(0, 0, -40), Deadline: time.Now()}
 	fresh := question.Question{ID: "fresh", Kind: question.KindConfirm, Message: "m", Created: time.Now().AddDate(0, 0, -1), Deadline: time.Now()}
 	oldPending := question.Question{ID: "old-pending", Kind: question.KindConfirm, Message: "m", Created: time.Now().AddDate(0, 0, -40), Deadline: time.Now()}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/history/historytest"
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/mcpbridge"
 )
@@ -42,7 +42,7 @@ func TestAskModeSetting(t *testing.T) {
 		{mcpbridge.AskDesktop, "auto", mcpbridge.AskDesktop},
 	} {
 		ctx, cancel := context.WithCancel(context.Background())
-		k := &settingsKeeper{dir: dir, store: history.NewMemory(), log: slog.New(slog.DiscardHandler), ctx: ctx, askFlag: tc.flag,
+		k := &settingsKeeper{dir: dir, store: historytest.New(t), log: slog.New(slog.DiscardHandler), ctx: ctx, askFlag: tc.flag,
 			bridge: mcpbridge.New(mcpbridge.Config{Broker: b})}
 		if err := k.apply(Settings{AskMode: tc.set}); err != nil {
 			t.Fatal(err)
@@ -74,7 +74,7 @@ func TestMaxPendingSetting(t *testing.T) {
 	defer b.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	k := &settingsKeeper{dir: t.TempDir(), store: history.NewMemory(), log: slog.New(slog.DiscardHandler), ctx: ctx,
+	k := &settingsKeeper{dir: t.TempDir(), store: historytest.New(t), log: slog.New(slog.DiscardHandler), ctx: ctx,
 		bridge: mcpbridge.New(Settings{MaxPendingPerSession: 7}.bridgeConfig(mcpbridge.Config{Broker: b}))}
 	defer k.stop()
 	if got := k.bridge.MaxPending(); got != 7 {

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/history/historytest"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 )
@@ -29,7 +29,7 @@ func newPolicyEnv(t *testing.T, cfg Config) policyEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store := history.NewMemory()
+	store := historytest.New(t)
 	b := question.NewBroker(question.Config{Journal: store, Gate: pol.Gate})
 	var asked atomic.Int32
 	b.Subscribe(func(ev question.Event) {

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/history/historytest"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -26,7 +27,7 @@ type env struct {
 
 func newEnv(t *testing.T, cfg Config) *env {
 	t.Helper()
-	store := history.NewMemory()
+	store := historytest.New(t)
 	b := question.NewBroker(question.Config{Journal: store})
 	cfg.Broker = b
 	cfg.Version = "test"

@@ -16,6 +16,7 @@ import (
 	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/history/historytest"
 	"github.com/asktray/asktray/app/hook"
 	"github.com/asktray/asktray/app/hookservice"
 	"github.com/asktray/asktray/app/policy"
@@ -42,7 +43,7 @@ func newHookApp(t *testing.T) *hookApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &hookApp{dir: dir, pol: pol, store: history.NewMemory(), asked: make(chan question.Question, 8)}
+	h := &hookApp{dir: dir, pol: pol, store: historytest.New(t), asked: make(chan question.Question, 8)}
 	h.b = question.NewBroker(question.Config{Journal: h.store, Gate: pol.Gate})
 	h.b.Subscribe(func(ev question.Event) {
 		if ev.Type == question.EventAsked {

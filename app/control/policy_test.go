@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/history/historytest"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 )
@@ -19,7 +19,7 @@ func newPolicyServer(t *testing.T) (*Client, *policy.Policy) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store := history.NewMemory()
+	store := historytest.New(t)
 	b := question.NewBroker(question.Config{Journal: store, Gate: pol.Gate})
 	s := &Server{Broker: b, Store: store, Policy: pol, Status: func() Status { return Status{} }}
 	sock := filepath.Join(dir, "c.sock")

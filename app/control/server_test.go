@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/history/historytest"
 	"github.com/asktray/asktray/app/personcheck"
 	"github.com/asktray/asktray/app/question"
 )
@@ -25,7 +25,7 @@ const testPassword = "correct horse"
 
 func newServerIn(t *testing.T, dir string) (*Client, *question.Broker) {
 	t.Helper()
-	store := history.NewMemory()
+	store := historytest.New(t)
 	b := question.NewBroker(question.Config{Journal: store})
 	s := &Server{Broker: b, Store: store, Status: func() Status { return Status{PID: 42, URL: "http://127.0.0.1:1/mcp"} },
 		Person: personcheck.New(personcheck.Password(testPassword), nil, nil)}
@@ -120,7 +120,7 @@ func TestServer_Show(t *testing.T) {
 	if shown, err := c.Show(context.Background()); err != nil || shown {
 		t.Fatalf("headless show = %v %v, want false", shown, err)
 	}
-	store := history.NewMemory()
+	store := historytest.New(t)
 	b := question.NewBroker(question.Config{Journal: store})
 	defer b.Close()
 	called := make(chan struct{}, 1)

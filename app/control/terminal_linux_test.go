@@ -13,7 +13,7 @@ import (
 
 	"github.com/creack/pty"
 
-	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/history/historytest"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -160,7 +160,7 @@ func TestServer_ApprovalNeedsTerminal(t *testing.T) {
 // (with their keys) only for a caller in the foreground of a terminal.
 func TestServer_LinksOnlyOnTerminal(t *testing.T) {
 	t.Parallel()
-	store := history.NewMemory()
+	store := historytest.New(t)
 	b := question.NewBroker(question.Config{Journal: store})
 	defer b.Close()
 	s := &Server{Broker: b, Store: store, Status: func() Status { return Status{} },

@@ -16,11 +16,6 @@ import (
 func TestContract(t *testing.T) {
 	t.Parallel()
 	stores := map[string]func(t *testing.T) Store{
-		"memory": func(t *testing.T) Store {
-			s := NewMemory()
-			t.Cleanup(func() { _ = s.Close() })
-			return s
-		},
 		"sqlite": func(t *testing.T) Store { return openSQLite(t) },
 	}
 	for name, open := range stores {

@@ -16,9 +16,9 @@ import (
 
 // exportStore returns a store with realistic rows, newest last, and their
 // ids newest first.
-func exportStore(t *testing.T) (*Memory, []string) {
+func exportStore(t *testing.T) (*SQLite, []string) {
 	t.Helper()
-	s := NewMemory()
+	s := openSQLite(t)
 	msgs := []struct {
 		q question.Question
 		r *question.Result
@@ -162,15 +162,18 @@ func TestExport_CSV(t *testing.T) {
 
 func TestExport_FilterAndPaging(t *testing.T) {
 	t.Parallel()
-	s := NewMemory()
-	const n = 2*MaxLimit + 17
+	store := openSQLite(t)
+	// Pages of 7 rows instead of MaxLimit: the same paging, over fewer
+	// rows (a real store, run with the race detector, takes a while per row).
+	s := smallPages{store, 7}
+	const n = 2*7 + 17
 	for i := range n {
 		q := newQuestion(fmt.Sprintf("p%05d", i), base.Add(time.Duration(i)*time.Second))
 		var r *question.Result
 		if i%3 == 0 {
 			r = answered("fine", q.Created.Add(time.Second))
 		}
-		add(t, s, q, r)
+		add(t, store, q, r)
 	}
 	var buf bytes.Buffer
 	got, err := Export(context.Background(), s, Filter{}, FormatCSV, &buf)
@@ -201,7 +204,7 @@ func TestExport_FilterAndPaging(t *testing.T) {
 func TestExport_Empty(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer
-	n, err := Export(context.Background(), NewMemory(), Filter{}, FormatJSON, &buf)
+	n, err := Export(context.Background(), openSQLite(t), Filter{}, FormatJSON, &buf)
 	if err != nil || n != 0 || buf.String() != "[]\n" {
 		t.Fatalf("Export = %d, %v, %q", n, err, buf.String())
 	}
@@ -214,7 +217,7 @@ func TestExport_Empty(t *testing.T) {
 func TestExport_Errors(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer
-	if _, err := Export(context.Background(), NewMemory(), Filter{}, "xml", &buf); err == nil || !strings.Contains(err.Error(), `"xml"`) || buf.Len() != 0 {
+	if _, err := Export(context.Background(), openSQLite(t), Filter{}, "xml", &buf); err == nil || !strings.Contains(err.Error(), `"xml"`) || buf.Len() != 0 {
 		t.Errorf("unknown format: %v, wrote %q", err, buf.String())
 	}
 	boom := errors.New("socket closed")
@@ -224,7 +227,18 @@ func TestExport_Errors(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Export(ctx, NewMemory(), Filter{}, FormatJSON, &buf); !errors.Is(err, context.Canceled) {
+	if _, err := Export(ctx, openSQLite(t), Filter{}, FormatJSON, &buf); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
+}
+
+// smallPages is a Lister whose pages hold at most max records.
+type smallPages struct {
+	Store
+	max int
+}
+
+func (p smallPages) List(ctx context.Context, f Filter) (Page, error) {
+	f.Limit = min(f.Limit, p.max)
+	return p.Store.List(ctx, f)
 }

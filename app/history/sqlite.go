@@ -19,7 +19,6 @@ import (
 
 var (
 	_ Store = (*SQLite)(nil)
-	_ Store = (*Memory)(nil)
 )
 
 // SQLite is a Store kept in an SQLite database file in WAL mode. Writes are

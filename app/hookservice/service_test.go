@@ -11,6 +11,7 @@ import (
 
 	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/history/historytest"
 	"github.com/asktray/asktray/app/hook"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
@@ -35,7 +36,7 @@ func newHookServer(t *testing.T) *hookEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &hookEnv{pol: pol, store: history.NewMemory(), set: Settings{Deadline: time.Minute},
+	e := &hookEnv{pol: pol, store: historytest.New(t), set: Settings{Deadline: time.Minute},
 		asked: make(chan question.Question, 256), ended: make(chan question.Event, 256)}
 	e.b = question.NewBroker(question.Config{Journal: e.store, Gate: pol.Gate})
 	e.b.Subscribe(func(ev question.Event) {

@@ -7,14 +7,14 @@ import (
 
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/history/historytest"
 	"github.com/asktray/asktray/app/question"
 )
 
 // The history detail shows what an approval asked for: the tool, the
 // action's details, the agent's reason and the risk.
 func TestHistory_DetailShowsApprovalFields(t *testing.T) {
-	s := history.NewMemory()
+	s := historytest.New(t)
 	seedHistory(t, s, []seedRec{{time.Minute, 2 * time.Second, question.Question{Kind: question.KindApproval, Client: seedClient("claude-code", "2.1.3"),
 		Message: "Bash", Tool: "permission_prompt", Action: "Bash", Details: "```sh\nrm -rf build/ \u202e#\n```", AgentReason: "Clean the build output", Risk: question.RiskHigh,
 		RiskWhy: "deletes files recursively, `rm -r`"},

@@ -15,11 +15,12 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/history/historytest"
 	"github.com/asktray/asktray/app/question"
 )
 
 func TestHistory_Export(t *testing.T) {
-	s := history.NewMemory()
+	s := historytest.New(t)
 	seedHistory(t, s, histSeed)
 	x := newHistHarness(t, s).show()
 	h := x.h
@@ -59,7 +60,7 @@ func TestHistory_Export(t *testing.T) {
 }
 
 func TestHistory_LiveInsertKeepsSelectionAndScroll(t *testing.T) {
-	s := history.NewMemory()
+	s := historytest.New(t)
 	seedHistory(t, s, histSeed)
 	x := newHistHarness(t, s).show()
 	h := x.h
@@ -104,7 +105,7 @@ func TestHistory_LiveInsertKeepsSelectionAndScroll(t *testing.T) {
 }
 
 func TestHistory_LiveInsertKeepsScrollPosition(t *testing.T) {
-	s := history.NewMemory()
+	s := historytest.New(t)
 	seedHistory(t, s, manyHistorySeed(300))
 	x := newHistHarness(t, s).show()
 	h := x.h
@@ -123,7 +124,7 @@ func TestHistory_LiveInsertKeepsScrollPosition(t *testing.T) {
 }
 
 func TestHistory_HiddenWindowGoesStale(t *testing.T) {
-	s := history.NewMemory()
+	s := historytest.New(t)
 	seedHistory(t, s, histSeed)
 	x := newHistHarness(t, s).show()
 	h := x.h
@@ -151,7 +152,7 @@ func TestHistory_HiddenWindowGoesStale(t *testing.T) {
 }
 
 func TestHistory_Delete(t *testing.T) {
-	s := history.NewMemory()
+	s := historytest.New(t)
 	seedHistory(t, s, histSeed)
 	x := newHistHarness(t, s).show()
 	h := x.h
@@ -171,7 +172,7 @@ func TestHistory_Delete(t *testing.T) {
 }
 
 func TestHistory_ClearOlderThan(t *testing.T) {
-	s := history.NewMemory()
+	s := historytest.New(t)
 	recs := append([]seedRec{}, histSeed...)
 	recs = append(recs, seedRec{ago: 40 * 24 * time.Hour, q: question.Question{Kind: question.KindText, Client: seedClient("codex", "0.9"), Message: "Still waiting from long ago"}})
 	seedHistory(t, s, recs)
@@ -209,7 +210,7 @@ func manyHistorySeed(n int) []seedRec {
 }
 
 func TestHistory_Paging(t *testing.T) {
-	s := history.NewMemory()
+	s := historytest.New(t)
 	seedHistory(t, s, manyHistorySeed(1000))
 	x := newHistHarness(t, s).show()
 	h := x.h
@@ -242,22 +243,22 @@ func TestHistory_Paging(t *testing.T) {
 
 // slowHistoryStore holds each List's result until the test releases it.
 type slowHistoryStore struct {
-	*history.Memory
+	*history.SQLite
 	read    chan struct{} // a List has read the store
 	release chan struct{} // let one List return
 }
 
 func (s *slowHistoryStore) List(ctx context.Context, f history.Filter) (history.Page, error) {
-	p, err := s.Memory.List(ctx, f)
+	p, err := s.SQLite.List(ctx, f)
 	s.read <- struct{}{}
 	<-s.release
 	return p, err
 }
 
 func TestHistory_EventDuringReload(t *testing.T) {
-	mem := history.NewMemory()
+	mem := historytest.New(t)
 	seedHistory(t, mem, histSeed)
-	s := &slowHistoryStore{Memory: mem, read: make(chan struct{}, 10), release: make(chan struct{}, 10)}
+	s := &slowHistoryStore{SQLite: mem, read: make(chan struct{}, 10), release: make(chan struct{}, 10)}
 	x := newHistHarness(t, s)
 	s.release <- struct{}{}
 	x.show()

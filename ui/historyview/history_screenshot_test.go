@@ -10,8 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
-
-	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/history/historytest"
 )
 
 // fixedVariantTheme is the default theme held to one variant, so screenshots do
@@ -32,7 +31,7 @@ func TestHistory_Screenshots(t *testing.T) {
 		suffix  string
 		variant fyne.ThemeVariant
 	}{{"", theme.VariantLight}, {"-dark", theme.VariantDark}} {
-		s := history.NewMemory()
+		s := historytest.New(t)
 		seedHistory(t, s, histSeed)
 		x := newHistHarness(t, s)
 		x.h.app.Settings().SetTheme(fixedVariantTheme{theme.DefaultTheme(), v.variant})

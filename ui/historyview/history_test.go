@@ -8,12 +8,11 @@ import (
 
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/history/historytest"
 )
 
 func TestHistory_ShowsNewestFirst(t *testing.T) {
-	s := history.NewMemory()
+	s := historytest.New(t)
 	seedHistory(t, s, histSeed)
 	x := newHistHarness(t, s).show()
 	h := x.h
@@ -40,7 +39,7 @@ func TestHistory_ShowsNewestFirst(t *testing.T) {
 }
 
 func TestHistory_FiltersCombine(t *testing.T) {
-	s := history.NewMemory()
+	s := historytest.New(t)
 	seedHistory(t, s, histSeed)
 	x := newHistHarness(t, s).show()
 	h := x.h
@@ -73,7 +72,7 @@ func TestHistory_FiltersCombine(t *testing.T) {
 }
 
 func TestHistory_SearchDebouncedAndCombined(t *testing.T) {
-	s := history.NewMemory()
+	s := historytest.New(t)
 	seedHistory(t, s, histSeed)
 	x := newHistHarness(t, s).show()
 	h := x.h
@@ -111,7 +110,7 @@ func TestHistory_SearchDebouncedAndCombined(t *testing.T) {
 }
 
 func TestHistory_OutcomeCounts(t *testing.T) {
-	s := history.NewMemory()
+	s := historytest.New(t)
 	seedHistory(t, s, histSeed)
 	x := newHistHarness(t, s).show()
 	h := x.h
@@ -131,7 +130,7 @@ func TestHistory_OutcomeCounts(t *testing.T) {
 }
 
 func TestHistory_Detail(t *testing.T) {
-	s := history.NewMemory()
+	s := historytest.New(t)
 	seedHistory(t, s, histSeed)
 	x := newHistHarness(t, s).show()
 	h, d := x.h, x.h.detail
@@ -244,7 +243,7 @@ func richSegmentTypes(segs []widget.RichTextSegment) string {
 
 func TestHistory_RowTexts(t *testing.T) {
 	test.NewTempApp(t)
-	recs := seedHistory(t, history.NewMemory(), histSeed)
+	recs := seedHistory(t, historytest.New(t), histSeed)
 	r := newHistoryRow()
 	for _, c := range []struct {
 		i    int
