@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/asktray/asktray/app"
+	"github.com/asktray/asktray/app/autostart"
 	"github.com/asktray/asktray/app/datadir"
 )
 
@@ -63,8 +63,8 @@ func TestDebPackage(t *testing.T) {
 	t.Cleanup(func() { _ = exec.Command("dpkg", "--purge", "asktray").Run() })
 	run(t, "", "dpkg", "-i", deb)
 	files := strings.Fields(run(t, "", "dpkg-query", "-L", "asktray"))
-	for _, want := range []string{"/usr/bin/asktray", "/usr/share/applications/" + app.IconName + ".desktop",
-		"/usr/share/icons/hicolor/256x256/apps/" + app.IconName + ".png", "/usr/share/doc/asktray/copyright", pamService} {
+	for _, want := range []string{"/usr/bin/asktray", "/usr/share/applications/" + autostart.IconName + ".desktop",
+		"/usr/share/icons/hicolor/256x256/apps/" + autostart.IconName + ".png", "/usr/share/doc/asktray/copyright", pamService} {
 		if !slices.Contains(files, want) {
 			t.Errorf("the package does not install %s; it installs %v", want, files)
 		}
@@ -95,7 +95,7 @@ func TestDebPackage(t *testing.T) {
 	if _, err := os.Lstat(pamService); err == nil {
 		t.Errorf("dpkg --purge left %s", pamService)
 	}
-	for _, d := range []string{"/usr/share/doc/asktray", "/usr/share/icons/hicolor/256x256/apps/" + app.IconName + ".png"} {
+	for _, d := range []string{"/usr/share/doc/asktray", "/usr/share/icons/hicolor/256x256/apps/" + autostart.IconName + ".png"} {
 		if _, err := os.Lstat(d); err == nil {
 			t.Errorf("dpkg -r left %s", d)
 		}

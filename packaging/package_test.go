@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/asktray/asktray/app"
+	"github.com/asktray/asktray/app/autostart"
 	"github.com/asktray/asktray/ui"
 
 	"github.com/asktray/asktray/internal/testkit"
@@ -37,8 +37,8 @@ func TestMetadata(t *testing.T) {
 		}
 		return string(m[1])
 	}
-	if id := field("ID"); id != ui.AppID || ui.AppID != app.IconName {
-		t.Errorf("ID %q, want ui.AppID %q = app.IconName %q", id, ui.AppID, app.IconName)
+	if id := field("ID"); id != ui.AppID || ui.AppID != autostart.IconName {
+		t.Errorf("ID %q, want ui.AppID %q = autostart.IconName %q", id, ui.AppID, autostart.IconName)
 	}
 	if name := field("Name"); name != "Asktray" {
 		t.Errorf("Name %q", name)
@@ -154,7 +154,7 @@ func checkEntry(t *testing.T, path, execLine string) {
 	}
 	// Exec has no flags: the first start comes up in the tray with no
 	// window; a start while it runs shows its status window.
-	for _, line := range []string{"Type=Application", "Name=Asktray", execLine, "Icon=" + app.IconName, "Categories=Utility;"} {
+	for _, line := range []string{"Type=Application", "Name=Asktray", execLine, "Icon=" + autostart.IconName, "Categories=Utility;"} {
 		if !strings.Contains("\n"+string(b), "\n"+line+"\n") {
 			t.Errorf("%s lacks %q:\n%s", path, line, b)
 		}

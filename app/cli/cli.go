@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/asktray/asktray/app"
+	"github.com/asktray/asktray/app/autostart"
 	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/mcpbridge"
@@ -202,7 +203,7 @@ func runApp(ctx context.Context, args []string, stdio IO, gui GUI) error {
 	addr := f.String("addr", "", "MCP listen address (default 127.0.0.1 and the port set in Settings, else "+app.DefaultAddr+")")
 	headless := f.Bool("headless", false, "run without window, tray or notifications")
 	ask := f.String("ask", "", "where questions go: desktop, client (the agent's own form) or auto; default: the ask_mode setting")
-	background := f.Bool(strings.TrimPrefix(app.BackgroundFlag, "--"), false, "start quietly in the tray; exit 0 when the app already runs")
+	background := f.Bool(strings.TrimPrefix(autostart.BackgroundFlag, "--"), false, "start quietly in the tray; exit 0 when the app already runs")
 	nonLoopback := f.Bool("dangerously-listen-non-loopback", false, "allow --addr to name a non-loopback address")
 	noAuth := f.Bool("test-only-no-auth", false, "turn off the MCP token check (conformance tests; loopback only)")
 	pos, err := f.parse(args)

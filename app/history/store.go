@@ -162,12 +162,6 @@ func decodeCursor(s string) (c cursor, ok bool, err error) {
 	return cursor{created: created, id: id}, true, nil
 }
 
-// after reports whether a row at (created, id) sorts after c in
-// newest-first order, that is, belongs to a later page.
-func (c cursor) after(created int64, id string) bool {
-	return created < c.created || (created == c.created && id < c.id)
-}
-
 // searchTerms splits a user's search text into terms, dropping those with
 // no letter or digit, since the full-text index cannot match them.
 func searchTerms(s string) []string {

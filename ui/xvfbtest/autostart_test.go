@@ -10,9 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/asktray/asktray/app/autostart"
 	"github.com/godbus/dbus/v5"
-
-	"github.com/asktray/asktray/app"
 )
 
 // TestStartAtLogin: the real binary started as the XDG autostart entry says
@@ -23,15 +22,15 @@ import (
 func TestStartAtLogin(t *testing.T) {
 	d := newSession(t)
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	if err := app.SetStartAtLogin(true, d.bin, []string{app.BackgroundFlag, "--data-dir", d.dataDir, "--addr", "127.0.0.1:0"}); err != nil {
+	if err := autostart.SetStartAtLogin(true, d.bin, []string{autostart.BackgroundFlag, "--data-dir", d.dataDir, "--addr", "127.0.0.1:0"}); err != nil {
 		t.Fatal(err)
 	}
-	entry, err := app.AutostartPath()
+	entry, err := autostart.XDGPath()
 	if err != nil {
 		t.Fatal(err)
 	}
 	argv := execLine(t, entry)
-	if argv[0] != d.bin || !slices.Contains(argv, app.BackgroundFlag) {
+	if argv[0] != d.bin || !slices.Contains(argv, autostart.BackgroundFlag) {
 		t.Fatalf("Exec line %q", argv)
 	}
 	d.start(t, argv[0], argv[1:]...)

@@ -27,7 +27,7 @@ func startOpenbox(t *testing.T, d *desktop) {
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- wm.Wait() }()
-	t.Cleanup(func() { _ = wm.Process.Kill(); <-exited })
+	t.Cleanup(func() { _ = wm.Process.Kill(); t.Logf("openbox ended: %v", <-exited) })
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		out, _ := exec.Command("xprop", "-display", displayOf(d), "-root", "_NET_SUPPORTING_WM_CHECK").CombinedOutput()

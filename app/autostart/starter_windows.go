@@ -1,9 +1,8 @@
-package app
+package autostart
 
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 
 	"golang.org/x/sys/windows"
 	"golang.org/x/sys/windows/registry"
@@ -17,25 +16,30 @@ var (
 	RunValue = "Asktray"
 )
 
-// SetStartAtLogin writes the Run value that starts exe (an absolute path)
-// with args at login (on), or deletes it (off); both are idempotent. The
-// command line is quoted as CommandLineToArgvW and Go's os.Args parse it.
-// It blocks for the registry calls and may be called from any goroutine.
-func SetStartAtLogin(on bool, exe string, args []string) error {
+// runKey is the value RunValue under HKCU\RunKey, which Windows reads at
+// login.
+type runKey struct{}
+
+func platform() (starter, error) { return runKey{}, nil }
+
+func (runKey) remove() error {
 	k, _, err := registry.CreateKey(registry.CURRENT_USER, RunKey, registry.SET_VALUE)
 	if err != nil {
 		return fmt.Errorf("open the Run key: %w", err)
 	}
 	defer k.Close()
-	if !on {
-		if err := k.DeleteValue(RunValue); err != nil && !errors.Is(err, registry.ErrNotExist) {
-			return fmt.Errorf("delete the Run value: %w", err)
-		}
-		return nil
+	if err := k.DeleteValue(RunValue); err != nil && !errors.Is(err, registry.ErrNotExist) {
+		return fmt.Errorf("delete the Run value: %w", err)
 	}
-	if !filepath.IsAbs(exe) {
-		return fmt.Errorf("autostart: executable %q is not an absolute path", exe)
+	return nil
+}
+
+func (runKey) write(exe string, args []string) error {
+	k, _, err := registry.CreateKey(registry.CURRENT_USER, RunKey, registry.SET_VALUE)
+	if err != nil {
+		return fmt.Errorf("open the Run key: %w", err)
 	}
+	defer k.Close()
 	if err := k.SetStringValue(RunValue, windows.ComposeCommandLine(append([]string{exe}, args...))); err != nil {
 		return fmt.Errorf("write the Run value: %w", err)
 	}

@@ -1,4 +1,4 @@
-package app
+package autostart
 
 import (
 	"encoding/xml"
