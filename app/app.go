@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"time"
 
 	"github.com/asktray/asktray/app/datadir"
@@ -25,7 +26,7 @@ import (
 
 // DefaultAddr is where the MCP server listens unless --addr or the
 // mcp_port setting say otherwise.
-const DefaultAddr = "127.0.0.1:7931"
+var DefaultAddr = net.JoinHostPort("127.0.0.1", strconv.Itoa(DefaultPort))
 
 // Options configure Run.
 type Options struct {
@@ -76,8 +77,6 @@ type Env struct {
 	// Policy holds the rules and away mode; its Gate decides questions
 	// before the UI sees them (a decided question emits no EventAsked).
 	Policy *policy.Policy
-	URL    string // the MCP URL at start; see Endpoint
-	Token  string // the token at start; see Endpoint
 	// WebURL returns the link to a pending question's page for a browser,
 	// or "" once it ended. It is for the person only, never for an agent.
 	// It may be called from any goroutine.
@@ -85,8 +84,8 @@ type Env struct {
 	DataDir string
 	Log     *slog.Logger
 	// Endpoint returns the MCP URL and token as they are now: a new
-	// mcp_port moves the server and datadir.RegenerateToken replaces the token.
-	// Nil means URL and Token never change. Any goroutine may call it.
+	// mcp_port moves the server and RegenerateToken replaces the token. It
+	// is the one way to them; any goroutine may call it.
 	Endpoint func() (url, token string)
 	// RegenerateToken writes a new random token (0600) and makes the MCP
 	// server accept only it from the next request on; every configured

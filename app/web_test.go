@@ -75,9 +75,10 @@ func TestWebAnswerReachesTheAgent(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("not ready")
 	}
-	rec := &recorder{token: env.Token}
+	mcpURL, tok := env.Endpoint()
+	rec := &recorder{token: tok}
 	c := mcp.NewClient(&mcp.Implementation{Name: "e2e-agent", Version: "1.0"}, nil)
-	s, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: env.URL, HTTPClient: &http.Client{Transport: rec}, MaxRetries: -1},
+	s, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: mcpURL, HTTPClient: &http.Client{Transport: rec}, MaxRetries: -1},
 		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {
 		t.Fatal(err)

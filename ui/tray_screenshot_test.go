@@ -34,7 +34,7 @@ func TestTrayMenuScreenshot(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	tr := newTray(a, app.Env{Broker: b, URL: "http://127.0.0.1:7931/mcp", DataDir: "/home/ada/.local/share/asktray"})
+	tr := newTray(a, app.Env{Broker: b, Endpoint: func() (string, string) { return "http://127.0.0.1:7931/mcp", "" }, DataDir: "/home/ada/.local/share/asktray"})
 	tr.refresh()
 	if err := b.Snooze(b.Pending()[2].ID, time.Now().Add(time.Hour)); err != nil {
 		t.Fatal(err)
@@ -81,7 +81,7 @@ func TestSettingsScreenshot(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	env := app.Env{URL: "http://127.0.0.1:7931/mcp", DataDir: "/home/ada/.local/share/asktray", Policy: pol,
+	env := app.Env{Endpoint: func() (string, string) { return "http://127.0.0.1:7931/mcp", "" }, DataDir: "/home/ada/.local/share/asktray", Policy: pol,
 		Settings: app.Settings{DefaultTimeoutSeconds: 600, BlockingWindows: []app.BlockingWindow{{Match: "cursor", Seconds: 240}, {Match: "claude-code", Seconds: 900}},
 			NotificationSound: true, HistoryRetentionDays: 90}}
 	s := newSettingsWindow(a, env, nil)

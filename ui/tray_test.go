@@ -38,7 +38,7 @@ func TestTray_MenuListsPendingQuestions(t *testing.T) {
 	a := test.NewTempApp(t)
 	b := question.NewBroker(question.Config{})
 	defer b.Close()
-	tr := newTray(a, app.Env{Broker: b, URL: "http://127.0.0.1:7931/mcp", DataDir: "/data"})
+	tr := newTray(a, app.Env{Broker: b, Endpoint: func() (string, string) { return "http://127.0.0.1:7931/mcp", "" }, DataDir: "/data"})
 	var opened []string
 	tr.open = func(id string) { opened = append(opened, id) }
 	tr.install()
@@ -243,7 +243,7 @@ func TestTray_OpenInBrowserSubmenu(t *testing.T) {
 	b := question.NewBroker(question.Config{})
 	defer b.Close()
 	webURL := func(id string) string { return "http://127.0.0.1:7931/q/" + id + "?k=key-of-" + id }
-	tr := newTray(a, app.Env{Broker: b, URL: "http://127.0.0.1:7931/mcp", DataDir: "/data", WebURL: webURL})
+	tr := newTray(a, app.Env{Broker: b, Endpoint: func() (string, string) { return "http://127.0.0.1:7931/mcp", "" }, DataDir: "/data", WebURL: webURL})
 	var opened []string
 	tr.openURL = func(link string) { opened = append(opened, link) }
 	tr.install()

@@ -128,7 +128,8 @@ func BenchmarkReport_RoundTrip(b *testing.B) {
 	if _, err := env.Policy.Add(policy.Rule{Client: "*", Action: "*", Decision: policy.Allow, Scope: policy.ScopeAlways}); err != nil {
 		b.Fatal(err)
 	}
-	ours := connect(b, env.URL, env.Token)
+	mcpURL, tok := env.Endpoint()
+	ours := connect(b, mcpURL, tok)
 	bare := connect(b, bareEcho(b), "")
 	ctx := context.Background()
 	ask := func() time.Duration {
@@ -213,7 +214,8 @@ func BenchmarkReport_PendingMemory(b *testing.B) {
 	if err := env.ApplySettings(s); err != nil {
 		b.Fatal(err)
 	}
-	cs := connect(b, env.URL, env.Token)
+	mcpURL, tok := env.Endpoint()
+	cs := connect(b, mcpURL, tok)
 	ctx := context.Background()
 	heap := func() uint64 {
 		runtime.GC()

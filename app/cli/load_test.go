@@ -89,8 +89,9 @@ func TestLoad_FiftyClients(t *testing.T) {
 				}
 			} else {
 				cl := sdk.NewClient(&sdk.Implementation{Name: fmt.Sprintf("load-%02d", c), Version: "1"}, nil)
-				tr := &sdk.StreamableClientTransport{Endpoint: env.URL, MaxRetries: -1,
-					HTTPClient: &http.Client{Transport: bearerRT{httpTr, env.Token}}}
+				url, tok := env.Endpoint()
+				tr := &sdk.StreamableClientTransport{Endpoint: url, MaxRetries: -1,
+					HTTPClient: &http.Client{Transport: bearerRT{httpTr, tok}}}
 				cctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 				cs, err = cl.Connect(cctx, tr, &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 				cancel()
