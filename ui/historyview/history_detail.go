@@ -55,6 +55,7 @@ type historyDetail struct {
 	openBtn   *widget.Button
 	deleteBtn *widget.Button
 	buttons   *fyne.Container
+	scroll    *container.Scroll // the body's; back at the top for each new selection
 }
 
 // newHistoryDetail builds the pane for h, showing the placeholder. It runs
@@ -105,8 +106,9 @@ func newHistoryDetail(h *Window) *historyDetail {
 		meta, d.schemaBox,
 	)
 	d.buttons = container.NewHBox(d.openBtn, d.copyBtn, layout.NewSpacer(), d.deleteBtn)
+	d.scroll = container.NewVScroll(container.NewPadded(d.body))
 	content := container.NewBorder(nil, container.NewVBox(widget.NewSeparator(), container.NewPadded(d.buttons)), nil, nil,
-		container.NewVScroll(container.NewPadded(d.body)))
+		d.scroll)
 	// One truncated line in a VBox, which gives it the pane's width: a
 	// wrapping label is measured at its one-word minimum width before
 	// layout, stands one word per line and made the real window taller
@@ -153,8 +155,12 @@ func (d *historyDetail) clear() {
 	d.placeholder.Show()
 }
 
-// show fills the pane with rec.
+// show fills the pane with rec, scrolled to its top unless rec is the
+// record already shown (a live update of the selected row keeps its place).
 func (d *historyDetail) show(rec history.Record) {
+	if rec.Question.ID != d.rec.Question.ID {
+		defer d.scroll.ScrollToTop()
+	}
 	d.rec = rec
 	q, r := rec.Question, rec.Result
 	look := lookOf(stateOf(rec))

@@ -267,3 +267,22 @@ func TestHistory_RowTexts(t *testing.T) {
 		t.Errorf("fitText = %q", got)
 	}
 }
+
+// TestHistory_DetailScrolledToTop: each newly selected row's detail starts
+// at its top, not at the previous row's scroll position.
+func TestHistory_DetailScrolledToTop(t *testing.T) {
+	s := historytest.New(t)
+	seedHistory(t, s, histSeed)
+	x := newHistHarness(t, s).show()
+	h, d := x.h, x.h.detail
+	h.list.Select(1) // the form, with its schema: taller than the pane
+	d.schemaBox.OpenAll()
+	d.scroll.ScrollToBottom()
+	if d.scroll.Offset.Y == 0 {
+		t.Fatalf("the form's detail does not scroll (content %v, pane %v)", d.scroll.Content.MinSize(), d.scroll.Size())
+	}
+	h.list.Select(2)
+	if d.scroll.Offset.Y != 0 {
+		t.Fatalf("the next row's detail opens scrolled to %v", d.scroll.Offset.Y)
+	}
+}
