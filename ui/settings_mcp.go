@@ -2,6 +2,8 @@ package ui
 
 import (
 	"fmt"
+	neturl "net/url"
+	"strconv"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -41,10 +43,29 @@ func (s *settingsWindow) endpointMoved() {
 	}
 }
 
-// showInfo shows the MCP URL as it is now and the data dir.
+// showInfo shows the MCP URL as it is now and the data dir. When the
+// server listens on another port than the saved one (asktray was started
+// with --addr, which overrides the setting for that run), it says so, so
+// that the port field and the URL never disagree unexplained.
 func (s *settingsWindow) showInfo() {
 	url, _ := envEndpoint(s.env)()
-	s.info.SetText(fmt.Sprintf("MCP URL %s · data dir %s", url, s.env.DataDir))
+	text := fmt.Sprintf("MCP URL %s · data dir %s", url, s.env.DataDir)
+	if p := urlPort(url); p != 0 && p != port(s.current) {
+		text += fmt.Sprintf("\nThis run listens on port %d because asktray was started with --addr; "+
+			"the port saved here (%d) is used when it starts without --addr.", p, port(s.current))
+	}
+	s.info.SetText(text)
+}
+
+// urlPort is the port of an MCP URL such as http://127.0.0.1:7931/mcp, or
+// 0 when there is none.
+func urlPort(raw string) int {
+	u, err := neturl.Parse(raw)
+	if err != nil {
+		return 0
+	}
+	p, _ := strconv.Atoi(u.Port())
+	return p
 }
 
 // ask shows a confirmation over the settings window: text, Cancel (the

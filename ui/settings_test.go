@@ -264,3 +264,25 @@ func TestSettingsWindow_RulesTabAndAwayMode(t *testing.T) {
 		t.Fatalf("saved %+v", saved)
 	}
 }
+
+// TestSettingsWindow_AddrOverrideExplained: started with --addr, the
+// server listens on another port than the saved one; the window says why
+// instead of showing a port field and a URL that disagree unexplained.
+func TestSettingsWindow_AddrOverrideExplained(t *testing.T) {
+	a := test.NewTempApp(t)
+	b := question.NewBroker(question.Config{})
+	defer b.Close()
+	url := "http://127.0.0.1:41234/mcp"
+	env := app.Env{Broker: b, DataDir: "/data", Endpoint: func() (string, string) { return url, "t" }}
+	s := newTray(a, env).settings
+	s.Show()
+	if s.port.Text != "7931" || !strings.Contains(s.info.Text, "listens on port 41234 because asktray was started with --addr") ||
+		!strings.Contains(s.info.Text, "(7931)") {
+		t.Fatalf("port %q info %q", s.port.Text, s.info.Text)
+	}
+	url = "http://127.0.0.1:7931/mcp"
+	s.showInfo()
+	if strings.Contains(s.info.Text, "--addr") {
+		t.Fatalf("info %q explains an override that is not there", s.info.Text)
+	}
+}
