@@ -20,13 +20,14 @@ import (
 	"github.com/asktray/asktray/app/loopback"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/settings"
 	"github.com/asktray/asktray/app/webask"
 	"github.com/asktray/asktray/mcpbridge"
 )
 
 // DefaultAddr is where the MCP server listens unless --addr or the
 // mcp_port setting say otherwise.
-var DefaultAddr = net.JoinHostPort("127.0.0.1", strconv.Itoa(DefaultPort))
+var DefaultAddr = net.JoinHostPort("127.0.0.1", strconv.Itoa(settings.DefaultPort))
 
 // Options configure Run.
 type Options struct {
@@ -70,8 +71,8 @@ type Env struct {
 	// ApplySettings validates s, saves it to the data dir and applies it to
 	// the MCP server and the history retention at once. It blocks for a
 	// file write and may be called from any goroutine.
-	ApplySettings func(s Settings) error
-	Settings      Settings
+	ApplySettings func(s settings.Settings) error
+	Settings      settings.Settings
 	Broker        *question.Broker
 	Store         history.Store
 	// Policy holds the rules and away mode; its Gate decides questions
@@ -170,14 +171,14 @@ func openStore(ctx context.Context, dir string, log *slog.Logger) (*history.SQLi
 // o.Addr is empty) and serves the MCP endpoint there, with s applied to
 // cfg, and the question pages of web at /q/ (outside the bearer check; they
 // have their own), until the endpoint's stop.
-func startMCP(o Options, s Settings, cfg mcpbridge.Config, token string, web *webask.Server) (*mcpEndpoint, *mcpbridge.Bridge, error) {
+func startMCP(o Options, s settings.Settings, cfg mcpbridge.Config, token string, web *webask.Server) (*mcpEndpoint, *mcpbridge.Bridge, error) {
 	if o.NoAuth && o.AllowNonLoopback {
 		return nil, nil, errors.New("no-auth mode is for loopback test runs only")
 	}
 	if o.Addr == "" {
 		o.Addr = s.MCPAddr()
 	}
-	cfg = s.bridgeConfig(cfg)
+	cfg = bridgeConfig(s, cfg)
 	ln, err := listen(o.Addr, o.AllowNonLoopback)
 	if err != nil {
 		return nil, nil, err

@@ -16,6 +16,7 @@ import (
 	"github.com/asktray/asktray/app/history/historytest"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/settings"
 )
 
 func TestEnsureDataDirTightensMode(t *testing.T) {
@@ -106,33 +107,33 @@ func TestRunInProcess(t *testing.T) {
 		t.Fatalf("second Run: %v", err)
 	}
 
-	// Settings saved while running are validated, written 0600 and applied.
-	if err := env.ApplySettings(Settings{DefaultTimeoutSeconds: 5}); err == nil || !strings.Contains(err.Error(), "default_timeout_seconds") {
+	// settings.Settings saved while running are validated, written 0600 and applied.
+	if err := env.ApplySettings(settings.Settings{DefaultTimeoutSeconds: 5}); err == nil || !strings.Contains(err.Error(), "default_timeout_seconds") {
 		t.Fatalf("bad settings accepted: %v", err)
 	}
-	if err := env.ApplySettings(Settings{ProgressIntervalSeconds: 61}); err == nil || !strings.Contains(err.Error(), "progress_interval_seconds: must be between 1 and 60") {
+	if err := env.ApplySettings(settings.Settings{ProgressIntervalSeconds: 61}); err == nil || !strings.Contains(err.Error(), "progress_interval_seconds: must be between 1 and 60") {
 		t.Fatalf("bad progress interval accepted: %v", err)
 	}
-	if err := env.ApplySettings(Settings{MaxPendingPerSession: 1001}); err == nil || !strings.Contains(err.Error(), "max_pending_per_session: must be between 1 and 1000, got 1001") {
+	if err := env.ApplySettings(settings.Settings{MaxPendingPerSession: 1001}); err == nil || !strings.Contains(err.Error(), "max_pending_per_session: must be between 1 and 1000, got 1001") {
 		t.Fatalf("bad pending limit accepted: %v", err)
 	}
-	if err := env.ApplySettings(Settings{DefaultTimeoutSeconds: 42, HistoryRetentionDays: 7, ProgressIntervalSeconds: 2}); err != nil {
+	if err := env.ApplySettings(settings.Settings{DefaultTimeoutSeconds: 42, HistoryRetentionDays: 7, ProgressIntervalSeconds: 2}); err != nil {
 		t.Fatal(err)
 	}
-	if st, err := LoadSettings(dir); err != nil || st.DefaultTimeoutSeconds != 42 || st.HistoryRetentionDays != 7 || st.ProgressIntervalSeconds != 2 {
+	if st, err := settings.Load(dir); err != nil || st.DefaultTimeoutSeconds != 42 || st.HistoryRetentionDays != 7 || st.ProgressIntervalSeconds != 2 {
 		t.Fatalf("settings on disk %+v %v", st, err)
 	}
-	if fi, _ := os.Stat(filepath.Join(dir, SettingsFile)); runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
+	if fi, _ := os.Stat(filepath.Join(dir, settings.File)); runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
 		t.Fatalf("settings mode %v", fi.Mode().Perm())
 	}
 	// away_mode is validated and applied live to the policy the broker consults.
-	if err := env.ApplySettings(Settings{AwayMode: "approve"}); err == nil || !strings.Contains(err.Error(), "away_mode: must be hold, reject or handback") {
+	if err := env.ApplySettings(settings.Settings{AwayMode: "approve"}); err == nil || !strings.Contains(err.Error(), "away_mode: must be hold, reject or handback") {
 		t.Fatalf("bad away_mode accepted: %v", err)
 	}
 	if env.Policy == nil || env.Policy.AwayMode() != policy.AwayHold {
 		t.Fatalf("Env.Policy %v", env.Policy)
 	}
-	if err := env.ApplySettings(Settings{AwayMode: policy.AwayReject}); err != nil || env.Policy.AwayMode() != policy.AwayReject {
+	if err := env.ApplySettings(settings.Settings{AwayMode: policy.AwayReject}); err != nil || env.Policy.AwayMode() != policy.AwayReject {
 		t.Fatalf("away_mode reject: %v, mode %s", err, env.Policy.AwayMode())
 	}
 	if err := env.Policy.SetAway(true); err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/asktray/asktray/app/history/historytest"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/settings"
 	"github.com/asktray/asktray/mcpbridge"
 )
 
@@ -17,15 +18,15 @@ import (
 // changes the bridge's mode unless --ask chose one for this run.
 func TestAskModeSetting(t *testing.T) {
 	t.Parallel()
-	err := Settings{AskMode: "mcp"}.Validate()
+	err := settings.Settings{AskMode: "mcp"}.Validate()
 	if err == nil || err.Error() != `ask_mode: must be one of desktop, client, auto, got "mcp"` {
 		t.Fatalf("Validate: %v", err)
 	}
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, SettingsFile), []byte(`{"ask_mode":"auto"}`), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, settings.File), []byte(`{"ask_mode":"auto"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	st, err := LoadSettings(dir)
+	st, err := settings.Load(dir)
 	if err != nil || st.AskMode != "auto" {
 		t.Fatalf("LoadSettings: %+v %v", st, err)
 	}
@@ -44,7 +45,7 @@ func TestAskModeSetting(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		k := &settingsKeeper{dir: dir, store: historytest.New(t), log: slog.New(slog.DiscardHandler), ctx: ctx, askFlag: tc.flag,
 			bridge: mcpbridge.New(mcpbridge.Config{Broker: b})}
-		if err := k.apply(Settings{AskMode: tc.set}); err != nil {
+		if err := k.apply(settings.Settings{AskMode: tc.set}); err != nil {
 			t.Fatal(err)
 		}
 		if got := k.bridge.AskMode(); got != tc.want {
@@ -67,7 +68,7 @@ func TestRunRefusesUnknownAsk(t *testing.T) {
 // to the running bridge and to the agent hooks; unset means the default of 20.
 func TestMaxPendingSetting(t *testing.T) {
 	t.Parallel()
-	if err := (Settings{MaxPendingPerSession: -1}).Validate(); err == nil || !strings.Contains(err.Error(), "max_pending_per_session: must be between 1 and 1000") {
+	if err := (settings.Settings{MaxPendingPerSession: -1}).Validate(); err == nil || !strings.Contains(err.Error(), "max_pending_per_session: must be between 1 and 1000") {
 		t.Fatalf("Validate: %v", err)
 	}
 	b := question.NewBroker(question.Config{})
@@ -75,13 +76,13 @@ func TestMaxPendingSetting(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	k := &settingsKeeper{dir: t.TempDir(), store: historytest.New(t), log: slog.New(slog.DiscardHandler), ctx: ctx,
-		bridge: mcpbridge.New(Settings{MaxPendingPerSession: 7}.bridgeConfig(mcpbridge.Config{Broker: b}))}
+		bridge: mcpbridge.New(bridgeConfig(settings.Settings{MaxPendingPerSession: 7}, mcpbridge.Config{Broker: b}))}
 	defer k.stop()
 	if got := k.bridge.MaxPending(); got != 7 {
 		t.Fatalf("at start: %d, want 7", got)
 	}
 	for _, tc := range []struct{ set, want int }{{3, 3}, {0, question.DefaultMaxPending}, {1000, 1000}} {
-		if err := k.apply(Settings{MaxPendingPerSession: tc.set}); err != nil {
+		if err := k.apply(settings.Settings{MaxPendingPerSession: tc.set}); err != nil {
 			t.Fatal(err)
 		}
 		if got := k.bridge.MaxPending(); got != tc.want {

@@ -14,10 +14,8 @@ import (
 	"time"
 
 	"github.com/asktray/asktray/app/datadir"
+	"github.com/asktray/asktray/app/settings"
 )
-
-// DefaultPort is the MCP port unless the settings or --addr say otherwise.
-const DefaultPort = 7931
 
 // moveGrace is how long the old listener's calls in progress may run on
 // after the MCP server moved to another port, before their connections are
@@ -102,13 +100,13 @@ func (e *mcpEndpoint) serve(ln net.Listener) {
 	}()
 }
 
-// move listens on port (0 means DefaultPort) on the same host and serves
+// move listens on port (0 means settings.DefaultPort) on the same host and serves
 // there from now on. The old listener closes at once; its calls in
 // progress may finish for moveGrace. On error (the port is taken) nothing
 // changes. It blocks only to listen; any goroutine may call it.
 func (e *mcpEndpoint) move(port int) (string, error) {
 	if port == 0 {
-		port = DefaultPort
+		port = settings.DefaultPort
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()

@@ -15,6 +15,7 @@ import (
 	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/settings"
 )
 
 // freePort returns a loopback port nobody listens on right now.
@@ -87,7 +88,7 @@ func TestMCPPortSettingMovesTheServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := freePort(t)
-	if err := SaveSettings(dir, Settings{MCPPort: first}); err != nil {
+	if err := settings.Save(dir, settings.Settings{MCPPort: first}); err != nil {
 		t.Fatal(err)
 	}
 	env := runApp(t, dir, "") // no --addr: the setting decides
@@ -100,7 +101,7 @@ func TestMCPPortSettingMovesTheServer(t *testing.T) {
 	}
 
 	// A port out of range, or one that is taken, is refused and nothing moves.
-	if err := env.ApplySettings(Settings{MCPPort: 80}); err == nil || !strings.Contains(err.Error(), "mcp_port: must be between 1024 and 65535") {
+	if err := env.ApplySettings(settings.Settings{MCPPort: 80}); err == nil || !strings.Contains(err.Error(), "mcp_port: must be between 1024 and 65535") {
 		t.Fatalf("port 80: %v", err)
 	}
 	busy, err := net.Listen("tcp", "127.0.0.1:0")
@@ -108,18 +109,18 @@ func TestMCPPortSettingMovesTheServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer busy.Close()
-	if err := env.ApplySettings(Settings{MCPPort: busy.Addr().(*net.TCPAddr).Port}); err == nil || !strings.Contains(err.Error(), "mcp_port") {
+	if err := env.ApplySettings(settings.Settings{MCPPort: busy.Addr().(*net.TCPAddr).Port}); err == nil || !strings.Contains(err.Error(), "mcp_port") {
 		t.Fatalf("busy port: %v", err)
 	}
 	if now, _ := env.Endpoint(); now != url {
 		t.Fatalf("moved to %s after a failed apply", now)
 	}
-	if st, _ := LoadSettings(dir); st.MCPPort != first {
+	if st, _ := settings.Load(dir); st.MCPPort != first {
 		t.Fatalf("failed apply saved port %d", st.MCPPort)
 	}
 
 	second := freePort(t)
-	if err := env.ApplySettings(Settings{MCPPort: second, DefaultTimeoutSeconds: 60}); err != nil {
+	if err := env.ApplySettings(settings.Settings{MCPPort: second, DefaultTimeoutSeconds: 60}); err != nil {
 		t.Fatal(err)
 	}
 	moved, _ := env.Endpoint()
@@ -146,11 +147,11 @@ func TestMCPPortSettingMovesTheServer(t *testing.T) {
 	if link := env.WebURL(q.ID); !strings.HasPrefix(link, "http://127.0.0.1:"+strconv.Itoa(second)+"/q/") {
 		t.Fatalf("question page link %q does not follow the move", link)
 	}
-	if s, _ := LoadSettings(dir); s.MCPPort != second || s.DefaultTimeoutSeconds != 60 {
+	if s, _ := settings.Load(dir); s.MCPPort != second || s.DefaultTimeoutSeconds != 60 {
 		t.Fatalf("saved %+v", s)
 	}
 	// Saving other settings with the same port leaves the server where it is.
-	if err := env.ApplySettings(Settings{MCPPort: second}); err != nil {
+	if err := env.ApplySettings(settings.Settings{MCPPort: second}); err != nil {
 		t.Fatal(err)
 	}
 	if got := initStatus(t, moved, tok); got != http.StatusOK {

@@ -13,6 +13,7 @@ import (
 	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/hook"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/settings"
 )
 
 // TestHooksWired: the running app serves /v1/hook with the permission
@@ -74,7 +75,7 @@ func TestHooksWired(t *testing.T) {
 	if rep := <-call(ask); rep.Behavior != "" {
 		t.Fatalf("AskUserQuestion answered with the setting off: %+v", rep)
 	}
-	if err := env.ApplySettings(Settings{HookAskUserQuestion: true}); err != nil {
+	if err := env.ApplySettings(settings.Settings{HookAskUserQuestion: true}); err != nil {
 		t.Fatal(err)
 	}
 	got = call(ask)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/asktray/asktray/app/autostart"
 	"github.com/asktray/asktray/app/datadir"
+	"github.com/asktray/asktray/app/settings"
 )
 
 // TestRun_ApplySettingsStartAtLogin: saving start_at_login through the
@@ -36,8 +37,8 @@ func TestRun_ApplySettingsStartAtLogin(t *testing.T) {
 		t.Fatalf("Run: %v", err)
 	}
 	exe, exeErr := autostart.LoginExecutable()
-	err := env.ApplySettings(Settings{StartAtLogin: true})
-	st, _ := LoadSettings(dir)
+	err := env.ApplySettings(settings.Settings{StartAtLogin: true})
+	st, _ := settings.Load(dir)
 	if exeErr != nil {
 		// go test runs a temporary build: refused, and nothing saved.
 		if err == nil || !strings.HasPrefix(err.Error(), "start_at_login: ") || !strings.Contains(err.Error(), exeErr.Error()) || st.StartAtLogin {
@@ -52,7 +53,7 @@ func TestRun_ApplySettingsStartAtLogin(t *testing.T) {
 		if err != nil || rerr != nil || !strings.Contains(string(b), want) || !st.StartAtLogin {
 			t.Fatalf("apply: %v %v; saved %+v; entry:\n%s", err, rerr, st, b)
 		}
-		if err := env.ApplySettings(Settings{}); err != nil {
+		if err := env.ApplySettings(settings.Settings{}); err != nil {
 			t.Fatal(err)
 		}
 		if _, serr := os.Stat(entry); !os.IsNotExist(serr) {

@@ -18,6 +18,7 @@ import (
 	"github.com/asktray/asktray/app/personcheck"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/settings"
 	"github.com/asktray/asktray/app/webask"
 	"github.com/asktray/asktray/mcpbridge"
 )
@@ -103,7 +104,7 @@ type core struct {
 	log      *slog.Logger
 	token    string
 	store    *history.SQLite
-	settings Settings
+	settings settings.Settings
 	policy   *policy.Policy
 	gui      bool
 	keeper   *settingsKeeper
@@ -123,7 +124,7 @@ func openCore(ctx context.Context, o Options, log *slog.Logger, askFlag mcpbridg
 		return nil, err
 	}
 	down.push(func() { c.store.Close() })
-	if c.settings, err = LoadSettings(o.DataDir); err != nil {
+	if c.settings, err = settings.Load(o.DataDir); err != nil {
 		return nil, err
 	}
 	if c.policy, err = policy.Open(filepath.Join(o.DataDir, policy.File)); err != nil {

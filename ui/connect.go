@@ -12,6 +12,7 @@ import (
 	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/clientsetup"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/settings"
 )
 
 // The two setups the window offers for an agent that has hooks.
@@ -68,7 +69,7 @@ func newConnectWindow(a fyne.App, dataDir string, endpoint func() (url, token st
 // settingsDeadline is the person's question deadline: the
 // default_timeout_seconds setting of dir, or the default.
 func settingsDeadline(dir string) time.Duration {
-	if s, err := app.LoadSettings(dir); err == nil && s.DefaultTimeoutSeconds > 0 {
+	if s, err := settings.Load(dir); err == nil && s.DefaultTimeoutSeconds > 0 {
 		return question.ClampTimeout(time.Duration(s.DefaultTimeoutSeconds) * time.Second)
 	}
 	return question.DefaultTimeout

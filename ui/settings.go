@@ -12,6 +12,7 @@ import (
 
 	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/policy"
+	"github.com/asktray/asktray/app/settings"
 )
 
 // The away behaviours, as the settings window offers them.
@@ -30,10 +31,10 @@ const (
 type settingsWindow struct {
 	app     fyne.App
 	env     app.Env
-	applied func(app.Settings)
+	applied func(settings.Settings)
 	// endpointChanged, if set, runs after the MCP URL or token changed.
 	endpointChanged func()
-	current         app.Settings
+	current         settings.Settings
 	win             fyne.Window
 
 	timeout, window, windows, armDelay, retention, port *widget.Entry
@@ -51,7 +52,7 @@ type settingsWindow struct {
 	confirmOK, confirmCancel *widget.Button
 }
 
-func newSettingsWindow(a fyne.App, env app.Env, applied func(app.Settings)) *settingsWindow {
+func newSettingsWindow(a fyne.App, env app.Env, applied func(settings.Settings)) *settingsWindow {
 	s := &settingsWindow{app: a, env: env, applied: applied, current: env.Settings}
 	s.timeout, s.window, s.armDelay, s.retention = widget.NewEntry(), widget.NewEntry(), widget.NewEntry(), widget.NewEntry()
 	s.windows = widget.NewMultiLineEntry()
@@ -76,7 +77,7 @@ func newSettingsWindow(a fyne.App, env app.Env, applied func(app.Settings)) *set
 }
 
 // load fills the fields from st.
-func (s *settingsWindow) load(st app.Settings) {
+func (s *settingsWindow) load(st settings.Settings) {
 	num := func(n, def int) string {
 		if n == 0 {
 			return strconv.Itoa(def)
@@ -87,7 +88,7 @@ func (s *settingsWindow) load(st app.Settings) {
 	s.window.SetText(num(st.DefaultWindowSeconds, 55))
 	s.armDelay.SetText(num(st.ArmDelayMS, 500))
 	s.retention.SetText(strconv.Itoa(st.HistoryRetentionDays))
-	s.port.SetText(num(st.MCPPort, app.DefaultPort))
+	s.port.SetText(num(st.MCPPort, settings.DefaultPort))
 	var lines []string
 	for _, w := range st.BlockingWindows {
 		lines = append(lines, fmt.Sprintf("%s = %d", w.Match, w.Seconds))
@@ -111,7 +112,7 @@ func (s *settingsWindow) load(st app.Settings) {
 }
 
 // parse reads the fields into settings; errors name the field.
-func (s *settingsWindow) parse() (app.Settings, error) {
+func (s *settingsWindow) parse() (settings.Settings, error) {
 	st := s.current
 	ints := []struct {
 		name  string
@@ -142,9 +143,9 @@ func (s *settingsWindow) parse() (app.Settings, error) {
 		if !ok || err != nil || strings.TrimSpace(match) == "" {
 			return st, fmt.Errorf("Per-client windows, line %d: write client-name = seconds", i+1) //nolint:staticcheck // shown to the person as is, naming the field as labelled
 		}
-		st.BlockingWindows = append(st.BlockingWindows, app.BlockingWindow{Match: strings.TrimSpace(match), Seconds: n})
+		st.BlockingWindows = append(st.BlockingWindows, settings.BlockingWindow{Match: strings.TrimSpace(match), Seconds: n})
 	}
-	if st.MCPPort == app.DefaultPort {
+	if st.MCPPort == settings.DefaultPort {
 		st.MCPPort = 0 // the default stays the default
 	}
 	st.NotificationSound = s.sound.Checked
@@ -184,7 +185,7 @@ func (s *settingsWindow) submit() {
 }
 
 // apply saves and applies st and says how it went.
-func (s *settingsWindow) apply(st app.Settings) {
+func (s *settingsWindow) apply(st settings.Settings) {
 	var err error
 	if s.env.ApplySettings != nil {
 		err = s.env.ApplySettings(st)
@@ -215,9 +216,9 @@ func (s *settingsWindow) say(text string, imp widget.Importance) {
 }
 
 // port returns the MCP port st asks for.
-func port(st app.Settings) int {
+func port(st settings.Settings) int {
 	if st.MCPPort == 0 {
-		return app.DefaultPort
+		return settings.DefaultPort
 	}
 	return st.MCPPort
 }

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/asktray/asktray/app"
+	"github.com/asktray/asktray/app/settings"
 )
 
 // TestSettingsWindow_StartAtLogin: the checkbox shows the setting, a tap
@@ -15,9 +16,9 @@ import (
 // on) is shown and leaves the saved settings as they were.
 func TestSettingsWindow_StartAtLogin(t *testing.T) {
 	a := test.NewTempApp(t)
-	var saved []app.Settings
+	var saved []settings.Settings
 	refuse := false
-	env := app.Env{Settings: app.Settings{StartAtLogin: true}, ApplySettings: func(s app.Settings) error {
+	env := app.Env{Settings: settings.Settings{StartAtLogin: true}, ApplySettings: func(s settings.Settings) error {
 		if refuse && s.StartAtLogin {
 			return errors.New("start_at_login: not supported here yet: see the README")
 		}

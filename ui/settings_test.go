@@ -13,20 +13,21 @@ import (
 	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/settings"
 )
 
 func TestSettingsWindow_SaveAppliesAndRefusesBadInput(t *testing.T) {
 	a := test.NewTempApp(t)
-	var saved []app.Settings
-	var applied []app.Settings
-	env := app.Env{Settings: app.Settings{DefaultTimeoutSeconds: 600}, ApplySettings: func(s app.Settings) error {
+	var saved []settings.Settings
+	var applied []settings.Settings
+	env := app.Env{Settings: settings.Settings{DefaultTimeoutSeconds: 600}, ApplySettings: func(s settings.Settings) error {
 		if err := s.Validate(); err != nil {
 			return err
 		}
 		saved = append(saved, s)
 		return nil
 	}}
-	s := newSettingsWindow(a, env, func(st app.Settings) { applied = append(applied, st) })
+	s := newSettingsWindow(a, env, func(st settings.Settings) { applied = append(applied, st) })
 	s.Show()
 	if s.timeout.Text != "600" || s.armDelay.Text != "500" || s.retention.Text != "0" {
 		t.Fatalf("loaded %q %q %q", s.timeout.Text, s.armDelay.Text, s.retention.Text)
@@ -51,7 +52,7 @@ func TestSettingsWindow_SaveAppliesAndRefusesBadInput(t *testing.T) {
 		t.Fatalf("saved ask_mode %q", got.AskMode)
 	}
 	if got.DefaultTimeoutSeconds != 120 || got.ArmDelayMS != 800 || !got.NotificationSound || !got.HookAskUserQuestion || got.HistoryRetentionDays != 30 ||
-		len(got.BlockingWindows) != 2 || got.BlockingWindows[1] != (app.BlockingWindow{Match: "claude-code", Seconds: 900}) {
+		len(got.BlockingWindows) != 2 || got.BlockingWindows[1] != (settings.BlockingWindow{Match: "claude-code", Seconds: 900}) {
 		t.Fatalf("saved %+v", got)
 	}
 	// Bad input is refused with the field and the limit, and nothing is saved.
@@ -71,7 +72,7 @@ func TestSettingsWindow_SaveAppliesAndRefusesBadInput(t *testing.T) {
 	}
 	// A failing save says so.
 	s.windows.SetText("")
-	s.env.ApplySettings = func(app.Settings) error { return errors.New("disk full") }
+	s.env.ApplySettings = func(settings.Settings) error { return errors.New("disk full") }
 	test.Tap(s.save)
 	if !strings.Contains(s.status.Text, "disk full") {
 		t.Fatalf("status %q", s.status.Text)
@@ -87,11 +88,11 @@ func TestSettingsWindow_PortMoveAndTokenRegeneration(t *testing.T) {
 	b := question.NewBroker(question.Config{})
 	defer b.Close()
 	url, tok := "http://127.0.0.1:7931/mcp", strings.Repeat("a", 64)
-	var saved []app.Settings
+	var saved []settings.Settings
 	regenerated := 0
 	env := app.Env{Broker: b, DataDir: "/data",
 		Endpoint: func() (string, string) { return url, tok },
-		ApplySettings: func(s app.Settings) error {
+		ApplySettings: func(s settings.Settings) error {
 			if err := s.Validate(); err != nil {
 				return err
 			}
@@ -175,9 +176,9 @@ func TestSettingsWindow_RulesTabAndAwayMode(t *testing.T) {
 	}
 	b := question.NewBroker(question.Config{Gate: pol.Gate})
 	defer b.Close()
-	var saved []app.Settings
-	env := app.Env{Broker: b, Policy: pol, Settings: app.Settings{AwayMode: policy.AwayReject},
-		ApplySettings: func(s app.Settings) error { saved = append(saved, s); return nil }}
+	var saved []settings.Settings
+	env := app.Env{Broker: b, Policy: pol, Settings: settings.Settings{AwayMode: policy.AwayReject},
+		ApplySettings: func(s settings.Settings) error { saved = append(saved, s); return nil }}
 	tr := newTray(a, env)
 	defer tr.followPolicy()()
 	expires := time.Now().Add(48 * time.Hour).Truncate(time.Minute)

@@ -16,6 +16,7 @@ import (
 	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/app/question/present"
+	"github.com/asktray/asktray/app/settings"
 	"github.com/asktray/asktray/assets"
 	"github.com/asktray/asktray/ui/askdialog"
 	"github.com/asktray/asktray/ui/historyview"
@@ -257,7 +258,7 @@ func (t *tray) visible(q question.Question) bool {
 
 // settingsApplied takes the UI's part of newly saved settings. Runs on the
 // Fyne goroutine.
-func (t *tray) settingsApplied(s app.Settings) {
+func (t *tray) settingsApplied(s settings.Settings) {
 	if t.note != nil {
 		t.note.sound.Store(s.NotificationSound)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/settings"
 )
 
 // TestTrayMenuScreenshot renders the tray menu with pending questions the
@@ -82,7 +83,7 @@ func TestSettingsScreenshot(t *testing.T) {
 		}
 	}
 	env := app.Env{Endpoint: func() (string, string) { return "http://127.0.0.1:7931/mcp", "" }, DataDir: "/home/ada/.local/share/asktray", Policy: pol,
-		Settings: app.Settings{DefaultTimeoutSeconds: 600, BlockingWindows: []app.BlockingWindow{{Match: "cursor", Seconds: 240}, {Match: "claude-code", Seconds: 900}},
+		Settings: settings.Settings{DefaultTimeoutSeconds: 600, BlockingWindows: []settings.BlockingWindow{{Match: "cursor", Seconds: 240}, {Match: "claude-code", Seconds: 900}},
 			NotificationSound: true, HistoryRetentionDays: 90}}
 	s := newSettingsWindow(a, env, nil)
 	s.Show()

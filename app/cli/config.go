@@ -14,11 +14,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/clientsetup"
 	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/settings"
 )
 
 // configSystem returns the machine's clientsetup.Sys; tests replace it to pin
@@ -53,7 +53,7 @@ func lookupServer(ctx context.Context, dir string) (clientsetup.Server, error) {
 	if err != nil {
 		return clientsetup.Server{}, err
 	}
-	set, err := app.LoadSettings(dir)
+	set, err := settings.Load(dir)
 	if err != nil {
 		return clientsetup.Server{}, err
 	}
@@ -154,7 +154,7 @@ func cmdConfigHooks(pos []string, f *flags, write, remove, hooks bool, stdio IO)
 // personDeadline is the person's question deadline: the
 // default_timeout_seconds setting of dir, or the default.
 func personDeadline(dir string) time.Duration {
-	if set, err := app.LoadSettings(dir); err == nil && set.DefaultTimeoutSeconds > 0 {
+	if set, err := settings.Load(dir); err == nil && set.DefaultTimeoutSeconds > 0 {
 		return question.ClampTimeout(time.Duration(set.DefaultTimeoutSeconds) * time.Second)
 	}
 	return question.DefaultTimeout

@@ -13,10 +13,10 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/settings"
 )
 
 // TestStdio_FiftyPendingAsks: one stdio client keeps 50 blocking asks open;
@@ -29,7 +29,7 @@ func TestStdio_FiftyPendingAsks(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := app.SaveSettings(dir, app.Settings{MaxPendingPerSession: 100}); err != nil {
+	if err := settings.Save(dir, settings.Settings{MaxPendingPerSession: 100}); err != nil {
 		t.Fatal(err)
 	}
 	startApp(t, dir)

@@ -1,31 +1,31 @@
-package app
+// Package settings is the person's settings: what they are, their limits
+// (Validate names the setting and the limit), and settings.json in the
+// data dir. Applying them while the app runs is app's job. Load and Save
+// block for the file system; any goroutine may call them.
+package settings
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/asktray/asktray/app/atomicfile"
-	"github.com/asktray/asktray/app/history"
-	"github.com/asktray/asktray/app/hookservice"
 	"github.com/asktray/asktray/app/personcheck"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
-	"github.com/asktray/asktray/app/webask"
-	"github.com/asktray/asktray/mcpbridge"
 )
 
-// SettingsFile holds the person's settings in the data dir.
-const SettingsFile = "settings.json"
+// DefaultPort is the MCP port unless the settings or --addr say otherwise.
+const DefaultPort = 7931
+
+// File holds the person's settings in the data dir.
+const File = "settings.json"
 
 // BlockingWindow is how long blocking tool calls from clients whose name
 // contains Match wait before returning pending.
@@ -97,11 +97,11 @@ func (s Settings) PasswordGrace() time.Duration {
 	return time.Duration(*s.PasswordGraceMinutes) * time.Minute
 }
 
-// LoadSettings reads the settings of dir. A missing file gives the zero
+// Load reads the settings of dir. A missing file gives the zero
 // Settings (the defaults); a malformed one is an error naming the file.
-func LoadSettings(dir string) (Settings, error) {
+func Load(dir string) (Settings, error) {
 	var s Settings
-	path := filepath.Join(dir, SettingsFile)
+	path := filepath.Join(dir, File)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return s, nil
@@ -145,7 +145,7 @@ func (s Settings) Validate() error {
 	if g := s.PasswordGraceMinutes; g != nil && (*g < 0 || time.Duration(*g)*time.Minute > personcheck.MaxGrace) {
 		return fmt.Errorf("password_grace_minutes: must be between 0 (ask every time) and %d, got %d", int(personcheck.MaxGrace/time.Minute), *g)
 	}
-	if _, err := mcpbridge.ParseAskMode(s.AskMode); err != nil {
+	if _, err := question.ParseAskMode(s.AskMode); err != nil {
 		return fmt.Errorf("ask_mode: %w", err)
 	}
 	if s.AwayMode != "" && !s.AwayMode.Valid() {
@@ -159,13 +159,13 @@ func (s Settings) Validate() error {
 	return nil
 }
 
-// SaveSettings writes s to dir (0600).
-func SaveSettings(dir string, s Settings) error {
+// Save writes s to dir (0600).
+func Save(dir string, s Settings) error {
 	b, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(filepath.Join(dir, SettingsFile), append(b, '\n'), 0o600)
+	return atomicfile.Write(filepath.Join(dir, File), append(b, '\n'), 0o600)
 }
 
 // MCPAddr returns the loopback address the MCP server listens on when no
@@ -176,141 +176,4 @@ func (s Settings) MCPAddr() string {
 		port = DefaultPort
 	}
 	return "127.0.0.1:" + strconv.Itoa(port)
-}
-
-// bridgeConfig applies s to the MCP bridge's configuration.
-func (s Settings) bridgeConfig(cfg mcpbridge.Config) mcpbridge.Config {
-	if s.DefaultTimeoutSeconds > 0 {
-		cfg.DefaultTimeout = question.ClampTimeout(time.Duration(s.DefaultTimeoutSeconds) * time.Second)
-	}
-	if len(s.BlockingWindows) > 0 {
-		cfg.Windows = nil
-		for _, w := range s.BlockingWindows {
-			cfg.Windows = append(cfg.Windows, mcpbridge.WindowRule{Match: w.Match, Window: time.Duration(w.Seconds) * time.Second})
-		}
-		cfg.Windows = append(cfg.Windows, mcpbridge.DefaultWindows...)
-	}
-	if s.DefaultWindowSeconds > 0 {
-		cfg.DefaultWindow = time.Duration(s.DefaultWindowSeconds) * time.Second
-	}
-	cfg.AskMode, _ = mcpbridge.ParseAskMode(s.AskMode)
-	if s.ProgressIntervalSeconds > 0 {
-		cfg.ProgressEvery = time.Duration(s.ProgressIntervalSeconds) * time.Second
-	}
-	cfg.MaxPending = s.MaxPendingPerSession
-	return cfg
-}
-
-// settingsKeeper applies the person's settings while the app runs.
-type settingsKeeper struct {
-	dir    string
-	store  history.Store
-	log    *slog.Logger
-	ctx    context.Context
-	bridge *mcpbridge.Bridge
-	// askFlag is --ask for this run ("" when not given), which wins over
-	// the ask_mode setting; desktop says whether a desktop UI runs.
-	askFlag mcpbridge.AskMode
-	desktop bool
-	mcp     *mcpEndpoint
-	web     *webask.Server
-	policy  *policy.Policy
-
-	applyMu sync.Mutex // one apply at a time
-	cur     Settings   // the settings applied last
-
-	mu         sync.Mutex
-	stopRetain context.CancelFunc
-	login      func(on bool) error // writes or removes the start-at-login entry; nil: nothing to do
-	loginOn    bool                // start_at_login as last applied
-}
-
-// apply validates s, moves the MCP server when mcp_port changed, saves s
-// and applies it to the MCP bridge, the retention job and the away mode
-// to the policy. A port that cannot be listened on is an error and nothing
-// is saved. It blocks for the listen and a file write. Safe for concurrent use.
-func (k *settingsKeeper) apply(s Settings) error {
-	if err := s.Validate(); err != nil {
-		return err
-	}
-	k.applyMu.Lock()
-	defer k.applyMu.Unlock()
-	if k.mcp != nil && s.MCPPort != k.cur.MCPPort {
-		if _, err := k.mcp.move(s.MCPPort); err != nil {
-			return err
-		}
-		k.cur.MCPPort = s.MCPPort
-	}
-	if err := k.applyLogin(s.StartAtLogin); err != nil {
-		return err
-	}
-	if err := SaveSettings(k.dir, s); err != nil {
-		return fmt.Errorf("save settings: %w", err)
-	}
-	k.cur = s
-	if k.bridge != nil {
-		c := s.bridgeConfig(mcpbridge.Config{})
-		k.bridge.Reconfigure(c.Windows, c.DefaultWindow, c.DefaultTimeout)
-		k.bridge.SetAskMode(k.askMode(c.AskMode), k.desktop)
-		k.bridge.SetProgressEvery(c.ProgressEvery)
-		k.bridge.SetMaxPending(c.MaxPending)
-	}
-	if k.web != nil {
-		k.web.SetArmDelay(time.Duration(s.ArmDelayMS) * time.Millisecond)
-	}
-	if k.policy != nil {
-		k.policy.SetAwayMode(s.AwayMode)
-	}
-	k.retain(s.HistoryRetentionDays)
-	k.log.Info("settings applied", "default_timeout_seconds", s.DefaultTimeoutSeconds, "retention_days", s.HistoryRetentionDays)
-	return nil
-}
-
-// hookSettings are the settings `asktray hook` calls read: the person's
-// deadline, hook_ask_user_question and max_pending_per_session. Safe for concurrent use; it waits
-// for an apply in progress.
-func (k *settingsKeeper) hookSettings() hookservice.Settings {
-	k.applyMu.Lock()
-	defer k.applyMu.Unlock()
-	return hookservice.Settings{
-		Deadline:        question.ClampTimeout(time.Duration(k.cur.DefaultTimeoutSeconds) * time.Second),
-		AskUserQuestion: k.cur.HookAskUserQuestion,
-		MaxPending:      k.cur.MaxPendingPerSession,
-	}
-}
-
-// passwordGrace is the grace period a right login password opens now.
-// Safe for concurrent use; it waits for an apply in progress.
-func (k *settingsKeeper) passwordGrace() time.Duration {
-	k.applyMu.Lock()
-	defer k.applyMu.Unlock()
-	return k.cur.PasswordGrace()
-}
-
-// askMode is the --ask flag when given, else the setting's mode.
-func (k *settingsKeeper) askMode(setting mcpbridge.AskMode) mcpbridge.AskMode {
-	if k.askFlag != "" {
-		return k.askFlag
-	}
-	return setting
-}
-
-// retain (re)starts the retention job for days (0: keep everything).
-func (k *settingsKeeper) retain(days int) {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.stopRetain != nil {
-		k.stopRetain()
-	}
-	ctx, cancel := context.WithCancel(k.ctx)
-	k.stopRetain = cancel
-	go keepRetention(ctx, k.store, days, k.log)
-}
-
-func (k *settingsKeeper) stop() {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.stopRetain != nil {
-		k.stopRetain()
-	}
 }

@@ -1,0 +1,48 @@
+package settings
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/asktray/asktray/internal/testkit"
+)
+
+// TestImports: the settings sit below every front end and below MCP: they
+// know the question, the rules and the person check, nothing that asks.
+func TestImports(t *testing.T) {
+	t.Parallel()
+	const m = "github.com/asktray/asktray/"
+	testkit.ImportsOnly(t, ".", m+"app/atomicfile", m+"app/personcheck", m+"app/policy", m+"app/question",
+		m+"app/risk", m+"app/shellcmd", m+"app/toolinput", "mvdan.cc/sh/v3", "github.com/msteinert/pam")
+}
+
+// TestLoadSaveValidate: a missing file is the defaults, a saved one reads
+// back, and a bad value is refused naming the setting and its limit.
+func TestLoadSaveValidate(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if s, err := Load(dir); err != nil || s.MCPPort != 0 || s.MCPAddr() != "127.0.0.1:7931" {
+		t.Fatalf("defaults: %+v %v", s, err)
+	}
+	want := Settings{MCPPort: 8123, AskMode: "auto", DefaultTimeoutSeconds: 600}
+	if err := Save(dir, want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(dir)
+	if err != nil || got.MCPPort != 8123 || got.AskMode != "auto" || got.MCPAddr() != "127.0.0.1:8123" {
+		t.Fatalf("loaded %+v %v", got, err)
+	}
+	if fi, _ := os.Stat(filepath.Join(dir, File)); fi.Mode().Perm() != 0o600 {
+		t.Fatalf("settings file mode %v", fi.Mode())
+	}
+	for s, wantErr := range map[*Settings]string{
+		{MCPPort: 80}:       "mcp_port: must be between 1024 and 65535",
+		{AskMode: "always"}: `ask_mode: must be one of desktop, client, auto, got "always"`,
+	} {
+		if err := s.Validate(); err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Errorf("%+v: %v, want %q", *s, err, wantErr)
+		}
+	}
+}
