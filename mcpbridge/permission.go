@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 	"github.com/asktray/asktray/app/risk"
 	"github.com/asktray/asktray/app/toolinput"
 )
@@ -127,12 +128,7 @@ func permissionQuestion(p permissionArgs) question.Question {
 }
 
 // clipRunes cuts s to at most n runes, ending it with "…" when cut.
-func clipRunes(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
-}
+func clipRunes(s string, n int) string { return present.ShortenRunes(s, n-1) }
 
 // permissionPrompt runs permission_prompt. It never fails: whatever goes
 // wrong becomes a deny whose message says why.

@@ -11,12 +11,12 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
-	"unicode/utf8"
 
 	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 func connect(f *flags) (*control.Client, string, error) {
@@ -418,11 +418,7 @@ func oneLine(s string, n int) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i] + " …"
 	}
-	if utf8.RuneCountInString(s) > n {
-		r := []rune(s)
-		s = string(r[:n-1]) + "…"
-	}
-	return s
+	return present.ShortenRunes(s, n-1)
 }
 
 func ago(now, t time.Time) string {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/asktray/asktray/app/personcheck"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // peer is what the kernel said about the process at the other end of a
@@ -151,9 +152,7 @@ func describe(q question.Question) string {
 	if name == "" {
 		name = q.Message
 	}
-	if r := []rune(name); len(r) > 60 {
-		name = string(r[:59]) + "…"
-	}
+	name = present.ShortenRunes(name, 59)
 	return fmt.Sprintf("%s %q from %s", q.Kind, name, q.Client.DisplayName())
 }
 
