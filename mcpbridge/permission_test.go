@@ -73,7 +73,7 @@ func TestPermissionPromptRecordedInputs(t *testing.T) {
 		wantRisk    question.Risk
 	}{
 		{"bash.json", []string{"```sh\nrm -rf build/ && go test ./...\n```"}, "Remove the build directory and run all tests", question.RiskHigh},
-		{"bash_background.json", []string{"```sh\nnpm run dev -- --port 5173 | tee `date +%s`.log\n```", "Timeout: 600000 ms", "Runs in the background."}, "Start the dev server", question.RiskMedium},
+		{"bash_background.json", []string{"```sh\nnpm run dev -- --port 5173 | tee `date +%s`.log\n```", "Timeout: 10 min", "Runs in the background."}, "Start the dev server", question.RiskMedium},
 		{"edit.json", []string{"**File:** `/home/ada/src/shop/internal/cart/cart.go`", "```diff\n- func (c *Cart) Total() int {\n- \treturn c.sum\n+ func (c *Cart) Total() int {\n+ \tc.mu.Lock()"}, "", question.RiskMedium},
 		{"edit_replace_all.json", []string{"`/home/ada/src/shop/README.md` (every occurrence)", "- shopd\n+ shop-server"}, "", question.RiskMedium},
 		{"write.json", []string{"**File:** `/home/ada/src/shop/.github/workflows/ci.yml` (8 lines, 133 bytes, replaces the file if it exists)", "```\nname: ci\non: [push]"}, "", question.RiskMedium},
@@ -258,7 +258,7 @@ func TestPermissionPromptShowsAndFingerprintsWholeInput(t *testing.T) {
 			t.Fatalf("%d: a retry with a different input collected the earlier allow: %+v", i, pr)
 		}
 		q, _, _ := e.broker.Get(id)
-		if i == 0 && !strings.Contains(q.Details, "- `dangerouslyDisableSandbox`: `true`") {
+		if i == 0 && !strings.Contains(q.Details, "- **⚠ `dangerouslyDisableSandbox`: `true`** (changes what runs)") {
 			t.Errorf("hidden key not shown:\n%s", q.Details)
 		}
 	}

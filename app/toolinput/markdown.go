@@ -40,6 +40,11 @@ func listOthers(title string, items []item, lim int) string {
 		key := codeSpan(cutRunes(it.key, 200))
 		inline := compactJSON(it.value)
 		if !strings.Contains(inline, "\n") && utf8.RuneCountInString(inline) <= inlineMax {
+			if riskyKey(it.key) && inline != "false" && inline != "null" {
+				// Set apart: it changes what runs.
+				short = append(short, "- **⚠ "+key+": "+codeSpan(inline)+"** (changes what runs)")
+				continue
+			}
 			short = append(short, "- "+key+": "+codeSpan(inline))
 			continue
 		}

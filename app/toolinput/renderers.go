@@ -64,8 +64,15 @@ func renderBash(in map[string]any, shown map[string]bool) ([]string, string) {
 		// whole command.
 		blocks = append(blocks, fmt.Sprintf("A command of %d lines.", n))
 	}
+	if words := Notable(cmd); len(words) > 0 {
+		spans := make([]string, len(words))
+		for i, w := range words {
+			spans[i] = codeSpan(cutRunes(w, 80))
+		}
+		blocks = append(blocks, "**⚠ Changes what runs:** "+strings.Join(spans, ", "))
+	}
 	if t, ok := number(in, "timeout", shown); ok {
-		blocks = append(blocks, "Timeout: "+t+" ms")
+		blocks = append(blocks, "Timeout: "+Millis(t))
 	}
 	if flag(in, "run_in_background", shown) {
 		blocks = append(blocks, "Runs in the background.")

@@ -21,7 +21,7 @@ func renderT(t *testing.T, tool, raw string) Rendered {
 func TestHiddenKeyShown(t *testing.T) {
 	t.Parallel()
 	r := renderT(t, "Bash", `{"command":"ls","dangerouslyDisableSandbox":true,"description":"List files"}`)
-	for _, want := range []string{"```sh\nls\n```", "**Also in this request:**", "- `dangerouslyDisableSandbox`: `true`"} {
+	for _, want := range []string{"```sh\nls\n```", "**Also in this request:**", "- **⚠ `dangerouslyDisableSandbox`: `true`** (changes what runs)"} {
 		if !strings.Contains(r.Details, want) {
 			t.Errorf("details lack %q:\n%s", want, r.Details)
 		}
@@ -193,5 +193,44 @@ func TestBashLineCount(t *testing.T) {
 	}
 	if r := renderT(t, "Bash", `{"command":"ls\n"}`); strings.Contains(r.Details, "lines") {
 		t.Fatalf("a one-line command: %q", r.Details)
+	}
+}
+
+// A duration is said in human units, and what changes what a command does
+// (a force, a production target) and the input keys that do (a sandbox
+// escape) are set apart.
+func TestReadableBashRequest(t *testing.T) {
+	t.Parallel()
+	r := renderT(t, "Bash", `{"command":"git push --force origin release && kubectl -n prod-eu-west-1 rollout restart deploy/api","timeout":600000,"dangerouslyDisableSandbox":true}`)
+	for _, want := range []string{"Timeout: 10 min", "**⚠ Changes what runs:** `--force`, `prod-eu-west-1`", "- **⚠ `dangerouslyDisableSandbox`: `true`** (changes what runs)"} {
+		if !strings.Contains(r.Details, want) {
+			t.Errorf("details lack %q:\n%s", want, r.Details)
+		}
+	}
+	if strings.Contains(r.Details, "600000") {
+		t.Errorf("the timeout in ms:\n%s", r.Details)
+	}
+	if r := renderT(t, "Bash", `{"command":"go test ./...","dangerouslyDisableSandbox":false}`); strings.Contains(r.Details, "⚠") {
+		t.Errorf("nothing to set apart:\n%s", r.Details)
+	}
+}
+
+func TestMillis(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{"600000": "10 min", "90000": "90 s", "5400000": "1 h 30 min", "7200000": "2 h",
+		"250": "250 ms", "1500": "1500 ms", "45000": "45 s", "150000": "2 min 30 s", "1.5": "1.5 ms"} {
+		if got := Millis(in); got != want {
+			t.Errorf("Millis(%s) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestTitle(t *testing.T) {
+	t.Parallel()
+	if got := Title("Bash"); got != "Run a shell command" {
+		t.Errorf("Title(Bash) = %q", got)
+	}
+	if got := Title("mcp__github__create_issue"); got != "" {
+		t.Errorf("an unknown tool's title %q", got)
 	}
 }

@@ -39,6 +39,7 @@ type questionDialog struct {
 	onNext   func()              // set by the manager; the queue line's Next
 
 	// Widgets, for the layout and for tests.
+	headline      *widget.Label // who asks and where
 	client, times *widget.Label
 	header        *widget.Label
 	below         *widget.Label      // how much of the message is below its box, when it scrolls

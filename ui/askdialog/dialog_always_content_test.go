@@ -81,8 +81,8 @@ func TestApprovalDialog_ShowsInvisibleCharacters(t *testing.T) {
 	q := bashApproval("ls /tmp \u202e; rm -rf ~ #\u202c" + strings.Repeat("\n", 30) + "echo done")
 	q.Action = "Bash\x1b[8m"
 	d := e.ask(q)
-	if d.header == nil || d.header.Text != "Bash⟨U+001B⟩[8m" {
-		t.Fatalf("header %v", d.header)
+	if d.header != nil || !strings.Contains(d.headline.Text, " wants to use Bash⟨U+001B⟩[8m in ") {
+		t.Fatalf("header %v, headline %q", d.header, d.headline.Text)
 	}
 	var text strings.Builder
 	for _, part := range d.message {

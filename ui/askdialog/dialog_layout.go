@@ -22,6 +22,9 @@ import (
 const (
 	dialogWidth      = 520
 	maxMessageHeight = 240 // a longer message scrolls
+	// maxCommandHeight is an approval's: the command, paths or diff it
+	// asks to run get most of the window's height.
+	maxCommandHeight = 400
 	maxDialogHeight  = 720
 	minButtonWidth   = 88
 )
@@ -32,33 +35,17 @@ func margin() float32 { return 2 * theme.Padding() }
 // contentWidth is the width the dialog's content is laid out at.
 func contentWidth() float32 { return dialogWidth - 2*theme.Padding() - 2*margin() }
 
-// layout builds the dialog's content: who asks and when, the header, the
-// agent's message (untrusted, so drawn on its own card and never with live
-// links), the stopped-waiting line, the renderer's controls, the inline
-// error and the bar. It runs once, on the Fyne goroutine.
+// layout builds the dialog's content: who asks and where, which session
+// and when, the queue line, the header, the agent's message (untrusted, so
+// drawn on its own card and never with live links), the stopped-waiting
+// line, the renderer's controls, the inline error and the bar. It runs
+// once, on the Fyne goroutine.
 func (d *questionDialog) layout() fyne.CanvasObject {
-	d.client = uikit.SmallLabel(present.Visible(present.ClientLine(d.q.Client)))
-	d.client.Truncation = fyne.TextTruncateEllipsis
-	d.times = uikit.SmallLabel("")
-	d.times.Alignment = fyne.TextAlignTrailing
-	top := container.NewBorder(nil, nil, nil, d.times, d.client)
-	d.queueText = uikit.SmallLabel("")
-	d.queueText.Truncation = fyne.TextTruncateEllipsis
-	d.queueText.Importance = widget.WarningImportance
-	next := newDialogButton(d, "Next", nil, func() {
-		if d.onNext != nil {
-			d.onNext()
-		}
-	})
-	next.Icon, next.IconPlacement, next.Importance = theme.NavigateNextIcon(), widget.ButtonIconTrailingText, widget.LowImportance
-	d.queue = container.NewBorder(nil, nil, nil, next, d.queueText)
-	d.queue.Hide()
-
+	top := d.top()
 	var head fyne.CanvasObject
 	title, body := d.titleAndBody()
 	if title != "" {
 		d.header = widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-		d.header.SizeName = theme.SizeNameSubHeadingText
 		d.header.Wrapping = fyne.TextWrapWord
 		head = d.header
 	}
@@ -82,7 +69,33 @@ func (d *questionDialog) layout() fyne.CanvasObject {
 	middle := container.NewBorder(head, below, nil, nil, d.messageCard(body))
 	m := margin()
 	return container.New(layout.NewCustomPaddedLayout(m/2, m/2, m, m),
-		container.NewBorder(container.NewVBox(top, d.queue, widget.NewSeparator()), d.bar(), nil, nil, middle))
+		container.NewBorder(top, d.bar(), nil, nil, middle))
+}
+
+// top builds the dialog's first lines: the headline saying who asks and
+// where, large (present.Headline); the client, its session by project and
+// start, and the time left, small; the queue line, hidden until others
+// wait; a separator.
+func (d *questionDialog) top() fyne.CanvasObject {
+	d.headline = widget.NewLabelWithStyle(present.Headline(&d.q, d.home), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	d.headline.SizeName = theme.SizeNameSubHeadingText
+	d.headline.Wrapping = fyne.TextWrapWord
+	d.client = uikit.SmallLabel(present.SessionLine(d.q.Client, d.q.Cwd, d.sessionStart(d.q), time.Local))
+	d.client.Truncation = fyne.TextTruncateEllipsis
+	d.times = uikit.SmallLabel("")
+	d.times.Alignment = fyne.TextAlignTrailing
+	d.queueText = uikit.SmallLabel("")
+	d.queueText.Truncation = fyne.TextTruncateEllipsis
+	d.queueText.Importance = widget.WarningImportance
+	next := newDialogButton(d, "Next", nil, func() {
+		if d.onNext != nil {
+			d.onNext()
+		}
+	})
+	next.Icon, next.IconPlacement, next.Importance = theme.NavigateNextIcon(), widget.ButtonIconTrailingText, widget.LowImportance
+	d.queue = container.NewBorder(nil, nil, nil, next, d.queueText)
+	d.queue.Hide()
+	return container.NewVBox(d.headline, container.NewBorder(nil, nil, nil, d.times, d.client), d.queue, widget.NewSeparator())
 }
 
 // titleAndBody returns the dialog's bold title and its Markdown message.
@@ -90,7 +103,8 @@ func (d *questionDialog) titleAndBody() (title, body string) { return titleAndBo
 
 // titleAndBody returns q's bold title and its Markdown message, as the
 // dialog and the history show them: the header and the message, or for an
-// approval its action and details.
+// approval its action (none for an agent tool's, which the headline names)
+// and details.
 // Both are shown as present.Shown makes them: invisible characters as
 // markers, runs of empty lines collapsed.
 func titleAndBody(q question.Question) (title, body string) {
@@ -100,6 +114,9 @@ func titleAndBody(q question.Question) (title, body string) {
 		return title, body
 	}
 	title = q.Action
+	if present.IsToolApproval(&q) {
+		title = "" // the headline says what the tool does
+	}
 	switch {
 	case strings.TrimSpace(q.Details) != "":
 		body = q.Details
@@ -120,12 +137,21 @@ func (d *questionDialog) messageCard(md string) fyne.CanvasObject {
 		card.Resize(fyne.NewSize(contentWidth(), card.MinSize().Height))
 	}
 	scroll := container.NewVScroll(card)
-	scroll.SetMinSize(fyne.NewSize(0, min(card.MinSize().Height, maxMessageHeight)))
+	scroll.SetMinSize(fyne.NewSize(0, min(card.MinSize().Height, d.messageRoom())))
 	d.below = uikit.SmallLabel("")
 	d.below.Importance = widget.WarningImportance
 	scroll.OnScrolled = func(fyne.Position) { d.updateBelow(scroll) }
 	d.updateBelow(scroll)
 	return container.NewBorder(nil, d.below, nil, nil, scroll)
+}
+
+// messageRoom is the most height the message box takes before it scrolls
+// (the person may give it more by making the window taller).
+func (d *questionDialog) messageRoom() float32 {
+	if d.q.Kind == question.KindApproval {
+		return maxCommandHeight
+	}
+	return maxMessageHeight
 }
 
 // updateBelow says how much of the message is below the visible part of
@@ -135,7 +161,7 @@ func (d *questionDialog) updateBelow(scroll *container.Scroll) {
 	content := scroll.Content.MinSize().Height
 	visible := scroll.Size().Height
 	if visible <= 0 {
-		visible = min(content, maxMessageHeight)
+		visible = min(content, d.messageRoom())
 	}
 	hidden := content - visible - scroll.Offset.Y
 	line := fyne.MeasureText("M", theme.TextSize(), fyne.TextStyle{}).Height

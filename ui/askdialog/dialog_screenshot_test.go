@@ -12,6 +12,7 @@ import (
 
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/toolinput"
 )
 
 // TestDialogScreenshots renders each kind's dialog, armed, with realistic
@@ -83,6 +84,7 @@ func TestDialogScreenshots(t *testing.T) {
 			d.guard.arm()
 		}, false},
 		{"queue", forcePush(claude), nil, false},
+		{"approval-long-command", longCommand(claude), nil, false},
 		{"notice", question.Question{Kind: question.KindNotice, Client: claude, Header: "Deploy finished",
 			Message: "**v1.4.2** is live on production.\n\n- 3 services restarted\n- error rate unchanged (0.02 %)\n- " +
 				"dashboard: <https://grafana.example.com/d/deploys>"}, nil, false},
@@ -103,6 +105,7 @@ func TestDialogScreenshots(t *testing.T) {
 			t.Fatal(err)
 		}
 		e.m.policy = pol
+		e.m.home = "/home/ada"
 		e.clock.now = asked.Add(19 * time.Second)
 		d := e.ask(s.q)
 		if s.name == "queue" {
@@ -155,4 +158,13 @@ func forcePush(c question.Client) question.Question {
 			"This rewrites 2 commits on the remote (`a1b2c3d`, `e4f5a6b`). " +
 			"See [CONTRIBUTING.md](https://github.com/example/shop/blob/main/CONTRIBUTING.md#force-push).",
 		AgentReason: "The rebase onto the release branch dropped a commit with a leaked test key; the remote must not keep it."}
+}
+
+// longCommand is a permission prompt for a long shell command as the
+// hooks make it: rendered by toolinput, with a timeout and a sandbox escape.
+func longCommand(c question.Client) question.Question {
+	in := json.RawMessage(`{"command":"kubectl --context prod-eu-west-1 -n payments rollout restart deployment/payments-api && kubectl --context prod-eu-west-1 -n payments rollout status deployment/payments-api --timeout=10m && git push --force-with-lease origin release/2026-03","timeout":600000,"dangerouslyDisableSandbox":true,"description":"Restart the payments API in production and push the release branch"}`)
+	r := toolinput.RenderJSON("Bash", in)
+	return question.Question{Kind: question.KindApproval, Tool: "permission_request", Client: c, Risk: question.RiskMedium,
+		Action: "Bash", Message: "Bash", Input: in, Cwd: "/home/ada/projects/payments-service", Details: r.Details, AgentReason: r.Reason}
 }

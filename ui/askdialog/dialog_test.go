@@ -230,8 +230,9 @@ func TestDialog_ClientLineAndTimeLeft(t *testing.T) {
 	e := newDialogEnv(t)
 	d := e.ask(question.Question{Kind: question.KindNotice, Message: "hi", Deadline: time.Now().Add(5 * time.Minute),
 		Client: question.Client{Name: "claude-code", Version: "2.1.3", SessionID: "4f2a9c1e-77b0-4d55"}})
-	if d.client.Text != "claude-code 2.1.3  ·  session 4f2a9c1e…" {
-		t.Errorf("client line %q", d.client.Text)
+	// The session by its start (the first question seen from it), not its id.
+	if want := "claude-code 2.1.3  ·  session since " + d.q.Created.Local().Format("15:04"); d.client.Text != want {
+		t.Errorf("client line %q, want %q", d.client.Text, want)
 	}
 	e.clock.now = d.q.Deadline.Add(-(4*time.Minute + 59*time.Second))
 	e.clock.tick()

@@ -3,6 +3,7 @@ package askdialog
 import (
 	"io"
 	"log/slog"
+	"os"
 	"slices"
 	"time"
 
@@ -74,6 +75,7 @@ func newDialogs(a fyne.App, b *question.Broker, log *slog.Logger, armDelay time.
 		dialogShared: dialogShared{
 			app: a, broker: b, log: log.With("component", "dialogs"),
 			armDelay: clampArmDelay(armDelay), clock: realClock(),
+			home: homeDir(), sessions: map[string]time.Time{},
 		},
 		byID: map[string]*questionDialog{},
 	}
@@ -90,6 +92,34 @@ type dialogShared struct {
 	policy   *policy.Policy         // where approval dialogs add rules; nil: none
 	webURL   func(id string) string // a question's page link, or ""; nil offers none
 	windows  *windowPool            // closed dialogs' windows, for reuse; nil: none
+	home     string                 // the person's home directory, shown as ~; "" for none
+	// sessions holds when each client session was first seen asking
+	// (sessionKey), for the line naming the session by its start.
+	sessions map[string]time.Time
+}
+
+// sessionKey keys a client session in dialogShared.sessions.
+func sessionKey(c question.Client) string { return c.Name + "\x00" + c.SessionID }
+
+// sessionStart returns when q's session was first seen asking, or the zero
+// time when q has no session.
+func (s dialogShared) sessionStart(q question.Question) time.Time {
+	if q.Client.SessionID == "" {
+		return time.Time{}
+	}
+	return s.sessions[sessionKey(q.Client)]
+}
+
+// noteSession records q's session as asking since q was asked, unless it
+// was seen earlier.
+func (s dialogShared) noteSession(q question.Question) {
+	if q.Client.SessionID == "" {
+		return
+	}
+	k := sessionKey(q.Client)
+	if t, ok := s.sessions[k]; !ok || q.Created.Before(t) {
+		s.sessions[k] = q.Created
+	}
 }
 
 // Start opens the first visible pending question's dialog
@@ -169,13 +199,24 @@ func (m *Manager) Open(id string) {
 		m.enqueue(c.q)
 	}
 	m.unqueue(id)
+	m.noteSession(q)
 	m.show(q)
 	m.syncQueue()
+}
+
+// homeDir is the person's home directory, or "" when it is not known.
+func homeDir() string {
+	h, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return h
 }
 
 // arrive takes visible question q: it refreshes q's own dialog when open,
 // opens it when no dialog is, and otherwise queues it.
 func (m *Manager) arrive(q question.Question) {
+	m.noteSession(q)
 	if q.Kind == question.KindNotice {
 		return // a notification, never a window of its own accord
 	}

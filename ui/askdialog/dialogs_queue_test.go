@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 
 	"github.com/asktray/asktray/app/question"
 )
@@ -149,4 +150,29 @@ func TestQueue_QuittingOpensNothing(t *testing.T) {
 		t.Fatalf("after the window closed from outside: open %v, %d dialogs, %d waiting", e.m.current, len(e.m.byID), len(e.m.waiting))
 	}
 	e.pending(open.q.ID)
+}
+
+// TestDialog_WhoAndWhereFirst: a permission prompt leads with who asks,
+// what the tool does and where, large; its session is named by project and
+// start, the first question seen from it; it has no title "Bash".
+func TestDialog_WhoAndWhereFirst(t *testing.T) {
+	e := newDialogEnv(t)
+	e.m.home = "/home/ada"
+	c := question.Client{Name: "claude-code", Version: "2.1.3", SessionID: "4f2a9c1e-77b0"}
+	first := e.ask(question.Question{Kind: question.KindText, Client: c, Message: "Name?", FreeText: true})
+	e.clock.advance(time.Second)
+	first.close()
+	q := shellRequest(c, "make deploy", question.RiskMedium, "")
+	q.Cwd = "/home/ada/projects/payments-service"
+	time.Sleep(2 * time.Millisecond) // asked after the first
+	d := e.ask(q)
+	if d.headline.Text != "claude-code wants to run a shell command in ~/projects/payments-service" || d.headline.SizeName != theme.SizeNameSubHeadingText {
+		t.Fatalf("headline %q (size %s)", d.headline.Text, d.headline.SizeName)
+	}
+	if d.header != nil {
+		t.Fatalf("a title %q besides the headline", d.header.Text)
+	}
+	if want := "claude-code 2.1.3  ·  session in payments-service since " + first.q.Created.Local().Format("15:04"); d.client.Text != want {
+		t.Fatalf("client line %q, want %q", d.client.Text, want)
+	}
 }

@@ -65,7 +65,7 @@ func TestApprovalDialog_ShowsActionDetailsReasonAndRisk(t *testing.T) {
 	if r.reason == nil || r.reason.Text != "Why: The release branch passed CI and the ticket asks for it today." {
 		t.Fatalf("reason %v", r.reason)
 	}
-	if r.risk == nil || !strings.Contains(d.client.Text, "claude-code 2.1.3") || !strings.Contains(d.client.Text, "session 4f2a9c1e") {
+	if r.risk == nil || !strings.Contains(d.client.Text, "claude-code 2.1.3") || !strings.Contains(d.client.Text, "session since ") {
 		t.Fatalf("risk %v client %q", r.risk, d.client.Text)
 	}
 	if got := strings.Join(buttonTexts(d), ","); got != "Always…,Deny,Allow once" {

@@ -12,10 +12,10 @@ import (
 
 // TestImportsOnlyStandardLibraryAndQuestion keeps the shared presentation
 // free of Fyne, HTML front ends and everything else outside the standard
-// library but the question model.
+// library but the question model and the tool-input wording.
 func TestImportsOnlyStandardLibraryAndQuestion(t *testing.T) {
 	t.Parallel()
-	testkit.ImportsOnly(t, ".", "github.com/asktray/asktray/app/question")
+	testkit.ImportsOnly(t, ".", "github.com/asktray/asktray/app/question", "github.com/asktray/asktray/app/toolinput")
 }
 
 func TestClientLine(t *testing.T) {

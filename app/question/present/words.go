@@ -1,9 +1,11 @@
 // Package present holds what the dialog (ui) and the question page
 // (app/webask) both show about a question: the line naming the client, the
 // time left, the defaults, the selection and length rules with their
-// messages, and a form's answer built from what the person entered. The two
-// front ends keep only their widgets and HTML, so a rule written here reads
-// the same in both. It imports only the standard library and app/question;
+// messages, a form's answer built from what the person entered, what reads
+// as destructive, the queue's order and line, and the headline saying who
+// asks and where. The two front ends keep only their widgets and HTML, so a
+// rule written here reads the same in both. It imports only the standard
+// library, app/question and app/toolinput (what an agent's tool does);
 // every function is pure, so any goroutine may call it.
 package present
 

@@ -41,7 +41,9 @@ func Render(md string) *widget.RichText {
 
 // MessageView lays out a rendered message: its text, with each code block
 // on a darker panel of its own so a command stands apart from the prose
-// around it; code wraps anywhere rather than being cut off. It returns the
+// around it; code wraps between words (at spaces), so that no flag or
+// name is split across lines ("-|-force"), and only a word longer than a
+// line is broken. It returns the
 // view and the RichTexts in it. Call it on the Fyne goroutine.
 func MessageView(rt *widget.RichText) (fyne.CanvasObject, []*widget.RichText) {
 	box := container.NewVBox()
@@ -64,7 +66,7 @@ func MessageView(rt *widget.RichText) (fyne.CanvasObject, []*widget.RichText) {
 		}
 		flush()
 		code := widget.NewRichText(t)
-		code.Wrapping = fyne.TextWrapBreak
+		code.Wrapping = fyne.TextWrapWord
 		parts = append(parts, code)
 		bg := canvas.NewRectangle(theme.Color(theme.ColorNameBackground))
 		bg.CornerRadius = theme.InputRadiusSize()

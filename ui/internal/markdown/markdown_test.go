@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 )
@@ -68,7 +69,7 @@ func TestMarkdown_CodeBlocksOnTheirOwnPanel(t *testing.T) {
 		t.Fatalf("%d parts, want prose, code, prose", len(parts))
 	}
 	code := parts[1].Segments[0].(*widget.TextSegment)
-	if code.Text != "git push --force" || !code.Style.TextStyle.Monospace || parts[1].Wrapping != fyne.TextWrapBreak {
+	if code.Text != "git push --force" || !code.Style.TextStyle.Monospace || parts[1].Wrapping != fyne.TextWrapWord {
 		t.Fatalf("code part %+v", code)
 	}
 }
@@ -96,6 +97,36 @@ func TestMarkdown_TextAsWritten(t *testing.T) {
 		})
 		if got := b.String(); got != c.want {
 			t.Errorf("Render(%q) reads %q, want %q", c.md, got, c.want)
+		}
+	}
+}
+
+// TestMarkdown_CodeWrapsBetweenWords: a long command wraps at its spaces,
+// never inside a flag or a name.
+func TestMarkdown_CodeWrapsBetweenWords(t *testing.T) {
+	test.NewTempApp(t)
+	cmd := "kubectl --context prod-eu-west-1 -n payments rollout restart deployment/payments-api && git push --force origin release/2026-03"
+	view, parts := MessageView(Render("```sh\n" + cmd + "\n```"))
+	view.Resize(fyne.NewSize(300, view.MinSize().Height))
+	view.Resize(fyne.NewSize(300, view.MinSize().Height))
+	var lines []string
+	for _, o := range test.LaidOutObjects(parts[0]) {
+		if txt, ok := o.(*canvas.Text); ok && txt.Text != "" {
+			lines = append(lines, txt.Text)
+		}
+	}
+	if len(lines) < 2 {
+		t.Fatalf("the command did not wrap at 300 wide: %q", lines)
+	}
+	words := map[string]bool{}
+	for w := range strings.FieldsSeq(cmd) {
+		words[w] = true
+	}
+	for _, l := range lines {
+		for w := range strings.FieldsSeq(l) {
+			if !words[w] {
+				t.Errorf("line %q splits a word (%q)", l, w)
+			}
 		}
 	}
 }

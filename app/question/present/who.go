@@ -1,0 +1,97 @@
+package present
+
+import (
+	"path"
+	"strings"
+	"time"
+
+	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/toolinput"
+)
+
+// Headline says who asks and where, to lead a question with: "claude-code
+// wants to run a shell command in ~/projects/payments-service" for an agent
+// tool's permission (what the tool does, from toolinput.Does), "… asks for
+// your approval in …" for another approval, "… says" for a notice and "…
+// asks in …" for the rest; the where is the working directory the agent or
+// its hook reported (Question.Cwd), with home as "~", left out when there
+// is none. Shown with invisible characters as markers. home is the person's
+// home directory, or "". It does not block.
+func Headline(q *question.Question, home string) string {
+	who := Visible(q.Client.DisplayName())
+	where := ""
+	if q.Cwd != "" {
+		where = " in " + Visible(HomePath(q.Cwd, home))
+	}
+	switch {
+	case q.Kind == question.KindNotice:
+		return who + " says"
+	case IsToolApproval(q) && toolinput.Does(q.Action) != "":
+		return who + " wants to " + toolinput.Does(q.Action) + where
+	case IsToolApproval(q):
+		return who + " wants to use " + Visible(q.Action) + where
+	case q.Kind == question.KindApproval:
+		return who + " asks for your approval" + where
+	}
+	return who + " asks" + where
+}
+
+// IsToolApproval reports whether q asks to let an agent's own tool run
+// (a permission prompt or an agent hook: it carries the tool's input),
+// whose Action is the tool's name rather than a title the agent wrote.
+func IsToolApproval(q *question.Question) bool {
+	return q.Kind == question.KindApproval && len(q.Input) > 0
+}
+
+// HomePath writes dir with the home directory home as "~" ("~/src/shop").
+func HomePath(dir, home string) string {
+	home = strings.TrimSuffix(home, "/")
+	switch {
+	case home == "" || home == "/":
+		return dir
+	case dir == home:
+		return "~"
+	case strings.HasPrefix(dir, home+"/"):
+		return "~" + dir[len(home):]
+	}
+	return dir
+}
+
+// Project names the project a working directory is: its last element
+// ("payments-service"), or "" for none.
+func Project(cwd string) string {
+	base := path.Base(strings.ReplaceAll(strings.TrimRight(cwd, `/\`), `\`, "/"))
+	if base == "." || base == "/" || base == "" {
+		return ""
+	}
+	return base
+}
+
+// SessionLine says which client asks and which of its sessions: its name
+// (with its id when it has a title) and version, then the session by its
+// project (Project of cwd) and the time it started (the first question
+// Asktray saw from it, in loc), not by a hash: "claude-code 2.1.3  ·
+// session in payments-service since 14:02". Without a start time the
+// session's short id stands in. It does not block.
+func SessionLine(c question.Client, cwd string, started time.Time, loc *time.Location) string {
+	parts := []string{c.DisplayName()}
+	if c.Title != "" && c.Name != "" {
+		parts[0] += " (" + c.Name + ")"
+	}
+	if c.Version != "" {
+		parts[0] += " " + c.Version
+	}
+	if c.SessionID == "" {
+		return Visible(parts[0])
+	}
+	s := "session"
+	if p := Project(cwd); p != "" {
+		s += " in " + p
+	}
+	if started.IsZero() {
+		s += " " + ShortSession(c.SessionID)
+	} else {
+		s += " since " + started.In(loc).Format("15:04")
+	}
+	return Visible(strings.Join(append(parts, s), Sep))
+}
