@@ -139,10 +139,9 @@ func (h *Service) window(req hook.Request) time.Duration {
 
 // approval is req's permission request as a tray approval.
 func (h *Service) approval(req hook.Request) question.Question {
-	// Rendered as permission_prompt renders it (app/toolinput); graded
-	// below with the agent's working directory.
+	// Rendered as permission_prompt renders it (app/toolinput).
 	r := toolinput.RenderJSON(renderAs(req), req.ToolInput)
-	details, reason, risk := r.Details, r.Reason, grade.Tool(renderAs(req), req.ToolInput, "").Risk
+	details, reason := r.Details, r.Reason
 	if req.Cwd != "" {
 		details = "**Working directory:** `" + strings.ReplaceAll(req.Cwd, "`", "'") + "`\n\n" + details
 	}
@@ -152,17 +151,23 @@ func (h *Service) approval(req hook.Request) question.Question {
 	q := question.Question{
 		Kind: question.KindApproval, Client: question.Client{Name: string(req.Agent), SessionID: req.SessionID},
 		Tool: hook.Tool, Action: clip(req.ToolName, question.MaxAction), Message: clip(req.ToolName, question.MaxMessage),
-		Details: details, AgentReason: reason, Risk: risk,
+		Details: details, AgentReason: reason,
 	}
 	if len(req.Cwd) <= question.MaxCwd {
 		q.Cwd = req.Cwd // a longer one is no path rules could name
 	}
-	if len(req.ToolInput) > 0 && len(req.ToolInput) <= question.MaxInput && json.Valid(req.ToolInput) && bytes.HasPrefix(bytes.TrimSpace(req.ToolInput), []byte("{")) {
-		// Rules match the input's content and the grade reads it, in the
-		// agent's working directory.
-		q.Input = req.ToolInput
-		g := grade.Tool(renderAs(req), req.ToolInput, q.Cwd)
-		q.Risk, q.RiskWhy = g.Risk, clip(g.Why(), question.MaxRiskWhy)
+	// The grade reads the input once: an object in the agent's working
+	// directory, where rules match its content too; anything else without
+	// one, and with no reason shown.
+	object := len(req.ToolInput) > 0 && len(req.ToolInput) <= question.MaxInput && json.Valid(req.ToolInput) && bytes.HasPrefix(bytes.TrimSpace(req.ToolInput), []byte("{"))
+	cwd := ""
+	if object {
+		q.Input, cwd = req.ToolInput, q.Cwd
+	}
+	g := grade.Tool(renderAs(req), req.ToolInput, cwd)
+	q.Risk = g.Risk
+	if object {
+		q.RiskWhy = clip(g.Why(), question.MaxRiskWhy)
 	}
 	if req.Agent == hook.ClaudeCode {
 		for _, s := range hook.Suggestions(req.Suggestions) {

@@ -55,24 +55,7 @@ func Plain(md string) string {
 
 // plainInline takes the inline Markdown out of one line; code spans are
 // quoted first so that nothing inside them is read as emphasis.
-func plainInline(l string) string {
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(l, '`')
-		if i < 0 {
-			break
-		}
-		j := strings.IndexByte(l[i+1:], '`')
-		if j < 0 {
-			break
-		}
-		b.WriteString(plainMarks(l[:i]))
-		b.WriteString("“" + l[i+1:i+1+j] + "”")
-		l = l[i+1+j+1:]
-	}
-	b.WriteString(plainMarks(l))
-	return b.String()
-}
+func plainInline(l string) string { return quoteSpans(l, plainMarks) }
 
 func plainMarks(s string) string {
 	s = linkRE.ReplaceAllString(s, "$1")

@@ -218,7 +218,11 @@ func RuleDecided(q *question.Question, allowed bool, ruleID, ruleText string) (t
 // quotation (“rm -rf”), for the front ends that show plain text: a risk
 // reason carries its evidence in code spans. An unpaired backtick is kept.
 // It does not block.
-func Unspan(s string) string {
+func Unspan(s string) string { return quoteSpans(s, func(t string) string { return t }) }
+
+// quoteSpans returns s with each code span shown as a quotation and the
+// text between spans passed through outside.
+func quoteSpans(s string, outside func(string) string) string {
 	var b strings.Builder
 	for {
 		i := strings.IndexByte(s, '`')
@@ -229,10 +233,10 @@ func Unspan(s string) string {
 		if j < 0 {
 			break
 		}
-		b.WriteString(s[:i])
+		b.WriteString(outside(s[:i]))
 		b.WriteString("“" + s[i+1:i+1+j] + "”")
 		s = s[i+1+j+1:]
 	}
-	b.WriteString(s)
+	b.WriteString(outside(s))
 	return b.String()
 }
