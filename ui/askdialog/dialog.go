@@ -97,9 +97,25 @@ func newQuestionDialog(env dialogShared, q question.Question) (*questionDialog, 
 // (focus-stealing prevention, fyne-io/fyne#3451) leaves it locked until the
 // person clicks into it. center centres the window. Only the manager's
 // open dialog is shown (see Manager). Runs on the Fyne goroutine.
+//
+// The control is focused before the window is shown: a window that is
+// active the moment it is shown (Win32 activates it inside ShowWindow, as
+// Wine's virtual desktop does, and Windows can too for a foreground
+// process) gets its one focus event during Show, and Fyne hands that event
+// only to the canvas's focused widget, so with none yet the guard would
+// never see the window gain focus and would stay locked.
 func (d *questionDialog) show(center bool) {
 	if d.done {
 		return
+	}
+	if !d.visible {
+		d.shownAt = d.clock.now()
+		d.visible = true
+		focus := d.r.Focus()
+		if focus == nil {
+			focus = d.root
+		}
+		d.guard.focusQuietly(focus)
 	}
 	if center {
 		d.win.CenterOnScreen()
@@ -111,15 +127,6 @@ func (d *questionDialog) show(center bool) {
 		d.win.CenterOnScreen()
 	}
 	d.win.RequestFocus()
-	if !d.visible {
-		d.shownAt = d.clock.now()
-		d.visible = true
-		focus := d.r.Focus()
-		if focus == nil {
-			focus = d.root
-		}
-		d.guard.focusQuietly(focus)
-	}
 	d.tick()
 	d.visibilityChanged()
 }
