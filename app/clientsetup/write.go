@@ -114,8 +114,9 @@ func (t Target) warnTrailing(out io.Writer, path string, old []byte) {
 
 // mergeEntry makes the server entry at path entry: the keys asktray owns are
 // set (or removed when entry lacks them), the default keys are added only
-// where missing, and every other key stays as it was. An entry that is not an
-// object is replaced.
+// where missing, and every other key stays as it was: in headers only the
+// Authorization header is asktray's, and Gemini CLI's httpUrl is renamed url
+// in its place. An entry that is not an object is replaced.
 func (d *jsonDoc) mergeEntry(path []string, entry any) error {
 	if _, ok := d.find(path...).Value.(*hujson.Object); !ok {
 		return d.set(path, entry)
@@ -132,6 +133,10 @@ func (d *jsonDoc) mergeEntry(path []string, entry any) error {
 	for _, m := range v.Value.(*hujson.Object).Members {
 		want[m.Name.Value.(hujson.Literal).String()] = true
 	}
+	if want["url"] && !want["httpUrl"] {
+		// Gemini CLI's deprecated httpUrl becomes url where it stands.
+		d.renameMember(path, "httpUrl", "url")
+	}
 	for _, k := range ownedKeys {
 		if !want[k] {
 			if err := d.remove(append(slices.Clone(path), k)...); err != nil {
@@ -144,11 +149,63 @@ func (d *jsonDoc) mergeEntry(path []string, entry any) error {
 		if slices.Contains(defaultKeys, k) && d.find(append(slices.Clone(path), k)...) != nil {
 			continue
 		}
+		if k == "headers" {
+			if ok, err := d.mergeHeaders(append(slices.Clone(path), k), m.Value); ok || err != nil {
+				return err
+			}
+		}
 		if err := d.setMember(path, k, json.RawMessage(m.Value.Pack())); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// mergeHeaders sets asktray's headers (Authorization) inside the person's
+// headers object at path, keeping their other headers; a header the person
+// spells in another case ("authorization") is set under their spelling, so
+// that no request carries two. It reports false when there is no object at
+// path to merge into.
+func (d *jsonDoc) mergeHeaders(path []string, headers hujson.Value) (bool, error) {
+	at := d.find(path...)
+	if at == nil {
+		return false, nil
+	}
+	have, ok := at.Value.(*hujson.Object)
+	if !ok {
+		return false, nil
+	}
+	for _, m := range headers.Value.(*hujson.Object).Members {
+		name := m.Name.Value.(hujson.Literal).String()
+		for _, o := range have.Members {
+			if other := o.Name.Value.(hujson.Literal).String(); strings.EqualFold(other, name) {
+				name = other
+				break
+			}
+		}
+		if err := d.setMember(path, name, json.RawMessage(m.Value.Pack())); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
+}
+
+// renameMember renames the member from of the object at path to to, in its
+// place, when the object has from and not to.
+func (d *jsonDoc) renameMember(path []string, from, to string) {
+	at := d.find(path...)
+	if at == nil || d.find(append(slices.Clone(path), to)...) != nil {
+		return
+	}
+	obj, ok := at.Value.(*hujson.Object)
+	if !ok {
+		return
+	}
+	for i, m := range obj.Members {
+		if m.Name.Value.(hujson.Literal).String() == from {
+			obj.Members[i].Name.Value = hujson.String(to)
+		}
+	}
 }
 
 // writeFile writes data to path atomically with mode.
