@@ -20,6 +20,7 @@ import (
 	"github.com/asktray/asktray/assets"
 	"github.com/asktray/asktray/ui/askdialog"
 	"github.com/asktray/asktray/ui/historyview"
+	"github.com/asktray/asktray/ui/internal/uitheme"
 )
 
 // AppID is the Fyne application ID; it matches FyneApp.toml.
@@ -31,6 +32,7 @@ const AppID = "app.asktray.desktop"
 // this package lets its tests run on Fyne's test driver without cgo.
 func Run(ctx context.Context, a fyne.App, env app.Env) error {
 	a.SetIcon(assets.Icon)
+	a.Settings().SetTheme(uitheme.New()) // text at WCAG AA contrast, a visible focus ring
 	t := newTray(a, env)
 	dlg := askdialog.NewManager(a, env.Broker, askdialog.Options{
 		Log: env.Log, ArmDelay: time.Duration(env.Settings.ArmDelayMS) * time.Millisecond,

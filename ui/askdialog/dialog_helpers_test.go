@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/ui/internal/uitheme"
 )
 
 // fakeDialogClock is a clock the test goroutine drives: time moves only on
@@ -112,6 +113,7 @@ func newDialogEnvWith(t *testing.T, cfg question.Config) *dialogEnv {
 	t.Helper()
 	e := &dialogEnv{t: t, app: test.NewTempApp(t), broker: question.NewBroker(cfg), clock: newFakeDialogClock(),
 		logs: &lockedBuffer{}, events: make(chan question.Event, 256)}
+	e.app.Settings().SetTheme(uitheme.New()) // the app's theme, as ui.Run sets it
 	t.Cleanup(func() { _ = e.broker.Close() })
 	stop := e.broker.Subscribe(func(ev question.Event) { e.events <- ev })
 	t.Cleanup(stop)

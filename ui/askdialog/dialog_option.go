@@ -30,6 +30,7 @@ type optionRow struct {
 	sink        inputSink
 
 	focused, hovered bool
+	ring
 }
 
 func newOptionRow(sink inputSink, label, desc string, radio bool, key int, onTap func()) *optionRow {
@@ -69,6 +70,7 @@ func (o *optionRow) MouseOut() { o.hovered = false; o.Refresh() }
 // FocusGained shows the focus and tells the dialog.
 func (o *optionRow) FocusGained() {
 	o.focused = true
+	o.showRing(true)
 	o.Refresh()
 	o.sink.focusGained(o)
 }
@@ -76,6 +78,7 @@ func (o *optionRow) FocusGained() {
 // FocusLost hides the focus and tells the dialog.
 func (o *optionRow) FocusLost() {
 	o.focused = false
+	o.showRing(false)
 	o.Refresh()
 	o.sink.focusLost(o)
 }
@@ -108,13 +111,13 @@ func (o *optionRow) CreateRenderer() fyne.WidgetRenderer {
 	r.desc.Wrapping = fyne.TextWrapWord
 	r.desc.SizeName = theme.SizeNameCaptionText
 	r.desc.Importance = widget.LowImportance
-	r.hint = canvas.NewText("", theme.Color(theme.ColorNamePlaceHolder))
+	r.hint = canvas.NewText("", theme.Color(theme.ColorNameDisabled)) // secondary text, as a low-importance label
 	r.hint.TextSize = theme.CaptionTextSize()
 	if o.key > 0 {
 		r.hint.Text = strconv.Itoa(o.key)
 	}
 	r.Refresh()
-	return r
+	return o.wrap(r)
 }
 
 type optionRenderer struct {
@@ -188,7 +191,7 @@ func (r *optionRenderer) Refresh() {
 		markName, fillName = theme.IconNameRadioButton, theme.IconNameRadioButtonFill
 	}
 	mark := theme.NewThemedResource(theme.Current().Icon(markName))
-	mark.ColorName = theme.ColorNameInputBorder
+	mark.ColorName = theme.ColorNameForeground // an unticked mark as clear as its label
 	fill := theme.NewThemedResource(theme.Current().Icon(fillName))
 	fill.ColorName = theme.ColorNameInputBackground
 	if o.checked {

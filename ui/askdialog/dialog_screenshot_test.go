@@ -5,20 +5,24 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/app/toolinput"
+	"github.com/asktray/asktray/ui/internal/uitheme"
 )
 
 // TestDialogScreenshots renders each kind's dialog, armed, with realistic
 // content to docs/screenshots/dialog-<kind>.png, and a confirm still
 // locked to dialog-confirm-locked.png, when ASKTRAY_SCREENSHOTS=1; otherwise
-// into a temporary dir. The test driver draws with its own theme and fonts.
+// into a temporary dir. They use the app's theme (uitheme), dark unless the
+// name ends in -light, and the test driver's fonts.
 func TestDialogScreenshots(t *testing.T) {
 	asked := time.Date(2026, 3, 14, 12, 3, 41, 0, time.Local)
 	claude := question.Client{Name: "claude-code", Version: "2.1.3", SessionID: "4f2a9c1e-77b0-4d55-9a1c-0c5e7d2f1b3a"}
@@ -85,6 +89,8 @@ func TestDialogScreenshots(t *testing.T) {
 		}, false},
 		{"queue", forcePush(claude), nil, false},
 		{"approval-long-command", longCommand(claude), nil, false},
+		{"focus-ring", forcePush(claude), func(d *questionDialog) { d.win.Canvas().Focus(d.defaultButton) }, false},
+		{"focus-ring-light", forcePush(claude), func(d *questionDialog) { d.win.Canvas().Focus(d.defaultButton) }, false},
 		{"notice", question.Question{Kind: question.KindNotice, Client: claude, Header: "Deploy finished",
 			Message: "**v1.4.2** is live on production.\n\n- 3 services restarted\n- error rate unchanged (0.02 %)\n- " +
 				"dashboard: <https://grafana.example.com/d/deploys>"}, nil, false},
@@ -100,6 +106,9 @@ func TestDialogScreenshots(t *testing.T) {
 	}
 	for _, s := range shots {
 		e := newDialogEnvWith(t, question.Config{Now: func() time.Time { return asked }})
+		if strings.HasSuffix(s.name, "-light") {
+			e.app.Settings().SetTheme(fixedVariant{uitheme.New(), theme.VariantLight})
+		}
 		pol, err := policy.Open(filepath.Join(t.TempDir(), policy.File))
 		if err != nil {
 			t.Fatal(err)

@@ -110,6 +110,7 @@ func (l sinkLink) dialogKey(ev *fyne.KeyEvent, enter bool) bool {
 type keyEntry struct {
 	widget.Entry
 	sinkLink
+	ring
 	onBlur func() // optional: called when the entry loses focus
 }
 
@@ -127,17 +128,22 @@ func newKeyEntry(sink inputSink, multiLine bool) *keyEntry {
 // FocusGained tells the entry and the dialog.
 func (e *keyEntry) FocusGained() {
 	e.Entry.FocusGained()
+	e.showRing(true)
 	e.gained()
 }
 
 // FocusLost tells the entry and the dialog.
 func (e *keyEntry) FocusLost() {
 	e.Entry.FocusLost()
+	e.showRing(false)
 	e.lost()
 	if e.onBlur != nil {
 		e.onBlur()
 	}
 }
+
+// CreateRenderer draws the entry with its focus ring.
+func (e *keyEntry) CreateRenderer() fyne.WidgetRenderer { return e.wrap(e.Entry.CreateRenderer()) }
 
 // KeyDown tells the dialog's guard, then the entry.
 func (e *keyEntry) KeyDown(ev *fyne.KeyEvent) {
@@ -175,6 +181,7 @@ func (e *keyEntry) TypedShortcut(s fyne.Shortcut) {
 type dialogButton struct {
 	widget.Button
 	sinkLink
+	ring
 	act   *action
 	onTap func()
 }
@@ -213,19 +220,25 @@ func (b *dialogButton) TypedKey(ev *fyne.KeyEvent) {
 // FocusGained tells the button and the dialog.
 func (b *dialogButton) FocusGained() {
 	b.Button.FocusGained()
+	b.showRing(true)
 	b.gained()
 }
 
 // FocusLost tells the button and the dialog.
 func (b *dialogButton) FocusLost() {
 	b.Button.FocusLost()
+	b.showRing(false)
 	b.lost()
 }
+
+// CreateRenderer draws the button with its focus ring.
+func (b *dialogButton) CreateRenderer() fyne.WidgetRenderer { return b.wrap(b.Button.CreateRenderer()) }
 
 // keySelect is a widget.Select that reports focus and dialog keys. Its methods run on the Fyne goroutine.
 type keySelect struct {
 	widget.Select
 	sinkLink
+	ring
 }
 
 func newKeySelect(sink inputSink, options []string, changed func(string)) *keySelect {
@@ -241,14 +254,19 @@ func newKeySelect(sink inputSink, options []string, changed func(string)) *keySe
 // FocusGained tells the select and the dialog.
 func (s *keySelect) FocusGained() {
 	s.Select.FocusGained()
+	s.showRing(true)
 	s.gained()
 }
 
 // FocusLost tells the select and the dialog.
 func (s *keySelect) FocusLost() {
 	s.Select.FocusLost()
+	s.showRing(false)
 	s.lost()
 }
+
+// CreateRenderer draws the select with its focus ring.
+func (s *keySelect) CreateRenderer() fyne.WidgetRenderer { return s.wrap(s.Select.CreateRenderer()) }
 
 // TypedKey gives Escape and Enter to the dialog and the rest to the select.
 func (s *keySelect) TypedKey(ev *fyne.KeyEvent) {
@@ -263,6 +281,7 @@ func (s *keySelect) TypedKey(ev *fyne.KeyEvent) {
 type keyCheck struct {
 	widget.Check
 	sinkLink
+	ring
 }
 
 func newKeyCheck(sink inputSink, label string) *keyCheck {
@@ -276,14 +295,19 @@ func newKeyCheck(sink inputSink, label string) *keyCheck {
 // FocusGained tells the check and the dialog.
 func (c *keyCheck) FocusGained() {
 	c.Check.FocusGained()
+	c.showRing(true)
 	c.gained()
 }
 
 // FocusLost tells the check and the dialog.
 func (c *keyCheck) FocusLost() {
 	c.Check.FocusLost()
+	c.showRing(false)
 	c.lost()
 }
+
+// CreateRenderer draws the check with its focus ring.
+func (c *keyCheck) CreateRenderer() fyne.WidgetRenderer { return c.wrap(c.Check.CreateRenderer()) }
 
 // TypedKey gives Escape and Enter to the dialog and the rest to the check.
 func (c *keyCheck) TypedKey(ev *fyne.KeyEvent) {
