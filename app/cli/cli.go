@@ -61,6 +61,8 @@ Usage:
                                                              codex, windsurf, gemini-cli, zed, opencode or copilot-cli
   asktray config AGENT --hooks [--write] [--remove]          answer an agent's own permission prompts in the tray:
                                                              claude-code, codex or copilot-cli (docs/clients.md)
+  asktray doctor [--no-test]                                 check every client's and agent's asktray entry, the app and
+                                                             the agents' trust; a test request through each hook (exit 0: all fine)
   asktray stdio                                              MCP over stdin/stdout, bridged to the running app
   asktray hook claude-code|codex|copilot-cli [--timeout S] [--event E]   an agent's permission hook (see docs/hooks.md)
   asktray version
@@ -106,6 +108,8 @@ func Main(ctx context.Context, args []string, stdio IO, gui GUI) int {
 		err = cmdConfig(ctx, args, stdio)
 	case "stdio":
 		err = cmdStdio(ctx, args, stdio)
+	case "doctor":
+		err = cmdDoctor(ctx, args, stdio)
 	case "hook":
 		cmdHook(ctx, args, stdio) // a hook always exits 0
 		return ExitOK

@@ -38,7 +38,8 @@ type Reply struct {
 }
 
 // Format returns what the hook prints for reply r to payload p, or nil when
-// it prints nothing (no decision, or an event that takes no output).
+// it prints nothing (no decision, or an event that takes no output). A
+// Doctor test request gets only DoctorAck, never a decision.
 //
 // Claude Code (https://code.claude.com/docs/en/hooks#permissionrequest-decision-control):
 // {"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}},
@@ -54,6 +55,9 @@ type Reply struct {
 // Copilot CLI (https://docs.github.com/en/copilot/reference/hooks-reference#permissionrequest-decision-control):
 // {"behavior":"allow"|"deny","message":...}.
 func Format(p Payload, r Reply) []byte {
+	if p.Event == Doctor {
+		return formatDoctor(r)
+	}
 	if r.Behavior != Allow && r.Behavior != Deny {
 		return nil
 	}
@@ -123,4 +127,20 @@ func encode(v any) []byte {
 		return nil
 	}
 	return b.Bytes()
+}
+
+// DoctorAck is what the hook prints for a Doctor test request that reached
+// the app: the notice it shows. It carries no decision an agent reads.
+type DoctorAck struct {
+	Received   bool   `json:"asktray_doctor_received"`
+	QuestionID string `json:"question_id"`
+}
+
+// formatDoctor acknowledges a Doctor test request the app took (one that
+// names its notice), whatever else the reply says: a test allows nothing.
+func formatDoctor(r Reply) []byte {
+	if r.QuestionID == "" {
+		return nil
+	}
+	return encode(DoctorAck{Received: true, QuestionID: r.QuestionID})
 }

@@ -48,6 +48,11 @@ const (
 	UserPromptSubmit   = "UserPromptSubmit"
 	Stop               = "Stop"
 	SessionEnd         = "SessionEnd"
+	// Doctor is the test request 'asktray doctor' sends through an
+	// installed hook command; no agent sends it. The app shows it as a
+	// notice, and the hook prints only an acknowledgement (DoctorAck), never
+	// a decision.
+	Doctor = "AsktrayDoctor"
 )
 
 // AskUserQuestion is the Claude Code tool whose multiple-choice questions the

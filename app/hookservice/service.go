@@ -121,6 +121,8 @@ func (h *Service) Handle(ctx context.Context, req hook.Request) hook.Reply {
 		}
 	case hook.Notification:
 		h.notify(ctx, req)
+	case hook.Doctor:
+		rep = h.doctor(ctx, req)
 	case hook.PostToolUse, hook.PostToolUseFailure, hook.UserPromptSubmit, hook.Stop, hook.SessionEnd:
 		h.movedOn(req)
 	}

@@ -1,0 +1,176 @@
+package doctor
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/asktray/asktray/app/clientsetup"
+	"github.com/asktray/asktray/app/hook"
+)
+
+// checkHooks checks agent's asktray hooks: one for every event asktray
+// installs, each running this binary's 'asktray hook AGENT' with this data
+// dir and a timeout that leaves room for the person's deadline; then the
+// agent's own trust state and, with env.Test, a test request through the
+// installed command.
+func checkHooks(ctx context.Context, r *Report, env Env, agent string) {
+	h, err := clientsetup.BuildHooks(agent, env.Sys, env.DataDir, env.Deadline)
+	if err != nil {
+		r.add(Line{Status: Problem, Client: agent, What: "hooks", Text: err.Error()})
+		return
+	}
+	found, _, err := h.Installed()
+	if err != nil {
+		r.add(Line{Status: Problem, Client: agent, What: "hooks", File: h.Path,
+			Text: fmt.Sprintf("cannot read it (%v): fix the file, then run 'asktray config %s --hooks --write'", err, agent)})
+		return
+	}
+	if len(found) == 0 {
+		r.add(Line{Status: Unused, Client: agent, What: "hooks", File: h.Path, Text: "no asktray hooks"})
+		return
+	}
+	lines := hookEntryLines(env, h, found)
+	for _, l := range lines {
+		l.Client, l.What, l.File = agent, "hooks", h.Path
+		r.add(l)
+	}
+	switch h.Agent {
+	case hook.ClaudeCode:
+		claudeTrust(r, env, h)
+	case hook.Codex:
+		codexTrust(r, h, found)
+	case hook.CopilotCLI:
+		copilotTrust(r, env, h)
+	}
+	if env.Test {
+		testRequest(ctx, r, env, h, found)
+	}
+}
+
+// hookEntryLines compares the handlers found with those asktray installs.
+func hookEntryLines(env Env, h clientsetup.Hooks, found []clientsetup.FoundHook) []Line {
+	fix := fmt.Sprintf("run 'asktray config %s --hooks --write'", h.Agent)
+	var out []Line
+	want := h.Entries()
+	seen := map[string]int{}
+	for _, e := range want {
+		n := 0
+		for _, f := range found {
+			if f.Event == e.Event && f.Matcher == e.Matcher {
+				n++
+			}
+		}
+		seen[e.Event] = n
+		if n == 0 {
+			out = append(out, Line{Status: Problem, Key: "hooks." + e.Event, Text: "has no asktray hook" + matcherNote(e.Matcher) + ": " + fix})
+		}
+	}
+	for _, f := range found {
+		out = append(out, handlerLines(env, h, f, fix, seen)...)
+	}
+	if len(out) == 0 {
+		out = append(out, Line{Status: Fine, Text: fmt.Sprintf("all %d asktray hooks run this asktray with this data dir", len(want))})
+	}
+	return out
+}
+
+func matcherNote(m string) string {
+	if m == "" {
+		return ""
+	}
+	return " with matcher " + m
+}
+
+// handlerLines checks one asktray handler found.
+func handlerLines(env Env, h clientsetup.Hooks, f clientsetup.FoundHook, fix string, seen map[string]int) []Line {
+	want := h.Entries()
+	var e *hook.Entry
+	for i := range want {
+		if want[i].Event == f.Event && want[i].Matcher == f.Matcher {
+			e = &want[i]
+		}
+	}
+	cmdKey := f.Key + "." + commandKey(h.Agent)
+	if e == nil {
+		return []Line{{Status: Problem, Key: f.Key, Text: "is an asktray hook asktray no longer installs here: " + fix + " (it takes it out)"}}
+	}
+	var out []Line
+	if seen[f.Event] > 1 {
+		out = append(out, Line{Status: Problem, Key: f.Key, Text: fmt.Sprintf("is one of %d asktray hooks for %s, so each request asks twice: %s", seen[f.Event], f.Event, fix)})
+		seen[f.Event] = 1 // said once
+	}
+	if f.Command != e.Command() {
+		argv := shellWords(f.Command)
+		why := ""
+		switch {
+		case len(argv) == 0:
+			why = "is empty"
+		case programProblem(argv[0], env.Sys.Exe) != "":
+			why = programProblem(argv[0], env.Sys.Exe)
+		case dataDirProblem(env, argv) != "":
+			why = dataDirProblem(env, argv)
+		default:
+			why = fmt.Sprintf("is %q, not what asktray writes (%q)", f.Command, e.Command())
+		}
+		out = append(out, Line{Status: Problem, Key: cmdKey, Text: why + ": " + fix})
+	}
+	if f.Timeout > 0 && time.Duration(f.Timeout)*time.Second < env.Deadline+hook.Margin {
+		out = append(out, Line{Status: Problem, Key: f.Key + "." + timeoutKey(h.Agent),
+			Text: fmt.Sprintf("is %d s, shorter than your question deadline (%d s) plus %d s, so the agent cuts the hook off: %s",
+				f.Timeout, int(env.Deadline.Seconds()), int(hook.Margin.Seconds()), fix)})
+	}
+	return out
+}
+
+func commandKey(a hook.Agent) string {
+	if a == hook.CopilotCLI {
+		return "bash"
+	}
+	return "command"
+}
+
+func timeoutKey(a hook.Agent) string {
+	if a == hook.CopilotCLI {
+		return "timeoutSec"
+	}
+	return "timeout"
+}
+
+// shellWords splits a POSIX shell command line into words, with the quoting
+// hook.Entry.Command uses (single quotes, double quotes, backslashes); it is
+// not a shell, only enough to name the program and its arguments.
+func shellWords(s string) []string {
+	var words []string
+	var b strings.Builder
+	in, quote, esc := false, rune(0), false
+	for _, c := range s {
+		switch {
+		case esc:
+			b.WriteRune(c)
+			esc, in = false, true
+		case quote == '\'' && c == '\'', quote == '"' && c == '"':
+			quote = 0
+		case quote == '\'':
+			b.WriteRune(c)
+		case c == '\\':
+			esc, in = true, true
+		case quote == 0 && (c == '\'' || c == '"'):
+			quote, in = c, true
+		case quote == 0 && (c == ' ' || c == '\t' || c == '\n'):
+			if in {
+				words = append(words, b.String())
+				b.Reset()
+				in = false
+			}
+		default:
+			b.WriteRune(c)
+			in = true
+		}
+	}
+	if in {
+		words = append(words, b.String())
+	}
+	return words
+}

@@ -1,0 +1,177 @@
+package doctor
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/asktray/asktray/app/clientsetup"
+)
+
+// checkMCP checks client's asktray MCP entry: an HTTP one must name the
+// app's URL and carry the current token, a stdio one must run this binary's
+// 'asktray stdio' with this data dir.
+func checkMCP(r *Report, env Env, client string) {
+	t, err := clientsetup.Build(client, env.Sys, env.DataDir, env.Server, true)
+	if err != nil {
+		r.add(Line{Status: Problem, Client: client, What: "MCP", Text: err.Error()})
+		return
+	}
+	f, err := t.Installed()
+	if err != nil {
+		r.add(Line{Status: Problem, Client: client, What: "MCP", File: f.Path,
+			Text: fmt.Sprintf("cannot read it (%v): fix the file, then run 'asktray config %s --write'", err, client)})
+		return
+	}
+	if f.Key == "" {
+		r.add(Line{Status: Unused, Client: client, What: "MCP", File: f.Path, Text: "no asktray entry"})
+		return
+	}
+	fix := fmt.Sprintf("run 'asktray config %s --write'", client)
+	lines := mcpHTTP(env, client, f, fix)
+	if lines == nil {
+		lines = mcpStdio(env, client, f, fix+" (add --stdio to keep it a stdio entry)")
+	}
+	for _, l := range lines {
+		l.Client, l.What, l.File = client, "MCP", f.Path
+		if l.Key == "" {
+			l.Key = f.Key
+		}
+		r.add(l)
+	}
+	if client == "gemini-cli" {
+		geminiTrust(r, env, f)
+	}
+}
+
+// mcpHTTP checks an entry that connects over HTTP; it returns nil when the
+// entry has no URL.
+func mcpHTTP(env Env, client string, f clientsetup.Found, fix string) []Line {
+	urlKey := ""
+	for _, k := range []string{"url", "serverUrl", "httpUrl"} {
+		if s, ok := f.Entry[k].(string); ok && s != "" {
+			urlKey = k
+			break
+		}
+	}
+	if urlKey == "" {
+		return nil
+	}
+	var out []Line
+	got := f.Entry[urlKey].(string)
+	if env.Server.URL != "" && !sameEndpoint(got, env.Server.URL) {
+		where := "Asktray serves MCP at " + env.Server.URL
+		if !env.Server.Running {
+			where = "the mcp_port setting says " + env.Server.URL
+		}
+		out = append(out, Line{Status: Problem, Key: f.Key + "." + urlKey, Text: fmt.Sprintf("is %s, but %s: %s", got, where, fix)})
+	}
+	if client == "gemini-cli" && urlKey == "httpUrl" {
+		out = append(out, Line{Status: Note, Key: f.Key + ".httpUrl",
+			Text: "Gemini CLI 0.61 calls httpUrl deprecated; " + fix + " to write url with type \"http\""})
+	}
+	out = append(out, tokenLines(env, client, f, fix)...)
+	if len(out) == 0 || !slices.ContainsFunc(out, func(l Line) bool { return l.Status == Problem }) {
+		out = append([]Line{{Status: Fine, Text: "connects to " + got + " with the current token"}}, out...)
+	}
+	return out
+}
+
+// tokenLines checks the bearer token of an HTTP entry.
+func tokenLines(env Env, client string, f clientsetup.Found, fix string) []Line {
+	if v, ok := f.Entry["bearer_token_env_var"].(string); ok && v != "" { // Codex
+		return []Line{{Status: Note, Key: f.Key + ".bearer_token_env_var", Text: "the token comes from $" + v + ", which this check does not read"}}
+	}
+	hk := "headers"
+	if client == "codex" {
+		hk = "http_headers"
+	}
+	headers, _ := f.Entry[hk].(map[string]any)
+	auth, ok := headers["Authorization"].(string)
+	key := f.Key + "." + hk + ".Authorization"
+	switch {
+	case !ok:
+		return []Line{{Status: Problem, Key: key, Text: "is missing, so Asktray refuses the client: " + fix}}
+	case strings.ContainsAny(auth, "${"):
+		return []Line{{Status: Note, Key: key, Text: "comes from the environment (" + auth + "), which this check does not read"}}
+	case env.Server.Token != "" && auth != "Bearer "+env.Server.Token:
+		return []Line{{Status: Problem, Key: key, Text: "holds an old token (not the one in the data dir), so Asktray refuses the client: " + fix}}
+	}
+	return nil
+}
+
+// mcpStdio checks an entry that runs 'asktray stdio'.
+func mcpStdio(env Env, client string, f clientsetup.Found, fix string) []Line {
+	var argv []string
+	cmdKey := f.Key + ".command"
+	switch c := f.Entry["command"].(type) {
+	case string: // command + args
+		argv = append([]string{c}, strings2(f.Entry["args"])...)
+	case []any: // opencode: one array
+		argv = strings2(c)
+	}
+	if len(argv) == 0 || argv[0] == "" {
+		return []Line{{Status: Problem, Text: "has neither a url nor a command: " + fix}}
+	}
+	var out []Line
+	if p := programProblem(argv[0], env.Sys.Exe); p != "" {
+		out = append(out, Line{Status: Problem, Key: cmdKey, Text: p + ": " + fix})
+	}
+	if len(argv) < 2 || argv[1] != "stdio" {
+		out = append(out, Line{Status: Problem, Key: cmdKey, Text: fmt.Sprintf("runs %q, not 'asktray stdio': %s", strings.Join(argv, " "), fix)})
+	}
+	if p := dataDirProblem(env, argv); p != "" {
+		out = append(out, Line{Status: Problem, Key: cmdKey, Text: p + ": " + fix})
+	}
+	if len(out) == 0 {
+		out = append(out, Line{Status: Fine, Text: "runs this asktray's 'asktray stdio' with this data dir"})
+	}
+	return out
+}
+
+// dataDirProblem says when argv, an asktray command line, uses another data
+// dir than env's.
+func dataDirProblem(env Env, argv []string) string {
+	dir := env.DefaultDataDir
+	if i := slices.Index(argv, "--data-dir"); i >= 0 && i+1 < len(argv) {
+		dir = argv[i+1]
+	}
+	if dir == env.DataDir {
+		return ""
+	}
+	return fmt.Sprintf("uses the data dir %s, not %s", dir, env.DataDir)
+}
+
+func strings2(v any) []string {
+	list, _ := v.([]any)
+	out := make([]string, 0, len(list))
+	for _, x := range list {
+		s, _ := x.(string)
+		out = append(out, s)
+	}
+	return out
+}
+
+// sameEndpoint reports whether two MCP URLs reach the same listener: the
+// same port and path, and the same host or both loopback.
+func sameEndpoint(a, b string) bool {
+	ua, errA := url.Parse(a)
+	ub, errB := url.Parse(b)
+	if errA != nil || errB != nil {
+		return a == b
+	}
+	if ua.Port() != ub.Port() || strings.TrimSuffix(ua.Path, "/") != strings.TrimSuffix(ub.Path, "/") {
+		return false
+	}
+	return ua.Hostname() == ub.Hostname() || loopback(ua.Hostname()) && loopback(ub.Hostname())
+}
+
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

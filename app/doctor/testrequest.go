@@ -1,0 +1,115 @@
+package doctor
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"runtime"
+	"time"
+
+	"github.com/asktray/asktray/app/clientsetup"
+	"github.com/asktray/asktray/app/hook"
+)
+
+// testTimeout bounds one test request: the hook returns within a second
+// when the app does not answer, so this is only for a command that hangs.
+const testTimeout = 15 * time.Second
+
+// testRequest runs the installed command of agent's permission hook (the
+// first event asktray installs) as the agent runs it, through a shell, with
+// a hook.Doctor payload on stdin. The app shows it as a notice and the hook
+// prints its id; Env.Notice confirms the app shows it. A test never asks and
+// never allows anything.
+func testRequest(ctx context.Context, r *Report, env Env, h clientsetup.Hooks, found []clientsetup.FoundHook) {
+	f, ok := permissionHook(h, found)
+	if !ok {
+		return
+	}
+	line := Line{Client: string(h.Agent), What: "test", File: h.Path, Key: f.Key + "." + commandKey(h.Agent)}
+	if !env.Server.Running {
+		line.Status, line.Text = Note, "no test request sent: Asktray is not running"
+		r.add(line)
+		return
+	}
+	if runtime.GOOS == "windows" {
+		line.Status, line.Text = Note, "no test request sent: on Windows the agents run hooks through shells this check does not pick"
+		r.add(line)
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, testTimeout)
+	defer cancel()
+	run := env.Run
+	if run == nil {
+		run = runProcess
+	}
+	stdout, stderr, err := run(ctx, shellFor(h.Agent, f.Command), doctorPayload(h.Agent, env.Cwd, h.Path))
+	var ack hook.DoctorAck
+	switch {
+	case json.Unmarshal(bytes.TrimSpace(stdout), &ack) != nil || !ack.Received || ack.QuestionID == "":
+		why := firstLine(string(stderr))
+		if why == "" && err != nil {
+			why = err.Error()
+		}
+		if why == "" {
+			why = "it printed nothing"
+		}
+		line.Status, line.Text = Problem, fmt.Sprintf("a test request through this command did not reach Asktray (%s): run 'asktray config %s --hooks --write'", why, h.Agent)
+	case env.Notice != nil && env.Notice(ctx, ack.QuestionID) != nil:
+		line.Status, line.Text = Problem, fmt.Sprintf("the test request reached a server, but Asktray shows no notice %s: %v", ack.QuestionID, env.Notice(ctx, ack.QuestionID))
+	default:
+		line.Status, line.Text = Fine, fmt.Sprintf("a test request through this command reached Asktray; the tray shows it as a notice (%s), nothing was allowed", ack.QuestionID)
+	}
+	r.add(line)
+}
+
+// permissionHook is the handler of the agent's permission event, the one
+// that matters most.
+func permissionHook(h clientsetup.Hooks, found []clientsetup.FoundHook) (clientsetup.FoundHook, bool) {
+	perm := hook.Events(h.Agent)[0]
+	for _, f := range found {
+		if f.Event == perm {
+			return f, true
+		}
+	}
+	if len(found) > 0 {
+		return found[0], true
+	}
+	return clientsetup.FoundHook{}, false
+}
+
+// shellFor is how the agent runs a hook command line: Copilot CLI its bash
+// key with bash, the others through sh.
+func shellFor(a hook.Agent, cmd string) []string {
+	if a == hook.CopilotCLI {
+		if _, err := exec.LookPath("bash"); err == nil {
+			return []string{"bash", "-c", cmd}
+		}
+	}
+	return []string{"sh", "-c", cmd}
+}
+
+// doctorPayload is the test request, in the agent's own spelling: Copilot
+// CLI's camelCase names the event in hookName.
+func doctorPayload(a hook.Agent, cwd, file string) []byte {
+	p := map[string]string{"cwd": cwd, "message": file}
+	if a == hook.CopilotCLI {
+		p["hookName"], p["sessionId"] = hook.Doctor, "asktray-doctor"
+	} else {
+		p["hook_event_name"], p["session_id"] = hook.Doctor, "asktray-doctor"
+	}
+	b, _ := json.Marshal(p) // strings always encode
+	return b
+}
+
+// runProcess runs argv with stdin and returns what it printed.
+func runProcess(ctx context.Context, argv []string, stdin []byte) (stdout, stderr []byte, err error) {
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Stdin = bytes.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.WaitDelay = time.Second
+	err = cmd.Run()
+	return out.Bytes(), errb.Bytes(), err
+}
