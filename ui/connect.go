@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"context"
 	"slices"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 
 	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/clientsetup"
+	"github.com/asktray/asktray/app/doctor"
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/app/settings"
 )
@@ -42,12 +44,20 @@ type connectWindow struct {
 	copyCommand *widget.Button
 	install     *widget.Button
 	remove      *widget.Button
+	check       *widget.Button // Check setup: the doctor (connect_doctor.go)
 	snippet     string
 	command     string
+
+	// notice confirms that the app shows a test request's notice; the tray
+	// sets it. testRequests sends them (tests turn it off); checked, if
+	// set, learns each report, on the Fyne goroutine.
+	notice       func(ctx context.Context, id string) error
+	testRequests bool
+	checked      func(doctor.Report)
 }
 
 func newConnectWindow(a fyne.App, dataDir string, endpoint func() (url, token string)) *connectWindow {
-	c := &connectWindow{app: a, dataDir: dataDir, endpoint: endpoint, deadline: func() time.Duration { return settingsDeadline(dataDir) }}
+	c := &connectWindow{app: a, dataDir: dataDir, endpoint: endpoint, deadline: func() time.Duration { return settingsDeadline(dataDir) }, testRequests: true}
 	c.text = widget.NewLabel("")
 	c.text.Wrapping = fyne.TextWrapWord
 	c.text.TextStyle = fyne.TextStyle{Monospace: true}
@@ -58,6 +68,7 @@ func newConnectWindow(a fyne.App, dataDir string, endpoint func() (url, token st
 	c.copyCommand = widget.NewButton("Copy command", func() { a.Clipboard().SetContent(c.command) })
 	c.install = widget.NewButton("Install hooks", func() { c.applyHooks(false) })
 	c.remove = widget.NewButton("Remove hooks", func() { c.applyHooks(true) })
+	c.check = widget.NewButton("Check setup", c.checkSetup)
 	c.kind = widget.NewRadioGroup([]string{setupMCP, setupHooks}, func(string) { c.refresh() })
 	c.kind.Horizontal = true
 	c.kind.Required = true
@@ -160,7 +171,7 @@ func (c *connectWindow) Show() {
 	if c.win == nil {
 		w := c.app.NewWindow("Connect a client")
 		top := container.NewVBox(container.NewBorder(nil, nil, widget.NewLabel("Client"), nil, c.client), c.kind)
-		bottom := container.NewHBox(c.remove, c.install, c.copyCommand, c.copySnippet)
+		bottom := container.NewHBox(c.check, c.remove, c.install, c.copyCommand, c.copySnippet)
 		w.SetContent(container.NewBorder(top, container.NewVBox(c.hint, bottom), nil, nil, container.NewVScroll(c.text)))
 		w.SetCloseIntercept(w.Hide)
 		w.Resize(fyne.NewSize(720, 560))

@@ -120,6 +120,7 @@ func newTray(a fyne.App, env app.Env) *tray {
 	}
 	t.history = historyview.New(a, env.Store, env.Log)
 	t.connect = newConnectWindow(a, env.DataDir, envEndpoint(env))
+	t.connect.notice = brokerNotice(env)
 	t.settings = newSettingsWindow(a, env, t.settingsApplied)
 	t.settings.endpointChanged = t.endpointChanged
 	t.menu = fyne.NewMenu("Asktray")

@@ -1,0 +1,62 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/asktray/asktray/app/doctor"
+)
+
+// TestConnectWindow_ChecksSetup taps Check setup with a stale Codex hook (an
+// asktray that is gone) and a current Cursor entry in the home dir: the
+// window shows the doctor's report, a FIX line naming the file and the key,
+// and the Cursor entry fine; the button works again afterwards.
+func TestConnectWindow_ChecksSetup(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("CODEX_HOME", "")
+	t.Setenv("XDG_CONFIG_HOME", "")
+	tok := strings.Repeat("cd", 32)
+	hooks := filepath.Join(home, ".codex", "hooks.json")
+	cursor := filepath.Join(home, ".cursor", "mcp.json")
+	for path, body := range map[string]string{
+		hooks:  `{"hooks":{"PermissionRequest":[{"hooks":[{"type":"command","command":"/old/asktray hook codex --data-dir /data","timeout":86406}]}]}}`,
+		cursor: `{"mcpServers":{"asktray":{"url":"http://127.0.0.1:7931/mcp","headers":{"Authorization":"Bearer ` + tok + `"}}}}`,
+	} {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a := test.NewTempApp(t)
+	c := newConnectWindow(a, "/data", func() (string, string) { return "http://127.0.0.1:7931/mcp", tok })
+	c.testRequests = false
+	done := make(chan doctor.Report, 1)
+	c.checked = func(r doctor.Report) { done <- r }
+	c.Show()
+	test.Tap(c.check)
+	var r doctor.Report
+	select {
+	case r = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the check did not finish")
+	}
+	want := "FIX  codex hooks: " + hooks + " hooks.PermissionRequest[0].hooks[0].command: runs /old/asktray, which does not exist"
+	if r.OK() || !strings.Contains(c.text.Text, want) || !strings.Contains(c.text.Text, "ok   cursor MCP: "+cursor) {
+		t.Fatalf("report shown:\n%s", c.text.Text)
+	}
+	if c.check.Disabled() || !strings.Contains(c.hint.Text, "asktray doctor") {
+		t.Fatalf("after the check: button disabled %v, hint %q", c.check.Disabled(), c.hint.Text)
+	}
+	c.client.SetSelected("cursor")
+	if !strings.Contains(c.text.Text, `"mcpServers"`) {
+		t.Fatalf("picking a client shows its setup again: %q", c.text.Text)
+	}
+}
