@@ -190,7 +190,11 @@ func TestNothingSetUp(t *testing.T) {
 // and the key.
 func TestStaleMCPEntries(t *testing.T) {
 	t.Parallel()
-	other := func(s *scratch) clientsetup.Sys { o := s.env.Sys; o.Exe = filepath.Join(s.home, "old", "asktray"); return o }
+	other := func(s *scratch) clientsetup.Sys {
+		o := s.env.Sys
+		o.Exe = filepath.Join(s.home, "old", "asktray")
+		return o
+	}
 	cases := []struct {
 		name string
 		http bool
