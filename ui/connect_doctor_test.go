@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,11 +24,22 @@ func TestConnectWindow_ChecksSetup(t *testing.T) {
 	t.Setenv("CODEX_HOME", "")
 	t.Setenv("XDG_CONFIG_HOME", "")
 	tok := strings.Repeat("cd", 32)
+	// The app's MCP listener as far as the probe goes: the guard takes the
+	// token, then refuses a body that is not JSON.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer "+tok {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		w.WriteHeader(http.StatusUnsupportedMediaType)
+	}))
+	defer srv.Close()
+	mcpURL := srv.URL + "/mcp"
 	hooks := filepath.Join(home, ".codex", "hooks.json")
 	cursor := filepath.Join(home, ".cursor", "mcp.json")
 	for path, body := range map[string]string{
 		hooks:  `{"hooks":{"PermissionRequest":[{"hooks":[{"type":"command","command":"/old/asktray hook codex --data-dir /data","timeout":86406}]}]}}`,
-		cursor: `{"mcpServers":{"asktray":{"url":"http://127.0.0.1:7931/mcp","headers":{"Authorization":"Bearer ` + tok + `"}}}}`,
+		cursor: `{"mcpServers":{"asktray":{"url":"` + mcpURL + `","headers":{"Authorization":"Bearer ` + tok + `"}}}}`,
 	} {
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			t.Fatal(err)
@@ -36,7 +49,7 @@ func TestConnectWindow_ChecksSetup(t *testing.T) {
 		}
 	}
 	a := test.NewTempApp(t)
-	c := newConnectWindow(a, "/data", func() (string, string) { return "http://127.0.0.1:7931/mcp", tok })
+	c := newConnectWindow(a, "/data", func() (string, string) { return mcpURL, tok })
 	c.testRequests = false
 	done := make(chan doctor.Report, 1)
 	c.checked = func(r doctor.Report) { done <- r }
@@ -49,7 +62,7 @@ func TestConnectWindow_ChecksSetup(t *testing.T) {
 		t.Fatal("the check did not finish")
 	}
 	want := "FIX  codex hooks: " + hooks + " hooks.PermissionRequest[0].hooks[0].command: runs /old/asktray, which does not exist"
-	if r.OK() || !strings.Contains(c.text.Text, want) || !strings.Contains(c.text.Text, "ok   cursor MCP: "+cursor) {
+	if r.OK() || !strings.Contains(c.text.Text, want) || !strings.Contains(c.text.Text, "ok   cursor MCP: "+cursor+" mcpServers.asktray: connects to "+mcpURL+": Asktray answers there and takes the token") || len(r.Problems()) != 2 {
 		t.Fatalf("report shown:\n%s", c.text.Text)
 	}
 	if c.check.Disabled() || !strings.Contains(c.hint.Text, "asktray doctor") {

@@ -76,7 +76,7 @@ func doctorEnv(ctx context.Context, dir string) (doctor.Env, error) {
 		def, _ = filepath.Abs(def)
 	}
 	cwd, _ := os.Getwd()
-	env := doctor.Env{Sys: sys, DataDir: dir, DefaultDataDir: def, Cwd: cwd, Deadline: question.DefaultTimeout}
+	env := doctor.Env{Sys: sys, DataDir: dir, DefaultDataDir: def, Cwd: cwd, Deadline: question.DefaultTimeout, Probe: doctor.HTTPProbe}
 	if set, err := settings.Load(dir); err == nil {
 		env.Server.URL = "http://" + set.MCPAddr() + "/mcp"
 		if set.DefaultTimeoutSeconds > 0 {

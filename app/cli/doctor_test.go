@@ -68,7 +68,9 @@ func TestDoctor_RealApp(t *testing.T) {
 		}
 	}
 	r := d.run("doctor")
-	if r.code != 0 || !strings.HasSuffix(r.stdout, "Everything is fine.\n") || strings.Count(r.stdout, "a test request through this command reached Asktray") != 2 {
+	if r.code != 0 || !strings.HasSuffix(r.stdout, "Everything is fine.\n") || strings.Count(r.stdout, "a test request through this command reached Asktray") != 2 ||
+		!strings.Contains(r.stdout, "ok   cursor MCP: "+filepath.Join(home, ".cursor", "mcp.json")+" mcpServers.asktray: connects to http://127.0.0.1:") ||
+		!strings.Contains(r.stdout, "Asktray answers there and takes the token") {
 		t.Fatalf("doctor, all fine: %+v", r)
 	}
 	var pending []question.Question

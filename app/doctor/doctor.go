@@ -129,6 +129,10 @@ type Env struct {
 	// Notice reports whether the app shows the question id as a notice; it
 	// confirms a test request. It may block briefly.
 	Notice func(ctx context.Context, id string) error
+	// Probe sends an HTTP request to an MCP URL with the entry's
+	// Authorization header and returns the status; nil sends none. The CLI
+	// sends what reaches the app's guard and no further (HTTPProbe).
+	Probe func(ctx context.Context, url, authorization string) (int, error)
 	// Run runs a hook command line (argv) with stdin; nil runs the process.
 	Run func(ctx context.Context, argv []string, stdin []byte) (stdout, stderr []byte, err error)
 }
@@ -141,7 +145,7 @@ func Check(ctx context.Context, env Env) Report {
 	var r Report
 	checkApp(&r, env)
 	for _, client := range clientsetup.Clients() {
-		checkMCP(&r, env, client)
+		checkMCP(ctx, &r, env, client)
 	}
 	for _, agent := range clientsetup.HookAgents() {
 		checkHooks(ctx, &r, env, agent)

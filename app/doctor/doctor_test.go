@@ -3,7 +3,10 @@ package doctor
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -310,5 +313,56 @@ func TestStaleHooks(t *testing.T) {
 				t.Fatalf("short timeout: %+v", l)
 			}
 		})
+	}
+}
+
+// TestProbe: with a probe, an HTTP entry is fine only when the app answers
+// at its URL and takes its token; the request is the guard's 415 probe.
+func TestProbe(t *testing.T) {
+	t.Parallel()
+	s := newScratch(t)
+	path := s.mcp("codex", s.env.Sys, s.env.DataDir, s.env.Server, true)
+	var gotURL, gotAuth string
+	code, err := 415, error(nil)
+	s.env.Probe = func(_ context.Context, u, auth string) (int, error) { gotURL, gotAuth = u, auth; return code, err }
+	if r := s.check(); !r.OK() || !hasLine(r, "codex", Fine, "Asktray answers there and takes the token") || gotURL != urlNow || gotAuth != "Bearer "+tokNow {
+		t.Fatalf("415 from %s %s: %s", gotURL, gotAuth, text(r))
+	}
+	code = 401
+	if l := problem(t, s.check(), "codex", path, "mcp_servers.asktray"); !strings.Contains(l.Text, "refuses this entry's token (401)") {
+		t.Fatalf("401: %+v", l)
+	}
+	err = errors.New("connection refused")
+	if l := problem(t, s.check(), "codex", path, "mcp_servers.asktray"); !strings.Contains(l.Text, "nothing answers at "+urlNow+" (connection refused)") {
+		t.Fatalf("down: %+v", l)
+	}
+	s.env.Server.Running = false
+	gotURL = ""
+	s.check()
+	if gotURL != "" {
+		t.Fatal("probed with no app running")
+	}
+}
+
+// TestHTTPProbe: the probe reaches the guard with the header and a body
+// that is not JSON, so the app opens no session.
+func TestHTTPProbe(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer "+tokNow {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		if r.Method != http.MethodPost || r.Header.Get("Content-Type") == "application/json" {
+			w.WriteHeader(http.StatusTeapot)
+			return
+		}
+		w.WriteHeader(http.StatusUnsupportedMediaType)
+	}))
+	defer srv.Close()
+	for auth, want := range map[string]int{"Bearer " + tokNow: 415, "Bearer " + tokOld: 401} {
+		if got, err := HTTPProbe(context.Background(), srv.URL+"/mcp", auth); err != nil || got != want {
+			t.Errorf("%s: %d %v, want %d", auth[:10], got, err, want)
+		}
 	}
 }

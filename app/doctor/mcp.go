@@ -1,11 +1,14 @@
 package doctor
 
 import (
+	"context"
 	"fmt"
 	"net"
+	"net/http"
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/asktray/asktray/app/clientsetup"
 )
@@ -13,7 +16,7 @@ import (
 // checkMCP checks client's asktray MCP entry: an HTTP one must name the
 // app's URL and carry the current token, a stdio one must run this binary's
 // 'asktray stdio' with this data dir.
-func checkMCP(r *Report, env Env, client string) {
+func checkMCP(ctx context.Context, r *Report, env Env, client string) {
 	t, err := clientsetup.Build(client, env.Sys, env.DataDir, env.Server, true)
 	if err != nil {
 		r.add(Line{Status: Problem, Client: client, What: "MCP", Text: err.Error()})
@@ -30,7 +33,7 @@ func checkMCP(r *Report, env Env, client string) {
 		return
 	}
 	fix := fmt.Sprintf("run 'asktray config %s --write'", client)
-	lines := mcpHTTP(env, client, f, fix)
+	lines := mcpHTTP(ctx, env, client, f, fix)
 	if lines == nil {
 		lines = mcpStdio(env, client, f, fix+" (add --stdio to keep it a stdio entry)")
 	}
@@ -48,7 +51,7 @@ func checkMCP(r *Report, env Env, client string) {
 
 // mcpHTTP checks an entry that connects over HTTP; it returns nil when the
 // entry has no URL.
-func mcpHTTP(env Env, client string, f clientsetup.Found, fix string) []Line {
+func mcpHTTP(ctx context.Context, env Env, client string, f clientsetup.Found, fix string) []Line {
 	urlKey := ""
 	for _, k := range []string{"url", "serverUrl", "httpUrl"} {
 		if s, ok := f.Entry[k].(string); ok && s != "" {
@@ -73,10 +76,61 @@ func mcpHTTP(env Env, client string, f clientsetup.Found, fix string) []Line {
 			Text: "Gemini CLI 0.61 calls httpUrl deprecated; " + fix + " to write url with type \"http\""})
 	}
 	out = append(out, tokenLines(env, client, f, fix)...)
-	if len(out) == 0 || !slices.ContainsFunc(out, func(l Line) bool { return l.Status == Problem }) {
-		out = append([]Line{{Status: Fine, Text: "connects to " + got + " with the current token"}}, out...)
+	if slices.ContainsFunc(out, func(l Line) bool { return l.Status == Problem }) {
+		return out
 	}
-	return out
+	fine := "connects to " + got + " with the current token"
+	if l, ok := probe(ctx, env, got, f, fix); !ok {
+		return append(out, l)
+	} else if l.Text != "" {
+		fine = l.Text
+	}
+	return append([]Line{{Status: Fine, Text: fine}}, out...)
+}
+
+// probe asks the app at u whether it takes the entry's token (Env.Probe).
+// It returns a Problem line and false when it does not answer or refuses the
+// token; else, with true, the fine line's text ("" when no probe was sent).
+func probe(ctx context.Context, env Env, u string, f clientsetup.Found, fix string) (Line, bool) {
+	headers, _ := f.Entry["headers"].(map[string]any)
+	if h, ok := f.Entry["http_headers"].(map[string]any); ok {
+		headers = h
+	}
+	auth, _ := headers["Authorization"].(string)
+	if env.Probe == nil || !env.Server.Running || auth == "" || strings.ContainsAny(auth, "${") {
+		return Line{}, true
+	}
+	code, err := env.Probe(ctx, u, auth)
+	switch {
+	case err != nil:
+		return Line{Status: Problem, Key: f.Key, Text: fmt.Sprintf("nothing answers at %s (%v): is Asktray listening there? %s", u, err, fix)}, false
+	case code == http.StatusUnauthorized:
+		return Line{Status: Problem, Key: f.Key, Text: "Asktray refuses this entry's token (401): " + fix}, false
+	case code == http.StatusForbidden:
+		return Line{Status: Problem, Key: f.Key, Text: "Asktray refuses the request (403: only loopback names and local clients): " + fix}, false
+	}
+	return Line{Text: "connects to " + u + ": Asktray answers there and takes the token"}, true
+}
+
+// HTTPProbe is the Probe the CLI uses: a POST that is not JSON, which the
+// app's guard answers after its peer, Host and token checks with 415 (a
+// wrong token gets 401), so that no MCP session is opened. It blocks for at
+// most 5 s.
+func HTTPProbe(ctx context.Context, u, authorization string) (int, error) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, strings.NewReader("asktray doctor"))
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Authorization", authorization)
+	req.Header.Set("Content-Type", "text/plain")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	_ = resp.Body.Close()
+	return resp.StatusCode, nil
 }
 
 // tokenLines checks the bearer token of an HTTP entry.
