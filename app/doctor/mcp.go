@@ -28,6 +28,7 @@ func checkMCP(ctx context.Context, r *Report, env Env, client string) {
 			Text: fmt.Sprintf("cannot read it (%v): fix the file, then run 'asktray config %s --write'", err, client)})
 		return
 	}
+	defer checkProjectMCP(ctx, r, env, client, f.Path)
 	if f.Key == "" {
 		r.add(Line{Status: Unused, Client: client, What: "MCP", File: f.Path, Text: "no asktray entry"})
 		return
