@@ -257,6 +257,10 @@ func TestMissingKeys(t *testing.T) {
 	if l := problem(t, s.check(), "cursor", path, "mcpServers.asktray.headers.Authorization"); !strings.Contains(l.Text, "is missing") {
 		t.Fatalf("no token: %+v", l)
 	}
+	mkfile(t, path, `{"mcpServers": {"asktray": {"url": "`+urlNow+`", "headers": {"authorization": "Bearer `+tokNow+`"}}}}`)
+	if r := s.check(); !r.OK() {
+		t.Fatalf("the person's spelling of the header: %s", text(r))
+	}
 	for _, a := range clientsetup.HookAgents() {
 		h := s.hooks(a, s.env.Sys, s.env.DataDir)
 		b, _ := os.ReadFile(h.Path)

@@ -97,7 +97,7 @@ func probe(ctx context.Context, env Env, u string, f clientsetup.Found, fix stri
 	if h, ok := f.Entry["http_headers"].(map[string]any); ok {
 		headers = h
 	}
-	auth, _ := headers["Authorization"].(string)
+	_, auth, _ := authorization(headers)
 	if env.Probe == nil || !env.Server.Running || auth == "" || strings.ContainsAny(auth, "${") {
 		return Line{}, true
 	}
@@ -144,8 +144,8 @@ func tokenLines(env Env, client string, f clientsetup.Found, fix string) []Line 
 		hk = "http_headers"
 	}
 	headers, _ := f.Entry[hk].(map[string]any)
-	auth, ok := headers["Authorization"].(string)
-	key := f.Key + "." + hk + ".Authorization"
+	name, auth, ok := authorization(headers)
+	key := f.Key + "." + hk + "." + name
 	switch {
 	case !ok:
 		return []Line{{Status: Problem, Key: key, Text: "is missing, so Asktray refuses the client: " + fix}}
@@ -229,4 +229,15 @@ func loopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// authorization finds the Authorization header in headers, however the
+// person spelled its name (HTTP header names are case-insensitive).
+func authorization(headers map[string]any) (name, value string, ok bool) {
+	for k, v := range headers {
+		if s, isStr := v.(string); isStr && strings.EqualFold(k, "Authorization") {
+			return k, s, true
+		}
+	}
+	return "Authorization", "", false
 }
