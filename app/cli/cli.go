@@ -61,7 +61,7 @@ Usage:
                                                              codex, windsurf, gemini-cli, zed, opencode or copilot-cli
   asktray config AGENT --hooks [--write] [--remove]          answer an agent's own permission prompts in the tray:
                                                              claude-code, codex or copilot-cli (docs/clients.md)
-  asktray doctor [--no-test]                                 check every client's and agent's asktray entry, the app and
+  asktray doctor [--no-test] [--json]                        check every client's and agent's asktray entry, the app and
                                                              the agents' trust; a test request through each hook (exit 0: all fine)
   asktray stdio                                              MCP over stdin/stdout, bridged to the running app
   asktray hook claude-code|codex|copilot-cli [--timeout S] [--event E]   an agent's permission hook (see docs/hooks.md)

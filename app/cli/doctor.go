@@ -34,6 +34,7 @@ func (e errProblems) Error() string {
 func cmdDoctor(ctx context.Context, args []string, stdio IO) error {
 	f := newFlags("doctor")
 	noTest := f.Bool("no-test", false, "send no test request through the hook commands")
+	asJSON := f.Bool("json", false, "print the report as JSON")
 	pos, err := f.parse(args)
 	if err != nil {
 		return err
@@ -54,7 +55,15 @@ func cmdDoctor(ctx context.Context, args []string, stdio IO) error {
 	}
 	env.Test = !*noTest
 	r := doctor.Check(ctx, env)
-	if err := r.Write(stdio.Out); err != nil {
+	if *asJSON {
+		err = writeJSON(stdio, struct {
+			OK    bool          `json:"ok"`
+			Lines []doctor.Line `json:"lines"`
+		}{r.OK(), r.Lines})
+	} else {
+		err = r.Write(stdio.Out)
+	}
+	if err != nil {
 		return err
 	}
 	if n := len(r.Problems()); n > 0 {

@@ -97,6 +97,23 @@ func TestDoctor_RealApp(t *testing.T) {
 		!strings.Contains(r.stdout, "uses the data dir /elsewhere") || !strings.Contains(r.stderr, "doctor found 1 problem") {
 		t.Fatalf("doctor, stale hook: %+v", r)
 	}
+	r = d.run("doctor", "--no-test", "--json")
+	var rep struct {
+		OK    bool `json:"ok"`
+		Lines []struct{ Status, Client, What, File, Key, Text string }
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != ExitError || rep.OK {
+		t.Fatalf("doctor --json, stale hook: %+v %v", r, err)
+	}
+	var fixes []string
+	for _, l := range rep.Lines {
+		if l.Status == "fix" {
+			fixes = append(fixes, l.Client+" "+l.File+" "+l.Key)
+		}
+	}
+	if len(fixes) != 1 || !strings.HasPrefix(fixes[0], "claude-code "+settings+" hooks.") || !strings.HasSuffix(fixes[0], ".command") {
+		t.Fatalf("doctor --json fixes: %q", fixes)
+	}
 	if err := os.WriteFile(settings, b, 0o600); err != nil {
 		t.Fatal(err)
 	}

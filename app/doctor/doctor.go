@@ -40,12 +40,12 @@ const (
 
 // Line is one finding.
 type Line struct {
-	Status Status
-	Client string // the client or agent ("claude-code"), "" for the app
-	What   string // "app", "MCP", "hooks", "trust" or "test"
-	File   string // the file it is about, when there is one
-	Key    string // the key in File, dotted, when there is one
-	Text   string // what was found, and for a Problem what to do
+	Status Status `json:"status"`
+	Client string `json:"client,omitempty"` // the client or agent ("claude-code"), "" for the app
+	What   string `json:"what"`             // "app", "MCP", "hooks", "trust" or "test"
+	File   string `json:"file,omitempty"`   // the file it is about, when there is one
+	Key    string `json:"key,omitempty"`    // the key in File, dotted, when there is one
+	Text   string `json:"text"`             // what was found, and for a Problem what to do
 }
 
 // String is the line as 'asktray doctor' prints it.
@@ -65,9 +65,15 @@ func (l Line) String() string {
 	return fmt.Sprintf("%s %s: %s%s", tag, who, where, l.Text)
 }
 
+// MarshalText spells a Status as the JSON output does: ok, note, fix or
+// unused.
+func (s Status) MarshalText() ([]byte, error) {
+	return []byte(map[Status]string{Fine: "ok", Note: "note", Problem: "fix", Unused: "unused"}[s]), nil
+}
+
 // Report is what Check found, in order.
 type Report struct {
-	Lines []Line
+	Lines []Line `json:"lines"`
 }
 
 // OK reports whether nothing needs fixing.
