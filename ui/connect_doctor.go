@@ -51,7 +51,8 @@ func (c *connectWindow) checkSetup() {
 
 // doctorEnv is what the check reads of this app: its URL and token, the
 // person's deadline, and the broker to confirm the test requests' notices.
-// The window has no folder in view, so no folder trust is read.
+// The window has no folder in view, so no folder trust is read. It runs on
+// the Fyne goroutine and does not block.
 func (c *connectWindow) doctorEnv() (doctor.Env, error) {
 	sys, err := clientsetup.System()
 	if err != nil {

@@ -144,7 +144,7 @@ func (h Hooks) foundIn(ev string, i int, v any) []FoundHook {
 	return out
 }
 
-// Entries returns the hooks Write installs.
+// Entries returns the hooks Write installs. It does not block.
 func (h Hooks) Entries() []hook.Entry { return slices.Clone(h.entries) }
 
 // ReadJSON reads a JSON (or JSONC) file into a map; exists is false when
