@@ -11,19 +11,30 @@ import (
 	"github.com/asktray/asktray/app/hook"
 )
 
-// TestCodexHash: the hash is the one Codex itself computes. Codex 0.171.0's
-// app server (hooks/list) reported currentHash
-// sha256:ac71c654e84d1c6ef9b153547e57f576ef31da5dadf4a8368c9aac12ae38638e
-// for this handler of ~/.codex/hooks.json.
+// TestCodexHash: the hash is the one Codex itself computes: each want is the
+// currentHash Codex 0.171.0's app server (hooks/list) reported for that
+// handler of a hooks.json.
 func TestCodexHash(t *testing.T) {
 	t.Parallel()
 	f := clientsetup.FoundHook{Event: "PermissionRequest", Command: "/usr/bin/asktray hook codex --data-dir /d", Timeout: 86406, Raw: map[string]any{}}
 	if got, want := codexHash(f), "sha256:ac71c654e84d1c6ef9b153547e57f576ef31da5dadf4a8368c9aac12ae38638e"; got != want {
 		t.Fatalf("codexHash = %s, Codex says %s", got, want)
 	}
-	f.Raw["statusMessage"] = "Asking in the tray"
-	if codexHash(f) == "sha256:ac71c654e84d1c6ef9b153547e57f576ef31da5dadf4a8368c9aac12ae38638e" {
-		t.Fatal("a status message does not change the hash")
+	// A group with a matcher and a handler with a statusMessage, and one
+	// with no timeout (Codex's default, 600 s): what Codex 0.171.0 reported
+	// for them.
+	for _, c := range []struct {
+		f    clientsetup.FoundHook
+		want string
+	}{
+		{clientsetup.FoundHook{Event: "PermissionRequest", Matcher: "Bash", HasMatcher: true, Command: "/usr/bin/asktray hook codex", Timeout: 30,
+			Raw: map[string]any{"statusMessage": "Asking in the tray"}}, "sha256:e8c624d71804eeff8844d0739ebfaf4828b78b1273101a5a61a1c671ed9f5af0"},
+		{clientsetup.FoundHook{Event: "PermissionRequest", Command: "/x/asktray hook codex", Raw: map[string]any{}},
+			"sha256:321ff18d487f476d3753b9f2234fa394ac6027a782e94ee81bd626113a2b66d0"},
+	} {
+		if got := codexHash(c.f); got != c.want {
+			t.Errorf("codexHash(%+v) = %s, Codex says %s", c.f, got, c.want)
+		}
 	}
 	if snake("PermissionRequest") != "permission_request" || snake("PostToolUseFailure") != "post_tool_use_failure" {
 		t.Fatal(snake("PermissionRequest"), snake("PostToolUseFailure"))
