@@ -62,7 +62,7 @@ func TestDoctor_RealApp(t *testing.T) {
 			t.Fatalf("app did not come up: %s", appErr.String())
 		}
 	}
-	for _, args := range [][]string{{"config", "claude-code", "--hooks", "--write"}, {"config", "copilot-cli", "--hooks", "--write"}, {"config", "cursor", "--write"}} {
+	for _, args := range [][]string{{"config", "claude-code", "--hooks", "--write"}, {"config", "copilot-cli", "--hooks", "--write"}, {"config", "cursor", "--write"}, {"config", "claude-desktop", "--write"}} {
 		if r := d.run(args...); r.code != 0 {
 			t.Fatalf("%v: %+v", args, r)
 		}
@@ -70,7 +70,8 @@ func TestDoctor_RealApp(t *testing.T) {
 	r := d.run("doctor")
 	if r.code != 0 || !strings.HasSuffix(r.stdout, "Everything is fine.\n") || strings.Count(r.stdout, "a test request through this command reached Asktray") != 2 ||
 		!strings.Contains(r.stdout, "ok   cursor MCP: "+filepath.Join(home, ".cursor", "mcp.json")+" mcpServers.asktray: connects to http://127.0.0.1:") ||
-		!strings.Contains(r.stdout, "Asktray answers there and takes the token") {
+		!strings.Contains(r.stdout, "Asktray answers there and takes the token") ||
+		!strings.Contains(r.stdout, "ok   claude-desktop MCP: ") || !strings.Contains(r.stdout, "an MCP initialize through it reached Asktray") {
 		t.Fatalf("doctor, all fine: %+v", r)
 	}
 	var pending []question.Question

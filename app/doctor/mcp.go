@@ -36,7 +36,7 @@ func checkMCP(ctx context.Context, r *Report, env Env, client string) {
 	fix := fmt.Sprintf("run 'asktray config %s --write'", client)
 	lines := mcpHTTP(ctx, env, client, f, fix)
 	if lines == nil {
-		lines = mcpStdio(env, client, f, fix+" (add --stdio to keep it a stdio entry)")
+		lines = mcpStdio(ctx, env, client, f, fix+" (add --stdio to keep it a stdio entry)")
 	}
 	for _, l := range lines {
 		l.Client, l.What, l.File = client, "MCP", f.Path
@@ -158,7 +158,7 @@ func tokenLines(env Env, client string, f clientsetup.Found, fix string) []Line 
 }
 
 // mcpStdio checks an entry that runs 'asktray stdio'.
-func mcpStdio(env Env, client string, f clientsetup.Found, fix string) []Line {
+func mcpStdio(ctx context.Context, env Env, client string, f clientsetup.Found, fix string) []Line {
 	var argv []string
 	cmdKey := f.Key + ".command"
 	switch c := f.Entry["command"].(type) {
@@ -180,10 +180,17 @@ func mcpStdio(env Env, client string, f clientsetup.Found, fix string) []Line {
 	if p := dataDirProblem(env, argv); p != "" {
 		out = append(out, Line{Status: Problem, Key: cmdKey, Text: p + ": " + fix})
 	}
-	if len(out) == 0 {
-		out = append(out, Line{Status: Fine, Text: "runs this asktray's 'asktray stdio' with this data dir"})
+	if len(out) > 0 {
+		return out
 	}
-	return out
+	fine := "runs this asktray's 'asktray stdio' with this data dir"
+	if env.Test && env.Server.Running {
+		if why := stdioTest(ctx, argv); why != "" {
+			return []Line{{Status: Problem, Key: cmdKey, Text: fmt.Sprintf("runs this asktray's 'asktray stdio', but an MCP initialize through it got no answer from Asktray (%s): %s", why, fix)}}
+		}
+		fine += "; an MCP initialize through it reached Asktray"
+	}
+	return []Line{{Status: Fine, Text: fine}}
 }
 
 // dataDirProblem says when argv, an asktray command line, uses another data

@@ -70,7 +70,7 @@ func checkProjectMCP(ctx context.Context, r *Report, env Env, client, userFile s
 		fix := fmt.Sprintf("this entry, for %s only, wins over the user one: update it (or remove it and use 'asktray config %s --write')", env.Cwd, client)
 		lines := mcpHTTP(ctx, env, client, f, fix)
 		if lines == nil {
-			lines = mcpStdio(env, client, f, fix)
+			lines = mcpStdio(ctx, env, client, f, fix)
 		}
 		for _, l := range lines {
 			l.Client, l.What, l.File = client, "MCP", p.file

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os/exec"
 	"runtime"
 	"time"
@@ -112,4 +113,62 @@ func runProcess(ctx context.Context, argv []string, stdin []byte) (stdout, stder
 	cmd.WaitDelay = time.Second
 	err = cmd.Run()
 	return out.Bytes(), errb.Bytes(), err
+}
+
+// stdioInit is the MCP initialize request the stdio test sends.
+const stdioInit = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"asktray-doctor","version":"1"}}}` + "\n"
+
+// stdioTest starts a stdio entry's command line (argv, 'asktray stdio …')
+// as the client would, sends MCP's initialize and waits for the app's
+// answer, then closes its stdin, which ends the bridge and its session. It
+// returns "" when the app answered, or why not. It blocks at most
+// testTimeout.
+func stdioTest(ctx context.Context, argv []string) string {
+	ctx, cancel := context.WithTimeout(ctx, testTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...) //nolint:gosec // the client's own command line for asktray stdio, from its config file
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return err.Error()
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err.Error()
+	}
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	cmd.WaitDelay = time.Second
+	if err := cmd.Start(); err != nil {
+		return err.Error()
+	}
+	defer func() { _ = cmd.Wait() }()
+	defer in.Close()
+	if _, err := io.WriteString(in, stdioInit); err != nil {
+		return err.Error()
+	}
+	dec := json.NewDecoder(out)
+	for {
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Result *struct {
+				ServerInfo struct{ Name string } `json:"serverInfo"`
+			} `json:"result"`
+			Error *struct{ Message string } `json:"error"`
+		}
+		if err := dec.Decode(&msg); err != nil {
+			if why := firstLine(errb.String()); why != "" {
+				return why
+			}
+			return "no answer to initialize: " + err.Error()
+		}
+		switch {
+		case string(msg.ID) != "1":
+			continue
+		case msg.Error != nil:
+			return "initialize: " + msg.Error.Message
+		case msg.Result == nil:
+			return "initialize: an empty answer"
+		}
+		return ""
+	}
 }
