@@ -274,11 +274,16 @@ args = ["stdio"]
 
 [mcp_servers.asktray.env]
 X = "1"
+
+[mcp_servers.asktray.tools.notify]
+approval_mode = "approve"
 ` + tail,
 			// The header stays as it was written, and so does the
-			// person's env table: only asktray's keys change.
+			// person's tools table: only asktray's keys change. The env
+			// table goes with the switch to HTTP: Codex refuses env for
+			// a streamable_http server, and with it the whole config.
 			want: head + "\n[ mcp_servers . \"asktray\" ]\n" + strings.TrimPrefix(codexHTTPTable, "[mcp_servers.asktray]\n") +
-				"\n[mcp_servers.asktray.env]\nX = \"1\"\n" + tail,
+				"\n[mcp_servers.asktray.tools.notify]\napproval_mode = \"approve\"\n" + tail,
 		},
 		{name: "append", old: head + tail, want: head + tail + "\n" + codexHTTPTable},
 		{name: "append without final newline", old: `model = "x"`, want: "model = \"x\"\n\n" + codexHTTPTable},

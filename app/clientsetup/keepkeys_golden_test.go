@@ -25,6 +25,8 @@ var keepCases = []struct {
 	{"cursor", "cursor", true},
 	{"vscode", "vscode", true},
 	{"codex", "codex", true},
+	{"codex-env", "codex", true},   // the token from the environment; the person's headers in a sub-table
+	{"codex-stdio", "codex", true}, // a stdio table: its env and cwd go with HTTP, which Codex refuses them for
 	{"windsurf", "windsurf", true},
 	{"gemini-cli", "gemini-cli", true},
 	{"zed", "zed", true},

@@ -97,6 +97,24 @@ var (
 	codexDefaults = []string{"tool_timeout_sec"}
 )
 
+// Codex refuses its whole config when a server has a key of the other
+// transport ("bearer_token_env_var is not supported for stdio", "env is not
+// supported for streamable_http", Codex 0.171), so a table that changes
+// transport loses those keys too, though they were the person's.
+var (
+	codexHTTPOnly  = []string{"bearer_token_env_var", "env_http_headers", "oauth_resource"}
+	codexStdioOnly = []string{"env", "env_vars", "cwd"}
+)
+
+// codexOwnedFor returns the keys a merge of a table with items replaces or
+// removes: codexOwned, and the other transport's keys.
+func codexOwnedFor(items []tomlItem) []string {
+	if slices.ContainsFunc(items, func(it tomlItem) bool { return it.key == "command" }) {
+		return slices.Concat(codexOwned, codexHTTPOnly)
+	}
+	return slices.Concat(codexOwned, codexStdioOnly)
+}
+
 // tomlItem is one key of the table asktray writes: its line, and the comment
 // lines before it.
 type tomlItem struct {
@@ -159,6 +177,7 @@ func mergeTOMLTable(old []byte, table string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	items = keepHeaders([]byte(src), items)
 	main := slices.IndexFunc(lines, func(ln tomlLine) bool {
 		return !ln.array && slices.Equal(ln.header, []string{"mcp_servers", ServerName})
 	})
@@ -166,7 +185,7 @@ func mergeTOMLTable(old []byte, table string) ([]byte, error) {
 	b.WriteString(bom)
 	if main < 0 {
 		// Sub-tables under an owned key go, as with a table.
-		drop, _ := droppedTOMLLines(lines, -1, -1)
+		drop, _ := droppedTOMLLines(lines, -1, -1, codexOwnedFor(items))
 		var kept strings.Builder
 		for i, ln := range lines {
 			if !drop[i] {
@@ -195,13 +214,12 @@ func mergeTableLines(lines []tomlLine, main int, items []tomlItem, nl string) st
 	for end < len(lines) && lines[end].header == nil {
 		end++
 	}
-	drop, have := droppedTOMLLines(lines, main, end)
+	drop, have := droppedTOMLLines(lines, main, end, codexOwnedFor(items))
 	last := lastKeyLine(lines, main, end)
 	items = slices.DeleteFunc(slices.Clone(items), func(it tomlItem) bool {
-		// A default the person has stays theirs; with bearer_token_env_var
-		// the person keeps the token out of the file (docs/clients.md).
-		return have[it.key] && slices.Contains(codexDefaults, it.key) ||
-			it.key == "http_headers" && have["bearer_token_env_var"]
+		// A default the person has stays theirs (keepHeaders has seen to
+		// http_headers and bearer_token_env_var).
+		return have[it.key] && slices.Contains(codexDefaults, it.key)
 	})
 	itemFor := map[string]tomlItem{}
 	for _, it := range items {
@@ -248,26 +266,30 @@ func lastKeyLine(lines []tomlLine, main, end int) int {
 
 // droppedTOMLLines marks the lines a merge replaces or removes: in the main
 // table (lines main+1 … end-1), the owned keys with the lines of their
-// values; the sub-tables under an owned key, less the comments that lead into
-// the next table. have lists the main table's keys.
-func droppedTOMLLines(lines []tomlLine, main, end int) (drop []bool, have map[string]bool) {
+// values; the sub-tables under an owned key (owned is codexOwnedFor's), less
+// the comments that lead into the next table and, unless an empty line comes
+// before the sub-table already, the empty lines after it. have lists the
+// main table's keys.
+func droppedTOMLLines(lines []tomlLine, main, end int, owned []string) (drop []bool, have map[string]bool) {
 	drop, have = make([]bool, len(lines)), map[string]bool{}
 	inSub, inKey := false, false
+	subStart := -1
 	for i, ln := range lines {
 		switch {
 		case ln.header != nil:
 			if inSub {
-				for j := i - 1; j >= 0 && drop[j] && lines[j].blank; j-- {
-					drop[j] = false
-				}
+				keepTail(lines, drop, subStart, i)
 			}
-			inSub = i != main && len(ln.header) > 2 && hasKeyPrefix(ln.header, []string{"mcp_servers", ServerName}) &&
-				slices.Contains(codexOwned, ln.header[2])
-			inKey = false
+			sub := i != main && len(ln.header) > 2 && hasKeyPrefix(ln.header, []string{"mcp_servers", ServerName}) &&
+				slices.Contains(owned, ln.header[2])
+			if sub && !inSub {
+				subStart = i
+			}
+			inSub, inKey = sub, false
 			drop[i] = inSub
 		case i > main && i < end && ln.key != nil:
 			have[ln.key[0]] = true
-			inKey = slices.Contains(codexOwned, ln.key[0])
+			inKey = slices.Contains(owned, ln.key[0])
 			drop[i] = inKey
 		case i > main && i < end && !ln.blank:
 			drop[i] = inKey // a later line of a multi-line value
@@ -276,11 +298,19 @@ func droppedTOMLLines(lines []tomlLine, main, end int) (drop []bool, have map[st
 		}
 	}
 	if inSub {
-		for j := len(lines) - 1; j >= 0 && drop[j] && lines[j].blank; j-- {
-			drop[j] = false
-		}
+		keepTail(lines, drop, subStart, len(lines))
 	}
 	return drop, have
+}
+
+// keepTail keeps the comments at the end of a dropped sub-table that
+// started at line start and ends before line next, and its empty lines too
+// unless an empty line comes before the sub-table already.
+func keepTail(lines []tomlLine, drop []bool, start, next int) {
+	spaced := start > 0 && !drop[start-1] && strings.TrimSpace(lines[start-1].text) == ""
+	for j := next - 1; j >= 0 && drop[j] && lines[j].blank; j-- {
+		drop[j] = spaced && strings.TrimSpace(lines[j].text) == ""
+	}
 }
 
 // checkTOMLServer refuses a document that defines the asktray server in a

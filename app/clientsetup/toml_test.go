@@ -57,7 +57,7 @@ func FuzzTOMLMerge(f *testing.F) {
 		}
 		expect := map[string]any{}
 		for k, v := range mine {
-			if !slices.Contains(codexOwned, k) {
+			if !slices.Contains(slices.Concat(codexOwned, codexStdioOnly), k) {
 				expect[k] = v
 			}
 		}

@@ -57,7 +57,7 @@ var realClients = []realClient{
 	},
 	{
 		name: "codex", pkg: "@openai/codex", bin: "codex", file: ".codex/config.toml", person: "codex.toml",
-		keptHTTP:    []string{`model = "gpt-5"`, "startup_timeout_sec = 30", `disabled_tools = ["ask_form"]  # not for this agent`, "tool_timeout_sec = 900", "[mcp_servers.asktray.tools.notify]\napproval_mode = \"approve\"", "[profiles.fast]"},
+		keptHTTP:    []string{`model = "gpt-5"`, `"X-Person" = "kept"`, `env_http_headers = { "X-Home" = "HOME" }`, "startup_timeout_sec = 30", `disabled_tools = ["ask_form"]  # not for this agent`, "tool_timeout_sec = 900", "[mcp_servers.asktray.tools.notify]\napproval_mode = \"approve\"", "[profiles.fast]"},
 		keptStdio:   []string{"startup_timeout_sec = 30", `disabled_tools = ["ask_form"]`, "tool_timeout_sec = 900", "[mcp_servers.asktray.tools.notify]"},
 		personTools: slices.DeleteFunc(slices.Clone(asktrayTools), func(s string) bool { return s == "ask_form" }),
 		list:        listCodex,
