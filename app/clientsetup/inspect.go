@@ -193,3 +193,7 @@ func num(v any) int {
 	}
 	return 0
 }
+
+// PowerShellCommand is e's command line as Copilot CLI's "powershell" key
+// holds it, which Copilot CLI runs on Windows. It does not block.
+func PowerShellCommand(e hook.Entry) string { return powerShellCommand(e.Args) }

@@ -311,6 +311,12 @@ func TestStaleHooks(t *testing.T) {
 			}
 			h = s.hooks(a, s.env.Sys, s.env.DataDir)
 			b, _ := os.ReadFile(h.Path)
+			if h.Agent == hook.CopilotCLI {
+				mkfile(t, h.Path, strings.Replace(string(b), `"powershell": "& '`+s.env.Sys.Exe, `"powershell": "& 'C:\\old\\asktray.exe`, 1))
+				if l := problem(t, s.check(), a, h.Path, "hooks."); !strings.HasSuffix(l.Key, ".powershell") || !strings.Contains(l.Text, "runs it on Windows") {
+					t.Fatalf("stale powershell: %+v", l)
+				}
+			}
 			tk := timeoutKey(h.Agent)
 			mkfile(t, h.Path, strings.ReplaceAll(string(b), `"`+tk+`": 86406`, `"`+tk+`": 30`))
 			if l := problem(t, s.check(), a, h.Path, "hooks."); !strings.HasSuffix(l.Key, "."+tk) || !strings.Contains(l.Text, "is 30 s, shorter than your question deadline (300 s)") {

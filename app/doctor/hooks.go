@@ -116,6 +116,10 @@ func handlerLines(env Env, h clientsetup.Hooks, f clientsetup.FoundHook, fix str
 		}
 		out = append(out, Line{Status: Problem, Key: cmdKey, Text: why + ": " + fix})
 	}
+	if ps, ok := f.Raw["powershell"].(string); ok && h.Agent == hook.CopilotCLI && ps != clientsetup.PowerShellCommand(*e) {
+		out = append(out, Line{Status: Problem, Key: f.Key + ".powershell",
+			Text: fmt.Sprintf("is %q, not what asktray writes (%q); Copilot CLI runs it on Windows: %s", ps, clientsetup.PowerShellCommand(*e), fix)})
+	}
 	if f.Timeout > 0 && time.Duration(f.Timeout)*time.Second < env.Deadline+hook.Margin {
 		out = append(out, Line{Status: Problem, Key: f.Key + "." + timeoutKey(h.Agent),
 			Text: fmt.Sprintf("is %d s, shorter than your question deadline (%d s) plus %d s, so the agent cuts the hook off: %s",
