@@ -32,6 +32,7 @@ type realClient struct {
 	name, pkg, bin string // 'asktray config NAME', its npm package and command
 	file           string // its config file under HOME
 	person         string // testdata: a file of the person's, with an older asktray entry and their own keys
+	personStdio    string // testdata: the same with an older stdio entry and the person's stdio keys
 	// keptHTTP must be in the file after the person's file is rewritten for
 	// HTTP, keptStdio after it is then rewritten for stdio; absent never.
 	keptHTTP, keptStdio, absent []string
@@ -46,7 +47,7 @@ const limit = 90 * time.Second
 
 var realClients = []realClient{
 	{
-		name: "claude-code", pkg: "@anthropic-ai/claude-code", bin: "claude", file: ".claude.json", person: "claude.json",
+		name: "claude-code", pkg: "@anthropic-ai/claude-code", bin: "claude", file: ".claude.json", person: "claude.json", personStdio: "claude-stdio.json",
 		keptHTTP:  []string{`"numStartups": 12`, `"closed"`, `"X-Person": "kept"`, `"/home/ada/p"`},
 		keptStdio: []string{`"numStartups": 12`, `"closed"`, `"/home/ada/p"`},
 		list: func(t *testing.T, s *scratch) listing {
@@ -56,14 +57,14 @@ var realClients = []realClient{
 		},
 	},
 	{
-		name: "codex", pkg: "@openai/codex", bin: "codex", file: ".codex/config.toml", person: "codex.toml",
+		name: "codex", pkg: "@openai/codex", bin: "codex", file: ".codex/config.toml", person: "codex.toml", personStdio: "codex-stdio.toml",
 		keptHTTP:    []string{`model = "gpt-5"`, `"X-Person" = "kept"`, `env_http_headers = { "X-Home" = "HOME" }`, "startup_timeout_sec = 30", `disabled_tools = ["ask_form"]  # not for this agent`, "tool_timeout_sec = 900", "[mcp_servers.asktray.tools.notify]\napproval_mode = \"approve\"", "[profiles.fast]"},
 		keptStdio:   []string{"startup_timeout_sec = 30", `disabled_tools = ["ask_form"]`, "tool_timeout_sec = 900", "[mcp_servers.asktray.tools.notify]"},
 		personTools: slices.DeleteFunc(slices.Clone(asktrayTools), func(s string) bool { return s == "ask_form" }),
 		list:        listCodex,
 	},
 	{
-		name: "gemini-cli", pkg: "@google/gemini-cli", bin: "gemini", file: ".gemini/settings.json", person: "gemini.json",
+		name: "gemini-cli", pkg: "@google/gemini-cli", bin: "gemini", file: ".gemini/settings.json", person: "gemini.json", personStdio: "gemini-stdio.json",
 		keptHTTP:  []string{"// Gemini CLI settings, with comments", `"trust": true`, `"excludeTools": ["notify"]`, `"timeout": 5000`, `"X-Person": "kept"`, `"description": "questions to me"`, `"type": "http"`},
 		keptStdio: []string{"// Gemini CLI settings, with comments", `"trust": true`, `"excludeTools": ["notify"]`, `"timeout": 5000`},
 		absent:    []string{"httpUrl"},
@@ -78,7 +79,7 @@ var realClients = []realClient{
 		},
 	},
 	{
-		name: "opencode", pkg: "opencode-ai", bin: "opencode", file: ".config/opencode/opencode.json", person: "opencode.json",
+		name: "opencode", pkg: "opencode-ai", bin: "opencode", file: ".config/opencode/opencode.json", person: "opencode.json", personStdio: "opencode-stdio.json",
 		keptHTTP:  []string{"// moved up one level", `"timeout": 9000`, `"enabled": true`, `"X-Person": "kept"`},
 		keptStdio: []string{"// moved up one level", `"timeout": 9000`, `"enabled": true`, `"type": "local"`},
 		absent:    []string{`"servers"`},
@@ -89,7 +90,7 @@ var realClients = []realClient{
 		},
 	},
 	{
-		name: "copilot-cli", pkg: "@github/copilot", bin: "copilot", file: ".copilot/mcp-config.json", person: "copilot.json",
+		name: "copilot-cli", pkg: "@github/copilot", bin: "copilot", file: ".copilot/mcp-config.json", person: "copilot.json", personStdio: "copilot-stdio.json",
 		keptHTTP:  []string{"// my MCP servers, with comments and trailing commas", `"tools": ["*"],},`, `"X-Person": "kept",`, `"timeout": 700000,`},
 		keptStdio: []string{"// my MCP servers, with comments and trailing commas", `"timeout": 700000,`, `"type": "local"`},
 		list:      listCopilot,

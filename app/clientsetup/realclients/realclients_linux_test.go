@@ -10,8 +10,9 @@ import (
 // version, connects to what 'asktray config CLIENT --write' writes and, where
 // its listing shows tools, lists asktray's 11; over HTTP and stdio; after a
 // first write, after a rewrite of a file of the person's (an older entry, the
-// old URL and token, their own keys inside it), and after switching that file
-// to stdio. The person's keys stay, and do what they say (Codex's
+// old URL and token, their own keys inside it), after switching that file to
+// stdio, and after switching a stdio file of the person's (with their env and
+// cwd) to HTTP. The person's keys stay, and do what they say (Codex's
 // disabled_tools hides ask_form). A rerun with nothing changed leaves the
 // file byte for byte as it was.
 func TestRealClients(t *testing.T) {
@@ -56,6 +57,16 @@ func TestRealClients(t *testing.T) {
 			c.expect(t, s, "the person's file switched to stdio", tools)
 			c.checkFile(t, s, "the person's file switched to stdio", c.keptStdio)
 			c.rerunChangesNothing(t, s, "--stdio")
+
+			s = newScratch(t, install, a)
+			if c.trust != nil {
+				c.trust(t, s)
+			}
+			s.put(t, c.personStdio, c.file)
+			s.config(t, c.name)
+			c.expect(t, s, "the person's stdio file switched to HTTP", asktrayTools)
+			c.checkFile(t, s, "the person's stdio file switched to HTTP", nil)
+			c.rerunChangesNothing(t, s)
 		})
 	}
 }
