@@ -30,7 +30,11 @@ if [[ "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; then
 	# npm install with the lock file, not npm ci: the lock names every
 	# platform's opencode binary, and npm ci refuses a registry that lacks
 	# some of those optional packages; install takes the ones it finds.
-	(cd "$dir" && npm install --no-audit --no-fund --loglevel=error)
+	# npm's own cache of the tarballs (another 655 MB) is a throwaway one:
+	# the installed tree is what is kept.
+	rm -rf "$dir/.npm-tmp"
+	(cd "$dir" && npm install --no-audit --no-fund --loglevel=error --cache "$dir/.npm-tmp")
+	rm -rf "$dir/.npm-tmp"
 	echo "$want" >"$stamp"
 fi
 echo "realclients: install $(($(date +%s) - start))s; $dir takes $(du -sh "$dir" | cut -f1)"

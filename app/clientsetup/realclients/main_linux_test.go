@@ -127,6 +127,15 @@ func (s *scratch) env(extra ...string) []string {
 	return append(env, extra...)
 }
 
+// nativeBins are the clients whose npm command is a stub that an install
+// script replaces with the native binary; no install script runs here
+// (package.json's allowScripts lets only Node's), so the native binary from
+// the platform's optional package is run.
+var nativeBins = map[string]string{
+	"claude":   "@anthropic-ai/claude-code-linux-x64/claude",
+	"opencode": "opencode-linux-x64/bin/opencode",
+}
+
 // result is how a command ended.
 type result struct {
 	code   int
@@ -158,6 +167,9 @@ func (s *scratch) run(t *testing.T, limit time.Duration, stdin io.Reader, name s
 // ctx's end kills whole (a client's stdio servers with it).
 func (s *scratch) command(ctx context.Context, name string, args ...string) *exec.Cmd {
 	path := filepath.Join(s.install, "node_modules", ".bin", name)
+	if native, ok := nativeBins[name]; ok {
+		path = filepath.Join(s.install, "node_modules", native)
+	}
 	if name == "asktray" {
 		path = s.app.bin
 	}
