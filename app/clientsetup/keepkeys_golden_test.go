@@ -32,6 +32,7 @@ var keepCases = []struct {
 	{"zed", "zed", true},
 	{"opencode", "opencode", true},
 	{"opencode-v1", "opencode", true},
+	{"opencode-both", "opencode", true},
 	{"copilot-cli", "copilot-cli", true},
 }
 
