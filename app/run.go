@@ -54,6 +54,9 @@ func Run(ctx context.Context, o Options) (err error) {
 	if err != nil {
 		return err
 	}
+	// The control socket's quit cancels ctx, as the tray's Quit ends the UI.
+	ctx, quit := context.WithCancel(ctx)
+	defer quit()
 	var down closers
 	defer down.run()
 	log, err := openDataDir(o, &down)
@@ -71,7 +74,7 @@ func Run(ctx context.Context, o Options) (err error) {
 	if err != nil {
 		return err
 	}
-	s, err := startServers(o, c, &down)
+	s, err := startServers(o, c, quit, &down)
 	if err != nil {
 		return err
 	}
@@ -159,8 +162,9 @@ type servers struct {
 }
 
 // startServers starts the MCP endpoint and the control socket, writes the
-// instance file, and pushes their closers on down.
-func startServers(o Options, c *core, down *closers) (*servers, error) {
+// instance file, and pushes their closers on down. quit ends the app; the
+// control socket's quit calls it.
+func startServers(o Options, c *core, quit func(), down *closers) (*servers, error) {
 	// The --ask flag wins over the ask_mode setting for this run.
 	runSettings := c.settings
 	runSettings.AskMode = string(c.keeper.askMode(mcpbridge.AskMode(c.settings.AskMode)))
@@ -177,7 +181,7 @@ func startServers(o Options, c *core, down *closers) (*servers, error) {
 		Started: time.Now().UTC().Format(time.RFC3339), GUI: c.gui,
 	}}
 	hooks := &hookservice.Service{Broker: c.broker, Policy: c.policy, Settings: c.keeper.hookSettings, Log: c.log}
-	ctl := &control.Server{Broker: c.broker, Store: c.store, Policy: c.policy, Hooks: hooks, Person: c.person, Log: c.log, URL: c.web.URL, Show: s.showUI, Status: func() control.Status {
+	ctl := &control.Server{Broker: c.broker, Store: c.store, Policy: c.policy, Hooks: hooks, Person: c.person, Log: c.log, URL: c.web.URL, Show: s.showUI, Quit: quit, Status: func() control.Status {
 		return control.Status{PID: s.inst.PID, Version: s.inst.Version, URL: mcp.URL(), DataDir: s.inst.DataDir, GUI: s.inst.GUI}
 	}}
 	if err := ctl.Listen(s.inst.Socket); err != nil {

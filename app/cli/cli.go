@@ -57,6 +57,7 @@ Usage:
   asktray rules [--json]                                     the standing allow/deny rules
   asktray rules rm ID                                        remove a rule
   asktray url [--json]                                       the MCP URL and token
+  asktray quit                                               shut the running app down (as its tray's Quit does)
   asktray config CLIENT [--write] [--stdio]                  set up an MCP client: claude-code, claude-desktop, cursor, vscode,
                                                              codex, windsurf, gemini-cli, zed, opencode or copilot-cli
   asktray config AGENT --hooks [--write] [--remove]          answer an agent's own permission prompts in the tray:
@@ -104,6 +105,8 @@ func Main(ctx context.Context, args []string, stdio IO, gui GUI) int {
 		err = cmdRules(ctx, args, stdio)
 	case "url":
 		err = cmdURL(ctx, args, stdio)
+	case "quit":
+		err = cmdQuit(ctx, args, stdio)
 	case "config":
 		err = cmdConfig(ctx, args, stdio)
 	case "stdio":

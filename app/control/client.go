@@ -89,6 +89,15 @@ func (c *Client) Show(ctx context.Context) (bool, error) {
 	return r.Shown, c.do(ctx, http.MethodPost, "/v1/show", struct{}{}, &r)
 }
 
+// Quit asks the app to shut down; it returns once the app has started to,
+// not when it has exited (see the instance file for that).
+func (c *Client) Quit(ctx context.Context) error {
+	var r struct {
+		Quitting bool `json:"quitting"`
+	}
+	return c.do(ctx, http.MethodPost, "/v1/quit", struct{}{}, &r)
+}
+
 // Pending returns the pending questions, oldest first.
 func (c *Client) Pending(ctx context.Context) ([]question.Question, error) {
 	var qs []question.Question

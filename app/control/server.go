@@ -86,6 +86,9 @@ type Server struct {
 	// Show, if set, brings the app's window to the front and reports
 	// whether there was one to show.
 	Show func() bool
+	// Quit, if set, asks the app to shut down as its tray's Quit does; it
+	// must not block (the shutdown waits for this call to end).
+	Quit func()
 	// URL, if set, returns the link to a pending question's page in a
 	// browser, or "".
 	URL func(id string) string
@@ -171,6 +174,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /v1/questions/{id}/snooze", s.snooze)
 	mux.HandleFunc("GET /v1/history", s.history)
 	mux.HandleFunc("POST /v1/show", s.show)
+	mux.HandleFunc("POST /v1/quit", s.quit)
 	mux.HandleFunc("GET /v1/away", s.getAway)
 	mux.HandleFunc("POST /v1/away", s.setAway)
 	mux.HandleFunc("GET /v1/rules", s.rules)
@@ -189,6 +193,17 @@ func (s *Server) status(w http.ResponseWriter, _ *http.Request) {
 func (s *Server) show(w http.ResponseWriter, _ *http.Request) {
 	shown := s.Show != nil && s.Show()
 	writeJSON(w, http.StatusOK, map[string]bool{"shown": shown})
+}
+
+// quit starts the app's shutdown and answers at once; the app stops serving
+// once this call has ended.
+func (s *Server) quit(w http.ResponseWriter, _ *http.Request) {
+	if s.Quit == nil {
+		writeJSON(w, http.StatusNotImplemented, apiError{Error: "this app cannot be asked to quit", Code: "unsupported"})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]bool{"quitting": true})
+	s.Quit()
 }
 
 // pending lists the pending questions. Their page links carry each
