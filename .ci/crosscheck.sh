@@ -13,8 +13,9 @@
 #            macOS C toolchain runs here), so only the packages importing
 #            Fyne are left out; they are named in the output.
 #
-# Nothing is run: Windows binaries built by Go 1.26 do not start under
-# Debian 12's Wine 8 (the runtime needs bcryptprimitives.dll's ProcessPrng).
+# Nothing is run here: .ci/wine.sh runs the Windows build and app/control's
+# Windows tests under Wine 10 in a Debian 13 chroot (Debian 12's Wine 8
+# cannot start Go 1.26 binaries: no ProcessPrng in bcryptprimitives.dll).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 

@@ -156,8 +156,10 @@ in_wine() {
 }
 
 # run_tests runs, under Wine: the Windows build of app/control's tests (the
-# named pipe), then the end-to-end test of bin/windows/asktray.exe, which
-# packaging's TestWine* drive from the host (ASKTRAY_WINE_ROOT set).
+# named pipe), then the end-to-end tests of bin/windows/asktray.exe, which
+# app/winetest's TestWine* drive from the host (ASKTRAY_WINE_ROOT set): they
+# run the exe in this chroot, reach its MCP endpoint over loopback TCP and
+# its dialogs on an Xvfb display they start on the host.
 run_tests() {
 	local exe=bin/windows/asktray.exe start rc=0
 	[[ -f "$exe" ]] || die "$exe is missing: run make windows first"
@@ -165,7 +167,8 @@ run_tests() {
 	mount_all "$root"
 	mount_src
 	prefix=/tmp/asktray-wine-prefix
-	trap 'unmount_all "$root"; rm -rf --one-file-system "${root:?}$prefix"' EXIT
+	# wineserver -k first: a server still running keeps writing to the prefix.
+	trap 'in_wine / wineserver -k >/dev/null 2>&1 || true; unmount_all "$root"; rm -rf --one-file-system "${root:?}$prefix"' EXIT
 	rm -rf --one-file-system "${root:?}$prefix"
 	start=$(date +%s)
 	in_wine / wineboot -i >/dev/null 2>&1 || die "wineboot -i failed in a fresh prefix"
@@ -174,14 +177,17 @@ run_tests() {
 	start=$(date +%s)
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 "$GO" test -c -tags migrated_fynedo -o bin/windows/control.test.exe ./app/control
 	log "== app/control tests under Wine (the control channel on a named pipe)"
-	in_wine /src/app/control wine /src/bin/windows/control.test.exe -test.count=1 -test.timeout=5m || rc=$?
+	# TestOnlyMountsTheHooks runs go list, which is not in the prefix; it
+	# checks imports, the same for every system, and runs on the host.
+	in_wine /src/app/control wine /src/bin/windows/control.test.exe -test.count=1 -test.timeout=5m \
+		-test.skip '^TestOnlyMountsTheHooks$' || rc=$?
 	log "== app/control under Wine: exit $rc after $(($(date +%s) - start))s"
 	((rc == 0)) || return "$rc"
 
 	start=$(date +%s)
-	log "== $exe under Wine (packaging TestWine*)"
+	log "== $exe under Wine (app/winetest TestWine*)"
 	ASKTRAY_WINE_ROOT="$root" ASKTRAY_WINE_PREFIX="$prefix" ASKTRAY_WINE_EXE=/src/$exe \
-		"$GO" test -tags migrated_fynedo -count=1 -timeout 15m -run '^TestWine' -v ./packaging/ || rc=$?
+		"$GO" test -tags migrated_fynedo -count=1 -timeout 10m -run "${ASKTRAY_WINE_RUN:-^TestWine}" -v ./app/winetest/ || rc=$?
 	log "== $exe under Wine: exit $rc after $(($(date +%s) - start))s"
 	return "$rc"
 }

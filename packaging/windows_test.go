@@ -15,8 +15,7 @@ import (
 // $ASKTRAY_WINDOWS_EXE; make crosscheck, which CI runs after make windows,
 // sets it): a 64-bit GUI-subsystem PE whose resources hold the icon, the
 // version resource with FyneApp.toml's name and version, and a manifest.
-// It cannot run the exe: Go 1.26 binaries do not start under Debian 12's
-// Wine 8 (no ProcessPrng in bcryptprimitives.dll).
+// Running the exe is app/winetest's work, under Wine 10 (.ci/wine.sh).
 func TestWindowsExe(t *testing.T) {
 	path := os.Getenv("ASKTRAY_WINDOWS_EXE")
 	if path == "" {
