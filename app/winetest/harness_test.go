@@ -85,7 +85,7 @@ func (w *wine) runCmd(t *testing.T, cmd *exec.Cmd) result {
 	case err = <-done:
 	case <-time.After(time.Minute):
 		_ = cmd.Process.Kill()
-		<-done
+		_ = <-done
 		t.Fatalf("%v did not end within a minute; stderr:\n%s", cmd.Args, errb.String())
 	}
 	r := result{stdout: out.String(), stderr: errb.String()}
