@@ -85,8 +85,8 @@ func (w *wine) runCmd(t *testing.T, cmd *exec.Cmd) result {
 	case err = <-done:
 	case <-time.After(time.Minute):
 		_ = cmd.Process.Kill()
-		_ = <-done
-		t.Fatalf("%v did not end within a minute; stderr:\n%s", cmd.Args, errb.String())
+		err = <-done
+		t.Fatalf("%v did not end within a minute (killed: %v); stderr:\n%s", cmd.Args, err, errb.String())
 	}
 	r := result{stdout: out.String(), stderr: errb.String()}
 	if errors.Is(err, exec.ErrWaitDelay) { // it exited; wineserver still holds its output
