@@ -38,7 +38,7 @@ export PATH := $(PATH):/usr/local/go/bin
 
 .DEFAULT_GOAL := help
 
-.PHONY: help deps build run test bench measure-desktop lint fmt vet clean package install uninstall windows crosscheck deb
+.PHONY: help deps build run test realagents bench measure-desktop lint fmt vet clean package install uninstall windows crosscheck deb
 
 help: ## Show this help
 	@echo "Usage: make <target> [ARGS=...]"
@@ -64,6 +64,9 @@ test: build ## Build bin/asktray, then run all tests with the race detector
 	$(GO) test -race $(GOFLAGS_TAGS) -count=1 -timeout 20m ./...; rc=$$?; \
 	echo "==> [test] finished in $$(( $$(date +%s) - start ))s, exit code $$rc"; \
 	exit $$rc
+
+realagents: deps ## Run Claude Code, Codex and Copilot CLI for real against their hooks (.ci/realagents.sh; installs them once, about 1.2 GB)
+	@GO="$(GO)" bash .ci/realagents.sh
 
 package: deps ## Build the Linux package bin/package/Asktray.tar.xz (fyne package)
 	@echo "==> [package] $(GO) build $(GOFLAGS_TAGS) -ldflags \"$(PACKAGE_LDFLAGS)\" -o $(PACKAGE_DIR)/asktray ./cmd/asktray"
@@ -111,6 +114,8 @@ lint: deps ## Run golangci-lint (pinned version, installed into bin/tools)
 	"$(GOLANGCI_LINT)" config verify
 	@echo "==> [lint] golangci-lint run ./..."
 	"$(GOLANGCI_LINT)" run ./...
+	@echo "==> [lint] golangci-lint run (realagents tag) ./app/hook/realagents/"
+	"$(GOLANGCI_LINT)" run --build-tags migrated_fynedo,realagents ./app/hook/realagents/
 
 fmt: ## gofmt -w all tracked and new (non-ignored) .go files
 	@files=$$(git ls-files --cached --others --exclude-standard -- '*.go'); \

@@ -50,12 +50,15 @@ test_pkgs+=(zenity)
 # .ci/wine.sh: bootstraps the Debian 13 chroot whose Wine 10 runs the
 # Windows build (Debian 12's Wine 8 cannot start Go 1.26 binaries).
 test_pkgs+=(debootstrap)
+# .ci/realagents.sh: the real coding agents run interactively in tmux.
+test_pkgs+=(tmux)
 # Tooling.
 tool_pkgs=(ca-certificates git make)
 
 all_pkgs=("${build_pkgs[@]}" "${test_pkgs[@]}" "${tool_pkgs[@]}")
 # Any node + npm can install the real-client tests' packages (Node 22 itself
-# comes from their lock file); take Debian's only when there is none.
+# comes from their lock file) and the real agents (.ci/agents.sh); take
+# Debian's only when there is none.
 if ! command -v npm >/dev/null 2>&1; then
 	all_pkgs+=(nodejs npm)
 fi

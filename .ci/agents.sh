@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# agents.sh — installs the coding agents pinned in
+# app/hook/realagents/package-lock.json (Claude Code, Codex, Copilot CLI, each
+# with its native linux-x64 binary from an optional dependency) into a cache
+# directory outside the repository, and prints that node_modules directory on
+# stdout (progress goes to stderr). Idempotent: `npm ci` runs only when the
+# lock file changed since the last install (a stamp in node_modules records
+# its sha256), so a warm run is a sha256sum and a cat.
+#
+# The cache is $ASKTRAY_AGENTS_CACHE, by default /var/cache/asktray-ci/agents
+# for root (CI) and ${XDG_CACHE_HOME:-~/.cache}/asktray-agents for anyone else.
+# `npm ci --ignore-scripts`, with a throwaway npm cache: no install script runs, and nothing at test time
+# needs Node (the tests run the native binaries).
+#
+# Other suites that need a real agent use it as
+#   modules="$(bash .ci/agents.sh)"
+#   "$modules/@anthropic-ai/claude-code-linux-x64/claude" --version
+# and read the binaries' paths from app/hook/realagents/main_test.go (agentBins).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+src=app/hook/realagents
+if [[ -n "${ASKTRAY_AGENTS_CACHE:-}" ]]; then
+	cache="$ASKTRAY_AGENTS_CACHE"
+elif [[ "$(id -u)" == "0" ]]; then
+	cache=/var/cache/asktray-ci/agents
+else
+	cache="${XDG_CACHE_HOME:-$HOME/.cache}/asktray-agents"
+fi
+modules="$cache/node_modules"
+
+want="$(sha256sum "$src/package-lock.json" | cut -d' ' -f1)"
+if [[ "$(cat "$modules/.asktray-lock-sha256" 2>/dev/null)" != "$want" ]]; then
+	if ! command -v npm >/dev/null 2>&1; then
+		echo "agents: npm not found (Debian: apt-get install nodejs npm; .ci/deps.sh installs it)" >&2
+		exit 1
+	fi
+	echo "agents: npm ci in $cache (Claude Code, Codex, Copilot CLI)" >&2
+	mkdir -p "$cache"
+	cp "$src/package.json" "$src/package-lock.json" "$cache/"
+	start=$(date +%s)
+	# npm's own cache of the tarballs (another 470 MB) is a temporary one:
+	# the installed tree is what is kept.
+	rm -rf "$cache/.npm-tmp"
+	(cd "$cache" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error --cache "$cache/.npm-tmp") >&2
+	rm -rf "$cache/.npm-tmp"
+	echo "$want" >"$modules/.asktray-lock-sha256"
+	echo "agents: installed in $(($(date +%s) - start)) s: $(du -sh "$modules" | cut -f1)" >&2
+fi
+echo "$modules"

@@ -1,0 +1,274 @@
+//go:build realagents
+
+package realagents
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/datadir"
+	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/internal/testkit"
+)
+
+var (
+	exeOnce sync.Once
+	exePath string
+	exeErr  error
+)
+
+// asktrayExe is this test binary under the name asktray (a hard link, or a
+// copy across file systems), so that 'asktray config' writes a hook command
+// that setup recognizes as its own and the agents run it.
+func asktrayExe(t *testing.T) string {
+	t.Helper()
+	exeOnce.Do(func() {
+		var dir string
+		// One link for every test of the process; TestMain's testkit.Main
+		// does not remove it, the machine's temp cleanup does (it is a
+		// hard link: no space).
+		if dir, exeErr = os.MkdirTemp("", "asktray-exe"); exeErr != nil { //nolint:usetesting // outlives each test
+			return
+		}
+		exePath = filepath.Join(dir, "asktray")
+		if exeErr = os.Link(os.Args[0], exePath); exeErr == nil {
+			return
+		}
+		var b []byte
+		if b, exeErr = os.ReadFile(os.Args[0]); exeErr == nil {
+			exeErr = os.WriteFile(exePath, b, 0o700) //nolint:gosec // the test binary itself
+		}
+	})
+	if exeErr != nil {
+		t.Fatal(exeErr)
+	}
+	return exePath
+}
+
+// asktrayCmd runs asktray (this test binary) with args and env added.
+func asktrayCmd(t *testing.T, env []string, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(asktrayExe(t), args...) //nolint:gosec // the test binary itself
+	cmd.Env = append(append(os.Environ(), testkit.ChildEnv), env...)
+	return cmd
+}
+
+// run runs asktray with args and waits for it.
+func run(t *testing.T, env []string, args ...string) testkit.Result {
+	t.Helper()
+	return testkit.Run(t, asktrayCmd(t, env, args...))
+}
+
+// appProc is a headless app on a data dir; it can be stopped, started again
+// on the same dir, and frozen.
+type appProc struct {
+	t   *testing.T
+	dir string
+	cmd *exec.Cmd
+	ctl *control.Client
+	log *syncBuffer
+	mu  sync.Mutex
+}
+
+func startApp(t *testing.T, dir string) *appProc {
+	t.Helper()
+	a := &appProc{t: t, dir: dir, ctl: control.NewClient(filepath.Join(dir, datadir.SocketFile))}
+	a.start()
+	t.Cleanup(func() {
+		a.cont()
+		a.stop()
+	})
+	return a
+}
+
+// start starts the app and waits until its control socket answers.
+func (a *appProc) start() {
+	a.t.Helper()
+	cmd := asktrayCmd(a.t, nil, "--headless", "--addr", "127.0.0.1:0", "--data-dir", a.dir)
+	a.log = &syncBuffer{}
+	cmd.Stderr = a.log
+	if err := cmd.Start(); err != nil {
+		a.t.Fatal(err)
+	}
+	a.mu.Lock()
+	a.cmd = cmd
+	a.mu.Unlock()
+	ok := waitUntil(30*time.Second, func() bool {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		_, err := a.ctl.Status(ctx)
+		return err == nil
+	})
+	if !ok {
+		a.t.Fatalf("the app did not serve within 30 s:\n%s", a.log.String())
+	}
+}
+
+// stop ends the app (SIGTERM) and waits for it.
+func (a *appProc) stop() {
+	a.mu.Lock()
+	cmd := a.cmd
+	a.cmd = nil
+	a.mu.Unlock()
+	if cmd == nil {
+		return
+	}
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+	}
+}
+
+// cont resumes the app after a SIGSTOP.
+func (a *appProc) cont() { a.signal(syscall.SIGCONT) }
+
+func (a *appProc) signal(s syscall.Signal) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.cmd != nil {
+		_ = a.cmd.Process.Signal(s)
+	}
+}
+
+// pending lists the app's pending questions.
+func (a *appProc) pending() []question.Question {
+	a.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	qs, err := a.ctl.Pending(ctx)
+	if err != nil {
+		a.t.Fatalf("pending: %v", err)
+	}
+	return qs
+}
+
+// waitQuestion waits until a question whose details hold s is pending.
+func (a *appProc) waitQuestion(s string, limit time.Duration) question.Question {
+	a.t.Helper()
+	var found question.Question
+	if !waitUntil(limit, func() bool {
+		for _, q := range a.pending() {
+			if strings.Contains(q.Details+q.Message, s) {
+				found = q
+				return true
+			}
+		}
+		return false
+	}) {
+		a.t.Fatalf("no pending question about %q within %v", s, limit)
+	}
+	return found
+}
+
+// waitEnded waits until question id has ended and returns its result.
+func (a *appProc) waitEnded(id string, limit time.Duration) question.Result {
+	a.t.Helper()
+	var res question.Result
+	if !waitUntil(limit, func() bool {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		it, err := a.ctl.Get(ctx, id)
+		if err != nil || it.Result == nil {
+			return false
+		}
+		res = *it.Result
+		return true
+	}) {
+		a.t.Fatalf("question %s still open after %v", id, limit)
+	}
+	return res
+}
+
+// answer answers question id as a person does at the command line:
+// `asktray answer ID` with flags.
+func (a *appProc) answer(id string, flags ...string) {
+	a.t.Helper()
+	r := run(a.t, nil, append([]string{"answer", id, "--data-dir", a.dir}, flags...)...)
+	if r.Code != 0 {
+		a.t.Fatalf("asktray answer %s %v: %+v", id, flags, r)
+	}
+}
+
+// syncBuffer is a strings.Builder any goroutine may write.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (w *syncBuffer) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (w *syncBuffer) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
+}
+
+// testPassword is the login password the app in this test binary accepts
+// (personcheck.SetTestVerifier in child): an approval from a terminal needs
+// it.
+const testPassword = "realagents-password"
+
+var confirmRE = regexp.MustCompile(`To confirm, type "([^"]+)"`)
+
+const passwordPrompt = "To allow, type your login password"
+
+// allow allows approval id as a person does at a terminal: `asktray answer
+// ID --accept '"allow"'` on a pseudo-terminal, typing the login password (or
+// the word it asks for) once it is ready for it.
+func (a *appProc) allow(id string) {
+	a.t.Helper()
+	cmd := asktrayCmd(a.t, []string{"ASKTRAY_TEST_ONLY_ARM_DELAY_MS=0"}, "answer", id, "--accept", `"allow"`, "--data-dir", a.dir)
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 50, Cols: 200})
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	defer f.Close()
+	out := &syncBuffer{}
+	go func() { _, _ = io.Copy(out, f) }()
+	var typed string
+	if !waitUntil(15*time.Second, func() bool {
+		s := out.String()
+		if i := strings.Index(s, passwordPrompt); i >= 0 && strings.Contains(s[i:], "ready: ") {
+			typed = testPassword
+			return true
+		}
+		if m := confirmRE.FindStringSubmatch(s); m != nil && strings.Contains(s[strings.Index(s, m[0]):], "ready: ") {
+			typed = m[1]
+			return true
+		}
+		return strings.Contains(s, id+": answered")
+	}) {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		a.t.Fatalf("asktray answer %s on a terminal did not ask to confirm:\n%s", id, out.String())
+	}
+	if typed != "" {
+		_, _ = f.Write([]byte(typed + "\r"))
+	}
+	err = cmd.Wait()
+	answered := waitUntil(5*time.Second, func() bool { return strings.Contains(out.String(), id+": answered") })
+	if err != nil || !answered {
+		a.t.Fatalf("asktray answer %s on a terminal: %v\n%s", id, err, out.String())
+	}
+}

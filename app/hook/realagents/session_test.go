@@ -1,0 +1,111 @@
+//go:build realagents
+
+package realagents
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// agentSpec is what the suite needs to know about one agent.
+type agentSpec struct {
+	name string // as asktray names it: claude-code, codex, copilot-cli
+	// setup writes the agent's own config into s.home (the fake model as
+	// its provider, its folder trusted) and returns its environment.
+	setup func(s *session) []string
+	argv  func(s *session) []string
+	// ready is what the screen shows once the agent takes a prompt.
+	ready string
+	// ownPrompt is what the screen shows while the agent asks in its own
+	// permission prompt.
+	ownPrompt string
+	// no and yes answer the agent's own prompt.
+	no, yes []string
+	// firstRun answers what the agent asks on its first start, if anything
+	// (Codex's review of the new hook).
+	firstRun func(s *session)
+}
+
+// session is one agent running in a terminal with a scratch HOME, its hooks
+// installed by 'asktray config AGENT --hooks --write', a headless app
+// answering them and the fake model as its provider.
+type session struct {
+	t                      *testing.T
+	spec                   agentSpec
+	home, work, data, recs string
+	model                  *model
+	app                    *appProc
+	term                   *term
+	env                    []string
+}
+
+// startSession sets everything up and starts the agent.
+func startSession(t *testing.T, spec agentSpec) *session {
+	t.Helper()
+	requireAgents(t)
+	root := tempDir(t)
+	s := &session{t: t, spec: spec, home: filepath.Join(root, "home"), work: filepath.Join(root, "work"),
+		data: filepath.Join(root, "data"), recs: filepath.Join(root, "hooks")}
+	for _, d := range []string{s.home, s.work, s.recs} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.model = startModel(t)
+	s.app = startApp(t, s.data)
+	base := []string{"HOME=" + s.home, "PATH=/usr/local/bin:/usr/bin:/bin", "TERM=xterm-256color", "LANG=C.UTF-8",
+		"SHELL=/bin/bash", "USER=" + os.Getenv("USER")}
+	if r := run(t, base, "config", spec.name, "--hooks", "--write", "--data-dir", s.data); r.Code != 0 {
+		t.Fatalf("asktray config %s --hooks --write: %+v", spec.name, r)
+	}
+	s.env = append(append(base, "ASKTRAY_TEST_CHILD=1", recordEnv+"="+s.recs), spec.setup(s)...)
+	s.term = startTerm(t, s.work, s.env, spec.argv(s)...)
+	if spec.firstRun != nil {
+		spec.firstRun(s)
+	}
+	s.term.expect(spec.ready, 60*time.Second)
+	return s
+}
+
+// ask types a prompt that makes the model run command, and presses Enter
+// again while the model has not seen it (an agent still starting up takes
+// the text but not the Enter).
+func (s *session) ask(command string) {
+	s.t.Helper()
+	prompt := "RUN<<" + command + ">>"
+	s.term.typeLine(prompt)
+	for range 3 {
+		if waitUntil(5*time.Second, func() bool { return s.model.saw(prompt) }) {
+			return
+		}
+		s.term.keys("Enter")
+	}
+	s.t.Fatalf("the model never got the prompt %q", prompt)
+}
+
+// marker is a file in the working directory that command writes; the
+// command's output is ran-NAME. (A redirection is what makes Claude Code
+// ask: it runs `echo x | tee FILE` in its folder without asking.)
+func (s *session) marker(name string) (path, command string) {
+	path = filepath.Join(s.work, name)
+	return path, "echo ran-" + name + " > " + path + " && echo ran-" + name
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// hooksFor are the recorded hook runs whose stdin holds s.
+func (s *session) hooksFor(sub string) []hookRecord {
+	var out []hookRecord
+	for _, r := range hookRecords(s.t, s.recs) {
+		if strings.Contains(r.Stdin, sub) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
