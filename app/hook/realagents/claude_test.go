@@ -32,10 +32,16 @@ var claude = agentSpec{
 	ownPrompt: "Do you want to proceed?",
 	no:        []string{"Escape"},
 	yes:       []string{"Enter"},
+	// Claude Code shows its dialog while the hook runs; the first answer
+	// wins.
+	ownPromptBeside: true,
+	noticeWords:     "waiting for your permission",
+	more: []scenario{{"notification", notification}, {"answered no in the agent", answeredInAgent(false)},
+		{"answered yes in the agent", answeredInAgent(true)}},
 }
 
 func TestClaudeCode(t *testing.T) {
 	t.Parallel()
 	s := startSession(t, claude)
-	runScenarios(t, s)
+	runScenarios(t, s, s.spec.more...)
 }

@@ -52,12 +52,14 @@ trust_level = "trusted"
 	ownPrompt: "Would you like to run the following command?",
 	no:        []string{"Escape"},
 	yes:       []string{"Enter"},
+	stop:      []string{"Escape"},
+	more:      []scenario{{"answered no in the agent", answeredInAgent(false)}},
 }
 
 func TestCodex(t *testing.T) {
 	t.Parallel()
 	s := startSession(t, codex)
-	runScenarios(t, s)
+	runScenarios(t, s, s.spec.more...)
 }
 
 // stopCodexDaemon stops the app-server daemon the Codex TUI started in home

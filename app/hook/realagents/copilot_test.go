@@ -17,15 +17,18 @@ var copilot = agentSpec{
 		return []string{"COPILOT_OFFLINE=true", "COPILOT_PROVIDER_TYPE=openai", "COPILOT_PROVIDER_BASE_URL=" + s.model.url + "/v1",
 			"COPILOT_PROVIDER_API_KEY=fake", "COPILOT_MODEL=" + fakeModel, "COPILOT_PKG_CACHE_HOME=" + cache, "COPILOT_AUTO_UPDATE=false"}
 	},
-	argv:      func(s *session) []string { return []string{agentBin(s.t, "copilot-cli")} },
-	ready:     "Manual Approval",
-	ownPrompt: "Do you want to run this command?",
-	no:        []string{"Escape"},
-	yes:       []string{"Enter"},
+	argv:        func(s *session) []string { return []string{agentBin(s.t, "copilot-cli")} },
+	ready:       "Manual Approval",
+	ownPrompt:   "Do you want to run this command?",
+	no:          []string{"Escape"},
+	yes:         []string{"Enter"},
+	noticeWords: "waiting for your permission",
+	stop:        []string{"Escape", "Escape"},
+	more:        []scenario{{"notification", notification}, {"answered no in the agent", answeredInAgent(false)}},
 }
 
 func TestCopilotCLI(t *testing.T) {
 	t.Parallel()
 	s := startSession(t, copilot)
-	runScenarios(t, s)
+	runScenarios(t, s, s.spec.more...)
 }

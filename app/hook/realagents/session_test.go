@@ -22,8 +22,17 @@ type agentSpec struct {
 	// ownPrompt is what the screen shows while the agent asks in its own
 	// permission prompt.
 	ownPrompt string
-	// no and yes answer the agent's own prompt.
-	no, yes []string
+	// no and yes answer the agent's own prompt; stop stops a turn whose
+	// hook is running.
+	no, yes, stop []string
+	// ownPromptBeside is whether the agent shows its own prompt while the
+	// hook runs (Claude Code), rather than only once it gave no decision.
+	ownPromptBeside bool
+	// noticeWords are what the tray's notice of the agent's notification
+	// says; "" when the agent has no notification event (Codex).
+	noticeWords string
+	// more are the scenarios the agent runs after the shared ones.
+	more []scenario
 	// firstRun answers what the agent asks on its first start, if anything
 	// (Codex's review of the new hook).
 	firstRun func(s *session)
