@@ -51,8 +51,9 @@ type session struct {
 	env                    []string
 }
 
-// startSession sets everything up and starts the agent.
-func startSession(t *testing.T, spec agentSpec) *session {
+// prepareSession sets everything up for an agent session: its HOME with the
+// hooks installed, the app, the fake model and the agent's environment.
+func prepareSession(t *testing.T, spec agentSpec) *session {
 	t.Helper()
 	requireAgents(t)
 	root := tempDir(t)
@@ -71,6 +72,13 @@ func startSession(t *testing.T, spec agentSpec) *session {
 		t.Fatalf("asktray config %s --hooks --write: %+v", spec.name, r)
 	}
 	s.env = append(append(base, "ASKTRAY_TEST_CHILD=1", recordEnv+"="+s.recs), spec.setup(s)...)
+	return s
+}
+
+// startSession sets everything up and starts the agent in its terminal.
+func startSession(t *testing.T, spec agentSpec) *session {
+	t.Helper()
+	s := prepareSession(t, spec)
 	s.term = startTerm(t, s.work, s.env, spec.argv(s)...)
 	if spec.firstRun != nil {
 		spec.firstRun(s)

@@ -1,0 +1,61 @@
+//go:build realagents
+
+package realagents
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestClaudeCodePrint: PermissionRequest fires in `claude -p` too (Claude
+// Code's docs say that non-interactive sessions cannot prompt): an allow in
+// the tray runs the command and -p prints the model's reply; a dismissal
+// leaves -p with no decision, and it denies by itself.
+func TestClaudeCodePrint(t *testing.T) {
+	t.Parallel()
+	s := prepareSession(t, claude)
+	for _, allow := range []bool{true, false} {
+		name := map[bool]string{true: "print-allow", false: "print-dismiss"}[allow]
+		t.Run(name, func(t *testing.T) {
+			s.t, s.app.t = t, t
+			path, command := s.marker(name)
+			cmd := exec.Command(agentBin(t, "claude-code"), "-p", "RUN<<"+command+">>", "--model", fakeModel, "--permission-mode", "default") //nolint:gosec // the pinned agent
+			cmd.Dir, cmd.Env = s.work, s.env
+			out := &syncBuffer{}
+			cmd.Stdout, cmd.Stderr = out, out
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			q := s.app.waitQuestion(path, askBound)
+			if allow {
+				s.app.allow(q.ID)
+			} else {
+				s.app.answer(q.ID, "--cancel")
+			}
+			select {
+			case err := <-done:
+				t.Logf("claude -p: %v\n%s", err, out.String())
+			case <-time.After(askBound):
+				_ = cmd.Process.Kill()
+				t.Fatalf("claude -p still running %v after the tray answered:\n%s", askBound, out.String())
+			}
+			if exists(path) != allow {
+				t.Errorf("tray allow %v: the command ran: %v", allow, exists(path))
+			}
+			if allow && !strings.Contains(out.String(), "REPLY<<ran-"+name) {
+				t.Errorf("claude -p did not print the model's reply with the command's output:\n%s", out.String())
+			}
+			fired := false
+			for _, h := range s.hooksFor(path) {
+				fired = fired || strings.Contains(h.Stdin, `"hook_event_name":"PermissionRequest"`)
+			}
+			if !fired {
+				t.Errorf("no PermissionRequest hook recorded for claude -p")
+			}
+		})
+	}
+}
