@@ -64,6 +64,7 @@ func prepareSession(t *testing.T, spec agentSpec) *session {
 			t.Fatal(err)
 		}
 	}
+	t.Cleanup(func() { s.savePayloads(root) })
 	s.model = startModel(t)
 	s.app = startApp(t, s.data)
 	base := []string{"HOME=" + s.home, "PATH=/usr/local/bin:/usr/bin:/bin", "TERM=xterm-256color", "LANG=C.UTF-8",

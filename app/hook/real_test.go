@@ -1,0 +1,47 @@
+package hook
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestParseRealAgentPayloads parses every payload the real agents sent in
+// app/hook/realagents (testdata/AGENT/real/EVENT.json: Claude Code 2.1.332,
+// Codex 0.171.0, Copilot CLI 1.0.102), with no --event: each names its
+// event, its session, its working directory and, for a tool's event, the
+// tool and its command.
+func TestParseRealAgentPayloads(t *testing.T) {
+	t.Parallel()
+	files, _ := filepath.Glob(filepath.Join("testdata", "*", "real", "*.json"))
+	if len(files) < 9 {
+		t.Fatalf("want the 9 recorded payloads, found %v", files)
+	}
+	for _, f := range files {
+		a := Agent(filepath.Base(filepath.Dir(filepath.Dir(f))))
+		event := strings.TrimSuffix(filepath.Base(f), ".json")
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Parse(a, "", b)
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		if !strings.EqualFold(p.Event, event) || p.SessionID == "" || p.Cwd != "/tmp/realagents/work" {
+			t.Errorf("%s: event %q session %q cwd %q", f, p.Event, p.SessionID, p.Cwd)
+		}
+		if p.Event != PermissionRequest && p.Event != PostToolUse {
+			continue
+		}
+		var in struct {
+			Command string `json:"command"`
+		}
+		if p.ToolName == "" || json.Unmarshal(p.ToolInput, &in) != nil || !strings.Contains(in.Command, "echo ran-allow") {
+			t.Errorf("%s: tool %q input %s", f, p.ToolName, p.ToolInput)
+		}
+	}
+}
