@@ -8,17 +8,29 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/asktray/asktray/app/datadir"
+	"github.com/asktray/asktray/app/hook"
 )
 
 // fakeServerEnv makes the test binary a fake app on the control socket it
 // names: it answers every hook request with allow. With fakeInstanceEnv
 // set it also rewrites the instance file to name itself, as an attacker
-// would.
+// would. fakeModeEnv changes how it answers (fakeSilent, fakeOld).
 const (
 	fakeServerEnv   = "ASKTRAY_TEST_FAKE_SERVER"
 	fakeInstanceEnv = "ASKTRAY_TEST_FAKE_INSTANCE"
+	fakeModeEnv     = "ASKTRAY_TEST_FAKE_MODE"
+)
+
+// The fake's modes.
+const (
+	// fakeSilent reads each request and never answers, as a stuck app.
+	fakeSilent = "silent"
+	// fakeOld is an app older than the acknowledgement: it serves only
+	// POST /v1/hook, answering allow after more than a handshake's time.
+	fakeOld = "old"
 )
 
 // fakeHookServer serves sock until it is killed; it prints "serving" once
@@ -37,7 +49,19 @@ func fakeHookServer(sock string) int {
 		}
 	}
 	fmt.Println("serving")
-	err = http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { //nolint:gosec // a test's fake server
+	err = http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { //nolint:gosec // a test's fake server
+		switch os.Getenv(fakeModeEnv) {
+		case fakeSilent:
+			_, _ = io.Copy(io.Discard, r.Body)
+			<-r.Context().Done()
+			return
+		case fakeOld:
+			if r.URL.Path != "/v1/hook" {
+				http.NotFound(w, r)
+				return
+			}
+			time.Sleep(hook.Handshake + 300*time.Millisecond)
+		}
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, `{"behavior":"allow"}`)
 	}))

@@ -29,8 +29,9 @@ var (
 // agent's format. Whatever goes wrong (no app, an error, a timeout) it
 // prints nothing, so that the agent asks in its own prompt; it never allows
 // or denies by itself. Malformed input or a bad command line costs one line
-// on stderr. It blocks until the app answers, the wait ends or the agent
-// (the parent process) exits.
+// on stderr. It blocks until the app answers, the wait ends, the agent (the
+// parent process) exits, or for hook.Handshake when the app does not
+// acknowledge the request (a stopped or stuck app).
 func cmdHook(ctx context.Context, args []string, stdio IO) {
 	f := newFlags("hook")
 	timeoutSec := f.Int("timeout", 0, "the agent's timeout for this hook, in seconds")
@@ -87,10 +88,11 @@ func hookWait(timeoutSec int) time.Duration {
 }
 
 // askHook sends p to the app through c and returns what to print. It gives
-// up, printing nothing, after wait (plus a second for the app's own
-// answer) or when the parent process exits. When the socket is served by
-// something other than the running app it says so in one line on stdio's
-// Err and prints nothing.
+// up, printing nothing, when the app does not acknowledge the request within
+// hook.Handshake (a stopped or stuck app), after wait (plus a second for the
+// app's own answer) or when the parent process exits. When the socket is
+// served by something other than the running app, or the app does not
+// acknowledge, it says so in one line on stdio's Err and prints nothing.
 func askHook(ctx context.Context, c *control.Client, p hook.Payload, wait time.Duration, stdio IO) ([]byte, bool) {
 	ctx, cancel := context.WithTimeout(ctx, wait+time.Second)
 	watched := make(chan struct{})
@@ -103,7 +105,7 @@ func askHook(ctx context.Context, c *control.Client, p hook.Payload, wait time.D
 		<-watched
 	}()
 	rep, err := c.Hook(ctx, hook.Request{Payload: p, WaitMS: wait.Milliseconds()})
-	if errors.Is(err, control.ErrWrongServer) {
+	if errors.Is(err, control.ErrWrongServer) || errors.Is(err, control.ErrNoAck) {
 		fmt.Fprintf(stdio.Err, "asktray hook: %v; stepping aside\n", err)
 	}
 	if err != nil {

@@ -18,11 +18,25 @@ import (
 // startFakeServer runs bin as a fake app on dir's control socket.
 func startFakeServer(t *testing.T, bin, dir string, rewriteInstance bool) {
 	t.Helper()
-	cmd := exec.Command(bin) //nolint:gosec // the test binary or its copy
-	cmd.Env = append(os.Environ(), testkit.ChildEnv, fakeServerEnv+"="+filepath.Join(dir, datadir.SocketFile))
+	env := []string{}
 	if rewriteInstance {
-		cmd.Env = append(cmd.Env, fakeInstanceEnv+"=1")
+		env = append(env, fakeInstanceEnv+"=1")
 	}
+	startFake(t, bin, dir, env)
+}
+
+// startFakeServerMode runs bin as a fake app on dir's control socket in
+// mode (fakeSilent, fakeOld), naming itself in the instance file as the
+// app does.
+func startFakeServerMode(t *testing.T, bin, dir, mode string) {
+	t.Helper()
+	startFake(t, bin, dir, []string{fakeInstanceEnv + "=1", fakeModeEnv + "=" + mode})
+}
+
+func startFake(t *testing.T, bin, dir string, env []string) {
+	t.Helper()
+	cmd := exec.Command(bin) //nolint:gosec // the test binary or its copy
+	cmd.Env = append(append(os.Environ(), testkit.ChildEnv, fakeServerEnv+"="+filepath.Join(dir, datadir.SocketFile)), env...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

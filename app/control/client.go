@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/asktray/asktray/app/hook"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -31,7 +30,8 @@ type APIError struct {
 func (e *APIError) Error() string { return e.Message }
 
 // Client talks to the control socket of a running app. Its methods block
-// until the app answers and are safe for concurrent use.
+// until the app answers, at most callTimeout (Hook: see there), and are safe
+// for concurrent use.
 type Client struct {
 	hc   *http.Client
 	path string
@@ -41,6 +41,11 @@ type Client struct {
 // file on unix, the pipe Listen made for path on Windows). It does not
 // connect until the first call.
 func NewClient(path string) *Client { return NewCheckedClient(path, nil) }
+
+// callTimeout bounds every call but Hook: a stopped app (SIGSTOP) still has
+// its socket accept connections, and nobody answers. An answer the app
+// checks through PAM takes a few seconds at most.
+const callTimeout = 30 * time.Second
 
 // ErrWrongServer means the process serving the control socket is not the
 // one a checked client trusts (see NewCheckedClient).
@@ -71,7 +76,7 @@ func NewCheckedClient(path string, check func(pid int) error) *Client {
 			return conn, nil
 		},
 	}
-	return &Client{hc: &http.Client{Transport: tr, Timeout: 30 * time.Second}, path: path}
+	return &Client{hc: &http.Client{Transport: tr, Timeout: callTimeout}, path: path}
 }
 
 // Status returns the app's status.
@@ -166,28 +171,9 @@ func (c *Client) History(ctx context.Context, hq HistoryQuery) (HistoryPage, err
 }
 
 func (c *Client) do(ctx context.Context, method, path string, body, out any) error {
-	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return fmt.Errorf("encode request: %w", err)
-		}
-		rd = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, "http://asktray"+path, rd)
+	resp, err := c.send(ctx, c.hc, method, path, body)
 	if err != nil {
-		return fmt.Errorf("build request: %w", err)
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		var ne *net.OpError
-		if errors.As(err, &ne) && ne.Op == "dial" {
-			return fmt.Errorf("%w: nothing answers on %s", ErrNoApp, c.path)
-		}
-		return fmt.Errorf("call app: %w", err)
+		return err
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
@@ -195,11 +181,7 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 		return fmt.Errorf("read reply: %w", err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		var ae apiError
-		if json.Unmarshal(b, &ae) != nil || ae.Error == "" {
-			ae.Error = strings.TrimSpace(string(b))
-		}
-		return &APIError{Status: resp.StatusCode, Code: ae.Code, Field: ae.Field, Message: ae.Error}
+		return apiErrorOf(resp.StatusCode, b)
 	}
 	if err := json.Unmarshal(b, out); err != nil {
 		return fmt.Errorf("decode reply: %w", err)
@@ -207,13 +189,43 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 	return nil
 }
 
-// Hook sends an agent's hook call and waits, without the client's usual
-// time limit, for the person's decision or ctx's end. It blocks.
-func (c *Client) Hook(ctx context.Context, req hook.Request) (hook.Reply, error) {
-	var rep hook.Reply
-	hc := *c.hc
-	hc.Timeout = 0
-	return rep, c.with(&hc).do(ctx, http.MethodPost, "/v1/hook", req, &rep)
+// send makes one call through hc and returns the response, whatever its
+// status; the caller closes its body. It blocks until the response's
+// headers arrive, hc's Timeout passes or ctx ends.
+func (c *Client) send(ctx context.Context, hc *http.Client, method, path string, body any) (*http.Response, error) {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return nil, fmt.Errorf("encode request: %w", err)
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, "http://asktray"+path, rd)
+	if err != nil {
+		return nil, fmt.Errorf("build request: %w", err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		var ne *net.OpError
+		if errors.As(err, &ne) && ne.Op == "dial" {
+			return nil, fmt.Errorf("%w: nothing answers on %s", ErrNoApp, c.path)
+		}
+		return nil, fmt.Errorf("call app: %w", err)
+	}
+	return resp, nil
+}
+
+// apiErrorOf is the APIError of an error response with status and body b.
+func apiErrorOf(status int, b []byte) *APIError {
+	var ae apiError
+	if json.Unmarshal(b, &ae) != nil || ae.Error == "" {
+		ae.Error = strings.TrimSpace(string(b))
+	}
+	return &APIError{Status: status, Code: ae.Code, Field: ae.Field, Message: ae.Error}
 }
 
 func (c *Client) with(hc *http.Client) *Client { return &Client{hc: hc, path: c.path} }

@@ -94,8 +94,9 @@ type Server struct {
 	URL func(id string) string
 	// Policy, if set, serves away and the rules (/v1/away, /v1/rules).
 	Policy *policy.Policy
-	// Hooks, if set, serves `asktray hook AGENT` (POST /v1/hook); without
-	// it a hook finds nothing and prints nothing.
+	// Hooks, if set, serves `asktray hook AGENT` (POST /v2/hook, and
+	// POST /v1/hook for hooks older than the acknowledgement); without it a
+	// hook finds nothing and prints nothing.
 	Hooks HookHandler
 	// Person checks the login password an approval needs; nil refuses
 	// every approval over the socket.
@@ -181,6 +182,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("DELETE /v1/rules/{id}", s.removeRule)
 	if s.Hooks != nil {
 		mux.HandleFunc("POST /v1/hook", s.hook)
+		mux.HandleFunc("POST /v2/hook", s.hookAcked)
 	}
 }
 

@@ -3,7 +3,24 @@ package hook
 import (
 	"bytes"
 	"encoding/json"
+	"time"
 )
+
+// Handshake is how long the hook waits for the app to acknowledge a request
+// (Ack) before it steps aside, printing no decision, so that the agent asks
+// in its own prompt. An app that accepts the connection and answers nothing
+// (stopped with SIGSTOP, or stuck) costs the agent at most this long; only a
+// request the app acknowledged waits for the person. The real app
+// acknowledges within milliseconds (docs/hooks.md, Speed).
+const Handshake = time.Second
+
+// Ack is the first line of the app's reply on the acknowledged hook route
+// (control's POST /v2/hook): the request is registered (a permission
+// request's question is in the tray), so the hook may wait for the Reply,
+// the second line.
+type Ack struct {
+	Registered bool `json:"registered"`
+}
 
 // Request is what `asktray hook` sends the app over the control socket: the
 // parsed payload and how long the hook may wait for the person.

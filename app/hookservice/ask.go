@@ -100,7 +100,7 @@ type askQuestion struct {
 // question as a choice, several as a form; while away, nothing is asked. The answer goes back as
 // updatedInput.answers, question text to label(s); a dismissal, or a
 // question that does not fit, leaves it to Claude Code's own prompt.
-func (h *Service) askUserQuestion(ctx context.Context, req hook.Request) hook.Reply {
+func (h *Service) askUserQuestion(ctx context.Context, req hook.Request, registered func()) hook.Reply {
 	var in struct {
 		Questions []askQuestion `json:"questions"`
 	}
@@ -124,7 +124,7 @@ func (h *Service) askUserQuestion(ctx context.Context, req hook.Request) hook.Re
 		// answer nothing.
 		return hook.Reply{}
 	}
-	res, qid, ok := h.askAndWait(ctx, q, req)
+	res, qid, ok := h.askAndWait(ctx, q, req, registered)
 	if !ok || res.Outcome != question.Answered {
 		return hook.Reply{}
 	}

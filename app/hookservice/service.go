@@ -107,17 +107,18 @@ func (h *Service) settings() Settings {
 
 // Handle answers one hook call, req, whose agent the caller has checked: a
 // permission request blocks until the person (or a rule) decides, the
-// hook's window ends or ctx is done (the hook went away); every other event
+// hook's window ends or ctx is done (the hook went away), calling
+// registered once its question is asked, before the wait; every other event
 // returns at once. An empty reply is no decision: the agent asks in its own
 // prompt. Any goroutine may call it.
-func (h *Service) Handle(ctx context.Context, req hook.Request) hook.Reply {
+func (h *Service) Handle(ctx context.Context, req hook.Request, registered func()) hook.Reply {
 	var rep hook.Reply
 	switch req.Event {
 	case hook.PermissionRequest:
-		rep = h.permission(ctx, req)
+		rep = h.permission(ctx, req, registered)
 	case hook.PreToolUse:
 		if req.Agent == hook.ClaudeCode && req.ToolName == hook.AskUserQuestion && h.settings().AskUserQuestion {
-			rep = h.askUserQuestion(ctx, req)
+			rep = h.askUserQuestion(ctx, req, registered)
 		}
 	case hook.Notification:
 		h.notify(ctx, req)
@@ -199,8 +200,9 @@ func (h *Service) holding(q question.Question) bool {
 }
 
 // permission asks the person req's permission request and waits for the
-// answer, at most the hook's window; it blocks.
-func (h *Service) permission(ctx context.Context, req hook.Request) hook.Reply {
+// answer, at most the hook's window, calling registered once it is asked;
+// it blocks.
+func (h *Service) permission(ctx context.Context, req hook.Request, registered func()) hook.Reply {
 	if req.ToolName == hook.AskUserQuestion {
 		// Allowing Claude's own question answers nothing; the PreToolUse
 		// hook (setting hook_ask_user_question) asks it instead.
@@ -210,7 +212,7 @@ func (h *Service) permission(ctx context.Context, req hook.Request) hook.Reply {
 	if h.holding(q) || h.openCount(req.Agent, req.SessionID) >= question.ClampMaxPending(h.settings().MaxPending) {
 		return hook.Reply{}
 	}
-	res, qid, ok := h.askAndWait(ctx, q, req)
+	res, qid, ok := h.askAndWait(ctx, q, req, registered)
 	if !ok {
 		return hook.Reply{}
 	}
@@ -226,10 +228,11 @@ func (h *Service) permission(ctx context.Context, req hook.Request) hook.Reply {
 	return rep
 }
 
-// askAndWait asks q for req and waits up to the hook's window. On the
-// window's end it withdraws q (reason timeout) and on the hook's going away
-// it withdraws q; ok is false then, or when q could not be asked.
-func (h *Service) askAndWait(ctx context.Context, q question.Question, req hook.Request) (question.Result, string, bool) {
+// askAndWait asks q for req, calls registered, and waits up to the hook's
+// window. On the window's end it withdraws q (reason timeout) and on the
+// hook's going away it withdraws q; ok is false then, or when q could not be
+// asked.
+func (h *Service) askAndWait(ctx context.Context, q question.Question, req hook.Request, registered func()) (question.Result, string, bool) {
 	window := h.window(req)
 	start := time.Now()
 	q.Deadline = start.Add(window + hookSlack)
@@ -243,6 +246,7 @@ func (h *Service) askAndWait(ctx context.Context, q question.Question, req hook.
 		h.withdrawAnswered(asked.ID, req)
 	}
 	defer h.untrack(asked.ID)
+	registered()
 	wctx, cancel := context.WithTimeout(ctx, window)
 	defer cancel()
 	res, err := h.Broker.Wait(wctx, asked.ID)
