@@ -177,11 +177,14 @@ func TestSuggestions(t *testing.T) {
 	more := Suggestions(json.RawMessage(`[{"type":"setMode","mode":"acceptEdits","destination":"session"},{"type":"addDirectories","directories":["/srv"],"destination":"userSettings"},` +
 		`{"type":"addRules","rules":[{"toolName":"WebFetch"}],"behavior":"deny","destination":"projectSettings"},{"no":"type"},7,` +
 		`{"type":"addDirectories","directories":["/tmp/x"],"destination":"session"},{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"ls"}],"behavior":"allow","destination":"session"},` +
-		`{"type":"setMode","mode":"default","destination":"localSettings"},{"type":"setMode","mode":"someNewMode"}]`))
-	want := []string{"Switch to Accept edits mode for this session (Claude Code keeps it)", "Allow access to /srv in every project (Claude Code's user settings)",
-		"Always deny WebFetch in this project, shared (Claude Code's project settings)",
+		`{"type":"setMode","mode":"default","destination":"localSettings"},{"type":"setMode","mode":"someNewMode"},` +
+		`{"type":"setMode","mode":"plan","destination":"session"},{"type":"setMode","mode":"dontAsk","destination":"session"}]`))
+	want := []string{"Allow all edits (Accept edits mode) for this session (Claude Code keeps it)",
+		"Always allow access to /srv for you, in every project (Claude Code's user settings)",
+		"Always deny WebFetch in this project, for everyone (Claude Code's project settings)",
 		"Allow access to /tmp/x for this session (Claude Code keeps it)", "Allow Bash(ls) for this session (Claude Code keeps it)",
-		"Switch to Manual mode in this project (Claude Code's local settings)", "Switch to someNewMode mode (Claude Code keeps it)"}
+		"Always start in Manual mode in this project (Claude Code's local settings)", "Always start in someNewMode mode (Claude Code keeps it)",
+		"Switch to Plan mode for this session (Claude Code keeps it)"}
 	if len(more) != len(want) {
 		t.Fatalf("got %+v", more)
 	}
@@ -189,6 +192,13 @@ func TestSuggestions(t *testing.T) {
 		if more[i].Label != w {
 			t.Errorf("label %d: %q, want %q", i, more[i].Label, w)
 		}
+	}
+	if len(more) != maxSuggestions {
+		t.Errorf("%d suggestions kept, the limit is %d", len(more), maxSuggestions)
+	}
+	if g := Suggestions(json.RawMessage(`[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"git push"}],"behavior":"ask","destination":"cliArg"}]`)); len(g) != 1 ||
+		g[0].Label != "Ask before Bash(git push) for this run of Claude Code" {
+		t.Errorf("cliArg: %+v", g)
 	}
 	for m, n := range map[string]string{"auto": "Auto", "dontAsk": "Don't Ask", "bypassPermissions": "Bypass Permissions", "plan": "Plan"} {
 		if ModeName(m) != n {

@@ -78,31 +78,50 @@ func ruleNames(rules []struct {
 	return names
 }
 
-// suggestionLabel words a suggestion as Claude Code means it. Claude Code's
-// own dialog words it differently: "Yes, and always allow access to DIR from
-// this project" whatever the destination, session included (Claude Code
-// 2.1.332).
+// suggestionLabel words a suggestion as Claude Code means it: what it
+// allows and where Claude Code keeps it. A session destination lasts for
+// this session only; projectSettings and localSettings stand in this
+// project ("always"); userSettings stands for the person in every project.
+// Claude Code's own dialog words some differently (2.1.332): "Yes, and
+// always allow access to DIR from this project" for an addDirectories whose
+// destination is session, and "Yes, allow all edits during this session" for
+// setMode acceptEdits, the mode its UI calls Accept edits.
 func suggestionLabel(typ, behavior, mode, dest string, dirs, rules []string) string {
+	always := dest != "session" && dest != "cliArg"
 	switch typ {
 	case "addRules", "replaceRules":
-		verb := "Always allow "
-		switch behavior {
-		case "deny":
-			verb = "Always deny "
-		case "ask":
-			verb = "Always ask for "
+		verb := map[string]string{"deny": "deny ", "ask": "ask before "}[behavior]
+		if verb == "" {
+			verb = "allow "
 		}
-		if dest == "session" {
-			verb = strings.Replace(verb, "Always ", "", 1)
-			verb = strings.ToUpper(verb[:1]) + verb[1:]
-		}
-		return verb + strings.Join(rules, ", ") + where(dest)
+		return capital(alwaysIf(always)+verb) + strings.Join(rules, ", ") + where(dest)
 	case "setMode":
-		return "Switch to " + ModeName(mode) + " mode" + where(dest)
+		if !always {
+			if mode == "acceptEdits" {
+				return "Allow all edits (Accept edits mode)" + where(dest)
+			}
+			return "Switch to " + ModeName(mode) + " mode" + where(dest)
+		}
+		return "Always start in " + ModeName(mode) + " mode" + where(dest)
 	case "addDirectories":
-		return "Allow access to " + strings.Join(dirs, ", ") + where(dest)
+		return capital(alwaysIf(always)+"allow access to ") + strings.Join(dirs, ", ") + where(dest)
 	}
 	return "Claude Code rule " + typ + where(dest)
+}
+
+func alwaysIf(b bool) string {
+	if b {
+		return "always "
+	}
+	return ""
+}
+
+// capital is s with its first letter upper case (s is ASCII here).
+func capital(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // where says where Claude Code keeps a suggestion: its destination
@@ -111,12 +130,14 @@ func where(dest string) string {
 	switch dest {
 	case "session":
 		return " for this session (Claude Code keeps it)"
+	case "cliArg":
+		return " for this run of Claude Code"
 	case "localSettings":
 		return " in this project (Claude Code's local settings)"
 	case "projectSettings":
-		return " in this project, shared (Claude Code's project settings)"
+		return " in this project, for everyone (Claude Code's project settings)"
 	case "userSettings":
-		return " in every project (Claude Code's user settings)"
+		return " for you, in every project (Claude Code's user settings)"
 	}
 	return " (Claude Code keeps it)"
 }

@@ -86,9 +86,9 @@ type openHook struct {
 	session, toolKey string
 }
 
-// hookSlack is how far past the hook's wait the question's deadline lies, so
-// that the hook's own window (ending as withdrawn) ends it, not the deadline.
-const hookSlack = 5 * time.Second
+// expiryBackstop is how long past its deadline a hook waits for the broker
+// to end the question, should the broker's expiry be late (a journal retry).
+const expiryBackstop = 5 * time.Second
 
 func (h *Service) log() *slog.Logger {
 	if h.Log != nil {
@@ -229,13 +229,16 @@ func (h *Service) permission(ctx context.Context, req hook.Request, registered f
 }
 
 // askAndWait asks q for req, calls registered, and waits up to the hook's
-// window. On the window's end it withdraws q (reason timeout) and on the
-// hook's going away it withdraws q; ok is false then, or when q could not be
+// window. The question's deadline is the window's end, so the dialog counts
+// down the time the hook really waits, and the broker ends it there (timed
+// out, as any question); a window shorter than question.MinTimeout, which
+// no deadline may be, ends as withdrawn (reason timeout). On the hook's
+// going away it withdraws q; ok is false then, or when q could not be
 // asked.
 func (h *Service) askAndWait(ctx context.Context, q question.Question, req hook.Request, registered func()) (question.Result, string, bool) {
 	window := h.window(req)
 	start := time.Now()
-	q.Deadline = start.Add(window + hookSlack)
+	q.Deadline = start.Add(window)
 	asked, err := h.Broker.Ask(ctx, q)
 	if err != nil {
 		h.log().Error("hook: ask", "agent", req.Agent, "err", err)
@@ -247,7 +250,11 @@ func (h *Service) askAndWait(ctx context.Context, q question.Question, req hook.
 	}
 	defer h.untrack(asked.ID)
 	registered()
-	wctx, cancel := context.WithTimeout(ctx, window)
+	end := start.Add(window)
+	if window >= question.MinTimeout {
+		end = asked.Deadline.Add(expiryBackstop) // the broker ends it at its deadline
+	}
+	wctx, cancel := context.WithDeadline(ctx, end)
 	defer cancel()
 	res, err := h.Broker.Wait(wctx, asked.ID)
 	if err == nil {
