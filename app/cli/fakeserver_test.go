@@ -15,7 +15,8 @@ import (
 )
 
 // fakeServerEnv makes the test binary a fake app on the control socket it
-// names: it answers every hook request with allow. With fakeInstanceEnv
+// names: it answers every hook request with allow, acknowledging it first
+// on POST /v2/hook as the app does. With fakeInstanceEnv
 // set it also rewrites the instance file to name itself, as an attacker
 // would. fakeModeEnv changes how it answers (fakeSilent, fakeOld).
 const (
@@ -63,6 +64,11 @@ func fakeHookServer(sock string) int {
 			time.Sleep(hook.Handshake + 300*time.Millisecond)
 		}
 		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path == "/v2/hook" {
+			// What the real app's acknowledged route sends: the
+			// acknowledgement line, then the reply.
+			_, _ = io.WriteString(w, `{"registered":true}`+"\n")
+		}
 		_, _ = io.WriteString(w, `{"behavior":"allow"}`)
 	}))
 	fmt.Fprintln(os.Stderr, err)
