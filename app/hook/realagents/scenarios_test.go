@@ -4,6 +4,7 @@ package realagents
 
 import (
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -29,7 +30,7 @@ type scenario struct {
 // shared are the scenarios every agent runs.
 var shared = []scenario{
 	{"allow", allow}, {"deny with a note", deny}, {"dismiss", dismiss},
-	{"app down", appDown},
+	{"app down", appDown}, {"app frozen", appFrozen},
 }
 
 // runScenarios runs shared, then more, in one session, one turn each; a
@@ -124,6 +125,50 @@ func appDown(t *testing.T, s *session) {
 		if r.Stdout != "" || r.TookMS > 1000 {
 			t.Errorf("hook with the app down: printed %q after %d ms", r.Stdout, r.TookMS)
 		}
+	}
+}
+
+// appFrozen: the app is stopped (SIGSTOP: its socket still accepts, nothing
+// answers). The hook steps aside after its one-second handshake, the agent's
+// own prompt appears within the bound and nothing runs; once the app runs
+// again, the request it finds leaves no question behind.
+func appFrozen(t *testing.T, s *session) {
+	s.app.signal(syscall.SIGSTOP)
+	resumed := false
+	defer func() {
+		if !resumed {
+			s.app.cont()
+		}
+	}()
+	path, cmd := s.marker("frozen")
+	s.ask(cmd)
+	start := time.Now()
+	s.term.expect(s.spec.ownPrompt, stepAside)
+	t.Logf("app frozen: the agent's own prompt after %v", time.Since(start).Round(10*time.Millisecond))
+	s.sayNo()
+	s.app.cont()
+	resumed = true
+	if exists(path) {
+		t.Errorf("the command ran with the app frozen")
+	}
+	recs := s.hooksFor(path)
+	if len(recs) == 0 {
+		t.Fatalf("no hook ran for the frozen turn, so this proves nothing")
+	}
+	for _, r := range recs {
+		if r.Stdout != "" || r.TookMS > 3000 {
+			t.Errorf("hook with the app frozen: printed %q after %d ms (want nothing, within the one-second handshake and its slack)", r.Stdout, r.TookMS)
+		}
+	}
+	if !waitUntil(10*time.Second, func() bool {
+		for _, q := range s.app.pending() {
+			if strings.Contains(q.Details, path) {
+				return false
+			}
+		}
+		return true
+	}) {
+		t.Errorf("the resumed app still holds a question for the turn its hook stepped aside from")
 	}
 }
 
