@@ -10,61 +10,6 @@ import (
 	"github.com/asktray/asktray/app/question"
 )
 
-func TestHook_NotificationIsANotice(t *testing.T) {
-	t.Parallel()
-	e := newHookServer(t)
-	cases := []struct {
-		agent  hook.Agent
-		file   string
-		header string
-		msg    string
-	}{
-		{hook.ClaudeCode, "Notification", "Waiting for your permission", "Claude Code is waiting for your permission in its terminal (in /home/u/app).\n\nClaude needs your permission to use Bash"},
-		{hook.ClaudeCode, "Notification_idle", "Waiting for you", "Claude Code has finished and is waiting for your next message (in /home/u/app).\n\nClaude is waiting for your input"},
-		{hook.CopilotCLI, "notification", "Waiting for your permission", "Copilot CLI is waiting for your permission in its terminal (in /home/u/app).\n\nCopilot needs your permission to run bash"},
-	}
-	for _, c := range cases {
-		start := time.Now()
-		rep := recv(t, e.call(payload(t, c.agent, c.file), time.Minute))
-		if rep.Behavior != "" || time.Since(start) > time.Second {
-			t.Fatalf("%s: %+v after %v", c.file, rep, time.Since(start))
-		}
-		q := e.nextAsked(t)
-		if q.Kind != question.KindNotice || q.Header != c.header || q.Message != c.msg || q.Client.Name != string(c.agent) || q.Client.SessionID == "" {
-			t.Errorf("%s: notice %q / %q / %+v", c.file, q.Header, q.Message, q.Client)
-		}
-	}
-	// While the tray shows that session's request, its permission_prompt adds nothing.
-	perm := payload(t, hook.ClaudeCode, "PermissionRequest")
-	got := e.call(perm, time.Minute)
-	q := e.nextAsked(t)
-	e.waitOpen(t, perm, 1)
-	recv(t, e.call(payload(t, hook.ClaudeCode, "Notification"), time.Minute))
-	select {
-	case n := <-e.asked:
-		t.Fatalf("a second notice %+v", n)
-	case <-time.After(100 * time.Millisecond):
-	}
-	_ = e.b.Answer(q.ID, question.Response{Action: question.Accept, Value: json.RawMessage(`"allow"`)})
-	recv(t, got)
-
-	// The approval's end reaches e.ended from the broker's goroutine, maybe
-	// after recv(got): wait for it, so only the notices' ends follow.
-	for recv(t, e.ended).Question.ID != q.ID {
-	}
-	// The person comes back to Claude Code: its session's notices are stale.
-	recv(t, e.call(payload(t, hook.ClaudeCode, "UserPromptSubmit"), 0))
-	for range 2 {
-		ev := recv(t, e.ended)
-		if ev.Question.Kind != question.KindNotice || ev.Question.Client.SessionID != "abc123" || ev.Result.Outcome != question.Withdrawn || ev.Result.Reason != question.ReasonAnsweredInAgent {
-			t.Fatalf("ended %+v %+v", ev.Question, ev.Result)
-		}
-	}
-	if pend := e.b.Pending(); len(pend) != 1 || pend[0].Client.Name != "copilot-cli" {
-		t.Fatalf("still pending %+v", pend)
-	}
-}
-
 func TestHook_AskUserQuestion(t *testing.T) {
 	t.Parallel()
 	e := newHookServer(t)

@@ -54,13 +54,17 @@ type Service struct {
 	// Settings returns the person's settings; nil means the defaults.
 	Settings func() Settings
 	Log      *slog.Logger
+	// Home is the person's home directory, which notices write as "~";
+	// "" means the process's own (os.UserHomeDir).
+	Home string
 
 	mu    sync.Mutex
 	open  map[string]openHook        // pending hook approvals by question id
 	moved map[sessionKey]sessionMove // the last moved-on event of each session
 	// notices are the hook notices that may still be pending, by question
-	// id: a session moving on makes them stale.
+	// id: their session's next event makes them stale.
 	notices map[string]sessionKey
+	seen    map[sessionKey]sessionEvents // each session's event count
 }
 
 type sessionKey struct {
@@ -109,9 +113,15 @@ func (h *Service) settings() Settings {
 // permission request blocks until the person (or a rule) decides, the
 // hook's window ends or ctx is done (the hook went away), calling
 // registered once its question is asked, before the wait; every other event
-// returns at once. An empty reply is no decision: the agent asks in its own
-// prompt. Any goroutine may call it.
+// returns at once. Every event of an agent's session (all but the doctor's
+// test) first withdraws the notices that session sent before. An empty reply
+// is no decision: the agent asks in its own prompt. Any goroutine may call
+// it.
 func (h *Service) Handle(ctx context.Context, req hook.Request, registered func()) hook.Reply {
+	if req.Event == hook.Doctor {
+		return h.doctor(ctx, req)
+	}
+	seq := h.staleNotices(req)
 	var rep hook.Reply
 	switch req.Event {
 	case hook.PermissionRequest:
@@ -121,9 +131,7 @@ func (h *Service) Handle(ctx context.Context, req hook.Request, registered func(
 			rep = h.askUserQuestion(ctx, req, registered)
 		}
 	case hook.Notification:
-		h.notify(ctx, req)
-	case hook.Doctor:
-		rep = h.doctor(ctx, req)
+		h.notify(ctx, req, seq)
 	case hook.PostToolUse, hook.PostToolUseFailure, hook.UserPromptSubmit, hook.Stop, hook.SessionEnd:
 		h.movedOn(req)
 	}
@@ -339,20 +347,9 @@ func (h *Service) movedOn(req hook.Request) {
 			ids = append(ids, id)
 		}
 	}
-	var stale []string
-	for id, k := range h.notices {
-		if k == (sessionKey{req.Agent, req.SessionID}) {
-			stale = append(stale, id)
-			delete(h.notices, id)
-		}
-	}
 	h.mu.Unlock()
 	for _, id := range ids {
 		h.withdrawAnswered(id, req)
-	}
-	for _, id := range stale {
-		// Already acknowledged, or ended otherwise: nothing to do.
-		_ = h.Broker.WithdrawBecause(id, question.ReasonAnsweredInAgent)
 	}
 }
 

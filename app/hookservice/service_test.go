@@ -47,7 +47,7 @@ func newHookServer(t *testing.T) *hookEnv {
 			e.ended <- ev
 		}
 	})
-	h := &Service{Broker: e.b, Policy: pol, Settings: func() Settings { return e.set }}
+	h := &Service{Broker: e.b, Policy: pol, Settings: func() Settings { return e.set }, Home: "/home/u"}
 	e.h = h
 	s := &control.Server{Broker: e.b, Store: e.store, Policy: pol, Hooks: h, Status: func() control.Status { return control.Status{} }}
 	sock := filepath.Join(dir, "c.sock")

@@ -72,14 +72,18 @@ func plainMarks(s string) string {
 // says who asks and, for an approval, what it wants to do ("claude-code
 // wants to run: npm test", "cursor wants to edit: src/app.go",
 // "claude-code asks to approve: Deploy to production"); the body is the
-// start of what is asked, on one line, at most 139 characters. It does
-// not block.
+// start of what is asked, on one line, at most 139 characters. An agent's
+// own notification (IsAgentNotice) has its header, which already says who
+// asks where, as the summary and its message as the body. It does not
+// block.
 func NoteText(q *question.Question) (title, body string) {
 	who := Visible(q.Client.DisplayName())
-	switch q.Kind {
-	case question.KindNotice:
+	switch {
+	case IsAgentNotice(q):
+		return ShortenRunes(Visible(q.Header), 139), ShortenRunes(strings.Join(strings.Fields(Plain(Visible(q.Message))), " "), 139)
+	case q.Kind == question.KindNotice:
 		title = who + " says"
-	case question.KindApproval:
+	case q.Kind == question.KindApproval:
 		what := What(q, 80)
 		if what == "" {
 			what = Gist(q, 80)
