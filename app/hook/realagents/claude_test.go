@@ -35,7 +35,7 @@ var claude = agentSpec{
 	// Claude Code shows its dialog while the hook runs; the first answer
 	// wins.
 	ownPromptBeside: true,
-	noticeWords:     "waiting for your permission",
+	noticeWords:     "Claude Code is asking in its terminal",
 	more: []scenario{{"notification", notification}, {"answered no in the agent", answeredInAgent(false)},
 		{"answered yes in the agent", answeredInAgent(true)}},
 }

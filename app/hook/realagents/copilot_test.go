@@ -22,7 +22,7 @@ var copilot = agentSpec{
 	ownPrompt:   "Do you want to run this command?",
 	no:          []string{"Escape"},
 	yes:         []string{"Enter"},
-	noticeWords: "waiting for your permission",
+	noticeWords: "Copilot CLI is asking in its terminal",
 	stop:        []string{"Escape", "Escape"},
 	more:        []scenario{{"notification", notification}, {"answered no in the agent", answeredInAgent(false)}},
 }

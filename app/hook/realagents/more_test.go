@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // notification: the person dismisses the tray question and leaves the
@@ -35,6 +36,9 @@ func notification(t *testing.T, s *session) {
 	}
 	if !strings.Contains(n.Header+n.Message, s.spec.noticeWords) {
 		t.Errorf("notice %q / %q does not say %q", n.Header, n.Message, s.spec.noticeWords)
+	}
+	if where := "(session " + present.ShortSession(n.Client.SessionID) + "): "; n.Client.SessionID == "" || !strings.Contains(n.Message, where) {
+		t.Errorf("notice %q does not name its session %q", n.Message, where)
 	}
 	t.Logf("notice: %q / %q", n.Header, n.Message)
 	s.sayNo()
