@@ -3,6 +3,7 @@
 package realagents
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -45,6 +46,28 @@ func notification(t *testing.T, s *session) {
 	if exists(path) {
 		t.Errorf("the command ran after a dismissal and a no in the agent")
 	}
+	time.Sleep(2 * time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if it, err := s.app.ctl.Get(ctx, n.ID); err != nil || it.Result != nil {
+		t.Logf("after the no, the notice ended: %+v, %v", it.Result, err)
+		return
+	}
+	t.Logf("after the no, the notice is still pending: no event of the session came")
+	s.notice = n.ID
+}
+
+// noticeWithdrawn checks that the notice the notification scenario left,
+// if any, was withdrawn by the session's next event (this turn's prompt).
+func (s *session) noticeWithdrawn(t *testing.T) {
+	if s.notice == "" {
+		return
+	}
+	res := s.app.waitEnded(s.notice, askBound)
+	s.notice = ""
+	if res.Outcome != question.Withdrawn || res.Reason != question.ReasonAnsweredInAgent {
+		t.Errorf("the last notice after the session's next prompt: %+v", res)
+	}
 }
 
 // noticeBound is how long after its own prompt an agent may take to notify:
@@ -75,6 +98,7 @@ func answeredInAgent(yes bool) func(t *testing.T, s *session) {
 		path, cmd := s.marker(name)
 		s.ask(cmd)
 		q := s.app.waitQuestion(path, askBound)
+		s.noticeWithdrawn(t)
 		switch {
 		case yes:
 			s.term.expect(s.spec.ownPrompt, stepAside)

@@ -49,6 +49,9 @@ type session struct {
 	app                    *appProc
 	term                   *term
 	env                    []string
+	// notice is the notice the notification scenario left in the tray,
+	// which the session's next event withdraws; "" when none.
+	notice string
 }
 
 // prepareSession sets everything up for an agent session: its HOME with the
