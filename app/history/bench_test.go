@@ -265,3 +265,28 @@ func BenchmarkSQLite_Count100k(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkSQLite_CountVerdicts100k(b *testing.B) {
+	s := open100k(b)
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := s.CountVerdicts(ctx, Filter{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkSQLite_FirstPageByVerdict100k(b *testing.B) {
+	s := open100k(b)
+	ctx := context.Background()
+	f := Filter{Verdicts: []question.Verdict{question.VerdictDenied}}
+	var rows int
+	for b.Loop() {
+		p, err := s.List(ctx, f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows = len(p.Records)
+	}
+	b.ReportMetric(float64(rows), "rows/op")
+}

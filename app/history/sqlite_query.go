@@ -39,7 +39,7 @@ func (s *SQLite) Get(ctx context.Context, id string) (Record, error) {
 }
 
 // where returns the SQL condition selecting the rows that match f, and its
-// arguments; outcomes says whether to apply f.Outcomes.
+// arguments; outcomes says whether to apply f.Outcomes and f.Verdicts.
 func where(f Filter, outcomes bool) (string, []any) {
 	conds := []string{"1"}
 	var args []any
@@ -48,6 +48,11 @@ func where(f Filter, outcomes bool) (string, []any) {
 		for _, o := range f.Outcomes {
 			args = append(args, string(o))
 		}
+	}
+	if outcomes && len(f.Verdicts) > 0 {
+		cond, vargs := verdictCond(f.Verdicts)
+		conds = append(conds, cond)
+		args = append(args, vargs...)
 	}
 	if f.Client != "" {
 		conds = append(conds, "client_name = ?")
@@ -118,7 +123,7 @@ func (s *SQLite) List(ctx context.Context, f Filter) (Page, error) {
 }
 
 // Count returns the number of records per state that match f, ignoring
-// f.Outcomes, f.Limit and f.Cursor; every state has an entry. It blocks
+// f.Outcomes, f.Verdicts, f.Limit and f.Cursor; every state has an entry. It blocks
 // while it reads.
 func (s *SQLite) Count(ctx context.Context, f Filter) (map[question.State]int, error) {
 	cond, args := where(f, false)

@@ -50,10 +50,13 @@ func (r Record) Elapsed() time.Duration {
 // record.
 type Filter struct {
 	Outcomes []question.State // empty = all; may include question.StatePending
-	Client   string           // exact client name; empty = all
-	Kind     question.Kind    // empty = all
-	Since    time.Time        // Created >= Since; zero = unbounded
-	Until    time.Time        // Created < Until; zero = unbounded
+	// Verdicts selects by what the end meant (question.VerdictFor, derived
+	// when read); empty = all. With Outcomes, a record must match both.
+	Verdicts []question.Verdict
+	Client   string        // exact client name; empty = all
+	Kind     question.Kind // empty = all
+	Since    time.Time     // Created >= Since; zero = unbounded
+	Until    time.Time     // Created < Until; zero = unbounded
 
 	// Search is a full-text query over the header, message, option labels
 	// and descriptions, answer value and note, and client name. Every
@@ -94,9 +97,13 @@ type Store interface {
 	// List returns a page of the records that match f, newest first.
 	List(ctx context.Context, f Filter) (Page, error)
 	// Count returns the number of records per state (pending and every
-	// outcome, zeros included) that match f, ignoring f.Outcomes, f.Limit
-	// and f.Cursor.
+	// outcome, zeros included) that match f, ignoring f.Outcomes,
+	// f.Verdicts, f.Limit and f.Cursor.
 	Count(ctx context.Context, f Filter) (map[question.State]int, error)
+	// CountVerdicts returns the number of records per verdict (every one,
+	// zeros included) that match f, ignoring f.Outcomes, f.Verdicts,
+	// f.Limit and f.Cursor.
+	CountVerdicts(ctx context.Context, f Filter) (map[question.Verdict]int, error)
 	// Clients returns the distinct non-empty client names, sorted.
 	Clients(ctx context.Context) ([]string, error)
 	// Delete removes the record with the given id.
