@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -99,6 +100,32 @@ func TestMarkdown_TextAsWritten(t *testing.T) {
 			t.Errorf("Render(%q) reads %q, want %q", c.md, got, c.want)
 		}
 	}
+}
+
+// TestMarkdown_WordsInOneSegment: the text of a paragraph is one segment,
+// so Fyne, which may wrap between segments, wraps it only at its spaces:
+// "ledger_credits" never ends a line at its underscore.
+func TestMarkdown_WordsInOneSegment(t *testing.T) {
+	test.NewTempApp(t)
+	rt := Render("It splits ledger_entries into ledger_debits and ledger_credits.")
+	if len(rt.Segments) != 1 {
+		t.Fatalf("%d segments: %q", len(rt.Segments), richTexts(rt.Segments))
+	}
+	rt = Render("Run `0042_split_ledger` on a_b **now_or** later_on")
+	if got := richTexts(rt.Segments); !slices.Equal(got, []string{"Run ", "0042_split_ledger", " on a_b ", "now_or", " later_on"}) {
+		t.Fatalf("segments %q", got)
+	}
+}
+
+// richTexts lists the texts of segs.
+func richTexts(segs []widget.RichTextSegment) []string {
+	var out []string
+	for _, s := range segs {
+		if ts, ok := s.(*widget.TextSegment); ok {
+			out = append(out, ts.Text)
+		}
+	}
+	return out
 }
 
 // TestMarkdown_CodeWrapsBetweenWords: a long command wraps at its spaces,

@@ -27,13 +27,32 @@ func parse(md string) []widget.RichTextSegment {
 	return block(src, doc, false)
 }
 
-// block renders the children of n.
+// block renders the children of n, with neighbouring inline text of one
+// style in one segment: goldmark ends a text node at every delimiter it
+// tries, and Fyne may wrap a line between two segments, so
+// "ledger_credits" split in two could wrap as "ledger_" and "credits".
 func block(src []byte, n ast.Node, quote bool) []widget.RichTextSegment {
 	var out []widget.RichTextSegment
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		out = append(out, node(src, c, quote)...)
+		for _, seg := range node(src, c, quote) {
+			t, ok := seg.(*widget.TextSegment)
+			if prev, same := lastText(out); ok && same && t.Inline() && prev.Style == t.Style {
+				prev.Text += t.Text
+				continue
+			}
+			out = append(out, seg)
+		}
 	}
 	return out
+}
+
+// lastText returns the last of segs if it is a text segment.
+func lastText(segs []widget.RichTextSegment) (*widget.TextSegment, bool) {
+	if len(segs) == 0 {
+		return nil, false
+	}
+	t, ok := segs[len(segs)-1].(*widget.TextSegment)
+	return t, ok
 }
 
 // node renders one node as Fyne's renderer does (see parse).
