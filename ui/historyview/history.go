@@ -71,14 +71,14 @@ type Window struct {
 	gen         int              // bumped by every reload
 	countGen    int              // bumped by every count query
 	loadingMore bool
-	reloading   bool                // the first page is on its way
-	afterReload []question.Question // events to look up again once it is here
-	counts      map[question.State]int
-	clients     []string // as the client filter offers them
-	outcomeIdx  int      // selected option of outcomeSel
-	selectedID  string   // the selected record's question id, "" for none
-	selIdx      int      // its row, -1 for none
-	quiet       bool     // set while the code itself changes selection or options
+	reloading   bool                     // the first page is on its way
+	afterReload []question.Question      // events to look up again once it is here
+	counts      map[question.Verdict]int // per verdict, for the outcome filter
+	clients     []string                 // as the client filter offers them
+	outcomeIdx  int                      // selected option of outcomeSel
+	selectedID  string                   // the selected record's question id, "" for none
+	selIdx      int                      // its row, -1 for none
+	quiet       bool                     // set while the code itself changes selection or options
 	visible     bool
 	stale       bool        // the history changed while the window was hidden
 	inflight    int         // queries and debounce timers not yet applied

@@ -163,7 +163,7 @@ func (d *historyDetail) show(rec history.Record) {
 	}
 	d.rec = rec
 	q, r := rec.Question, rec.Result
-	look := lookOf(stateOf(rec))
+	look := lookOf(verdictOf(rec))
 	d.placeholder.Hide()
 	d.title.SetText(q.Header)
 	d.title.Hidden = q.Header == ""

@@ -16,24 +16,18 @@ import (
 
 	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // The helpers in this file only format values; any goroutine may call them.
 
-// historyStates lists the states in the order the outcome filter offers them.
-var historyStates = []question.State{
-	question.StatePending,
-	question.State(question.Answered),
-	question.State(question.AutoApproved),
-	question.State(question.Declined),
-	question.State(question.AutoRejected),
-	question.State(question.Cancelled),
-	question.State(question.Withdrawn),
-	question.State(question.Interrupted),
-}
+// historyFilters are the outcome filter's choices after "All outcomes":
+// the verdicts, and By rule.
+var historyFilters = present.VerdictFilters()
 
-// outcomeLook is how the history shows a state: a name, an icon and a
-// colour that means something (success, error, warning or neutral).
+// outcomeLook is how the history shows a verdict: its label, and its mark
+// as an icon and a colour that means something (success, error, warning,
+// primary or neutral).
 type outcomeLook struct {
 	name       string
 	icon       fyne.Resource
@@ -41,32 +35,46 @@ type outcomeLook struct {
 	importance widget.Importance
 }
 
-// lookOf returns how to show state s. It may be called from any goroutine.
-func lookOf(s question.State) outcomeLook {
-	ok := outcomeLook{icon: theme.ConfirmIcon(), color: theme.ColorNameSuccess, importance: widget.SuccessImportance}
-	no := outcomeLook{icon: theme.CancelIcon(), color: theme.ColorNameError, importance: widget.DangerImportance}
-	neutral := outcomeLook{color: theme.ColorNamePlaceHolder, importance: widget.MediumImportance}
-	var l outcomeLook
-	switch question.Outcome(s) {
-	case question.Answered:
-		l, l.name = ok, "Answered"
-	case question.AutoApproved:
-		l, l.name = ok, "Auto-approved"
-	case question.Declined:
-		l, l.name = no, "Declined"
-	case question.AutoRejected:
-		l, l.name = no, "Auto-rejected"
-	case question.Cancelled:
-		l, l.name, l.icon = neutral, "Cancelled", theme.ContentClearIcon()
-	case question.Withdrawn:
-		l, l.name, l.icon = neutral, "Withdrawn", theme.ContentUndoIcon()
-	case question.Interrupted:
-		l = outcomeLook{name: "Interrupted", icon: theme.WarningIcon(), color: theme.ColorNameWarning, importance: widget.WarningImportance}
-	default:
-		l = outcomeLook{name: "Pending", icon: theme.HistoryIcon(), color: theme.ColorNamePrimary, importance: widget.HighImportance}
+// verdictIcons draws each icon a verdict's mark names.
+var verdictIcons = map[string]func() fyne.Resource{
+	present.IconPending: theme.MoreHorizontalIcon,
+	present.IconAllow:   theme.ConfirmIcon,
+	present.IconDeny:    theme.CancelIcon,
+	present.IconRule:    theme.SettingsIcon,
+	present.IconAnswer:  theme.MailReplyIcon,
+	present.IconDecline: theme.ContentRemoveIcon,
+	present.IconDismiss: theme.ContentClearIcon,
+	present.IconTimeout: theme.HistoryIcon,
+	present.IconUndo:    theme.ContentUndoIcon,
+	present.IconAway:    theme.VisibilityOffIcon,
+	present.IconWarning: theme.WarningIcon,
+}
+
+// verdictRoles gives each colour role its theme colour and label importance.
+var verdictRoles = map[string]struct {
+	color      fyne.ThemeColorName
+	importance widget.Importance
+}{
+	present.RolePrimary: {theme.ColorNamePrimary, widget.HighImportance},
+	present.RoleSuccess: {theme.ColorNameSuccess, widget.SuccessImportance},
+	present.RoleError:   {theme.ColorNameError, widget.DangerImportance},
+	present.RoleWarning: {theme.ColorNameWarning, widget.WarningImportance},
+	present.RoleNeutral: {theme.ColorNamePlaceHolder, widget.MediumImportance},
+}
+
+// lookOf returns how to show verdict v: present.VerdictMark drawn with
+// Fyne's icons and colours. It may be called from any goroutine.
+func lookOf(v question.Verdict) outcomeLook {
+	m := present.VerdictMark(v)
+	icon, ok := verdictIcons[m.Icon]
+	if !ok {
+		icon = theme.QuestionIcon
 	}
-	l.icon = theme.NewColoredResource(l.icon, l.color)
-	return l
+	role, ok := verdictRoles[m.Role]
+	if !ok {
+		role = verdictRoles[present.RoleNeutral]
+	}
+	return outcomeLook{name: m.Label, icon: theme.NewColoredResource(icon(), role.color), color: role.color, importance: role.importance}
 }
 
 // stateOf returns the state of rec: pending or its outcome.
@@ -75,6 +83,11 @@ func stateOf(rec history.Record) question.State {
 		return question.StatePending
 	}
 	return question.State(rec.Result.Outcome)
+}
+
+// verdictOf returns what rec's end meant.
+func verdictOf(rec history.Record) question.Verdict {
+	return question.VerdictOf(&rec.Question, rec.Result)
 }
 
 // historyKindName is the kind as the history shows it.
@@ -169,6 +182,8 @@ func shortAnswer(rec history.Record) string {
 		return "waiting"
 	case len(r.Value) > 0 && (r.Outcome == question.Answered || r.Outcome == question.AutoApproved):
 		return valueSummary(rec.Question, r.Value)
+	case r.Reason == question.ReasonTimeout || r.Reason == question.ReasonAway:
+		return "" // the verdict says it: timed out, away mode
 	case r.Outcome == question.AutoRejected || r.Outcome == question.AutoApproved || r.Outcome == question.Interrupted:
 		return reasonText(r)
 	case r.Note != "":

@@ -36,7 +36,7 @@ func TestHistory_Export(t *testing.T) {
 	x.wait()
 	b, _ := os.ReadFile(path)
 	rows, err := csv.NewReader(strings.NewReader(string(b))).ReadAll()
-	if err != nil || len(rows) != 6 || rows[0][0] != "id" || rows[1][0] != "h01" || rows[1][8] != "answered" {
+	if err != nil || len(rows) != 5 || rows[0][0] != "id" || rows[1][0] != "h01" || rows[1][8] != "answered" {
 		t.Fatalf("csv export: %v\n%s", err, b)
 	}
 
@@ -88,7 +88,7 @@ func TestHistory_LiveInsertKeepsSelectionAndScroll(t *testing.T) {
 	}
 	h.Handle(question.Event{Type: question.EventEnded, Question: q, Result: &r})
 	x.wait()
-	if h.rows[0].Result == nil || h.detail.outcome.Text != "Answered" || h.outcomeSel.Options[2] != "Answered (6)" {
+	if h.rows[0].Result == nil || h.detail.outcome.Text != "Allowed" || h.outcomeSel.Options[2] != "Allowed (2)" {
 		t.Fatalf("ended row %+v, detail %q, %q", h.rows[0].Result, h.detail.outcome.Text, h.outcomeSel.Options[2])
 	}
 

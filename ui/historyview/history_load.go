@@ -10,6 +10,7 @@ import (
 
 	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // query runs fn on a new goroutine and then the func it returns through
@@ -30,8 +31,8 @@ func (h *Window) query(fn func(ctx context.Context) (apply func())) {
 // filter returns the filter the widgets describe, without paging.
 func (h *Window) filter() history.Filter {
 	f := history.Filter{Search: strings.TrimSpace(h.search.Text)}
-	if i := h.outcomeIdx; i > 0 && i <= len(historyStates) {
-		f.Outcomes = []question.State{historyStates[i-1]}
+	if i := h.outcomeIdx; i > 0 && i <= len(historyFilters) {
+		f.Verdicts = historyFilters[i-1].Verdicts
 	}
 	if i := h.clientSel.SelectedIndex(); i > 0 && i <= len(h.clients) {
 		f.Client = h.clients[i-1]
@@ -114,12 +115,12 @@ func (h *Window) loadMore() {
 	})
 }
 
-// loadCounts refreshes the counts in the outcome filter.
+// loadCounts refreshes the counts, per verdict, in the outcome filter.
 func (h *Window) loadCounts() {
 	h.countGen++
 	gen, f := h.countGen, h.filter()
 	h.query(func(ctx context.Context) func() {
-		c, err := h.store.Count(ctx, f)
+		c, err := h.store.CountVerdicts(ctx, f)
 		return func() {
 			if gen != h.countGen {
 				return
@@ -174,10 +175,19 @@ func (h *Window) outcomeOptions() []string {
 		total += n
 	}
 	opts := []string{label("All outcomes", total)}
-	for _, s := range historyStates {
-		opts = append(opts, label(lookOf(s).name, h.counts[s]))
+	for _, f := range historyFilters {
+		opts = append(opts, label(f.Label, h.filterCount(f)))
 	}
 	return opts
+}
+
+// filterCount is how many records the counts give the choice f.
+func (h *Window) filterCount(f present.VerdictFilter) int {
+	n := 0
+	for _, v := range f.Verdicts {
+		n += h.counts[v]
+	}
+	return n
 }
 
 // setOutcomeOptions relabels the outcome filter, keeping its choice.
@@ -195,8 +205,8 @@ func (h *Window) updateStatus() {
 	total := len(h.rows)
 	if h.counts != nil {
 		total = 0
-		for s, n := range h.counts {
-			if h.outcomeIdx == 0 || historyStates[h.outcomeIdx-1] == s {
+		for v, n := range h.counts {
+			if h.outcomeIdx == 0 || slices.Contains(historyFilters[h.outcomeIdx-1].Verdicts, v) {
 				total += n
 			}
 		}

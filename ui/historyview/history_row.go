@@ -62,7 +62,7 @@ func newHistoryRow() *historyRow {
 
 // set shows rec, with times relative to now.
 func (r *historyRow) set(rec history.Record, now time.Time) {
-	look := lookOf(stateOf(rec))
+	look := lookOf(verdictOf(rec))
 	r.icon.Resource = look.icon
 	q := rec.Question
 	text := q.Header

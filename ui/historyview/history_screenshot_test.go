@@ -46,6 +46,15 @@ func TestHistory_Screenshots(t *testing.T) {
 		x.wait()
 		h.list.Select(0)
 		saveHistoryShot(t, h.win.Canvas().Capture(), "history-search"+v.suffix+".png")
+
+		// Decisions an audit tells apart: allowed, denied, by rule, timed out.
+		s = historytest.New(t)
+		seedHistory(t, s, auditSeed)
+		x = attachHarness(t, h.app, s)
+		x.show()
+		x.h.win.Resize(fyne.NewSize(1000, 640))
+		x.h.list.Select(0)
+		saveHistoryShot(t, x.h.win.Canvas().Capture(), "history-verdicts"+v.suffix+".png")
 	}
 }
 

@@ -44,11 +44,11 @@ func TestHistory_FiltersCombine(t *testing.T) {
 	x := newHistHarness(t, s).show()
 	h := x.h
 	x.selectOption(h.outcomeSel, h.outcomeSel.Options, "Answered")
-	if len(h.rows) != 5 || x.first() != histSeed[1].q.Message {
+	if len(h.rows) != 4 || x.first() != histSeed[1].q.Message {
 		t.Fatalf("answered: %v, first %q", x.ids(), x.first())
 	}
 	x.selectOption(h.clientSel, h.clientSel.Options, "cursor")
-	if !slices.Equal(x.ids(), []string{"h03", "h12"}) {
+	if !slices.Equal(x.ids(), []string{"h03"}) { // h12, a confirm answered yes, is allowed
 		t.Fatalf("answered by cursor: %v", x.ids())
 	}
 	x.selectOption(h.rangeSel, h.rangeSel.Options, "Last 7 days")
@@ -114,17 +114,18 @@ func TestHistory_OutcomeCounts(t *testing.T) {
 	seedHistory(t, s, histSeed)
 	x := newHistHarness(t, s).show()
 	h := x.h
-	want := []string{"All outcomes (13)", "Pending (1)", "Answered (5)", "Auto-approved (1)", "Declined (1)",
-		"Auto-rejected (2)", "Cancelled (1)", "Withdrawn (1)", "Interrupted (1)"}
+	want := []string{"All outcomes (13)", "Pending (1)", "Allowed (1)", "Denied (0)", "Answered (4)", "Declined (1)", "Cancelled (1)",
+		"By rule (1)", "Allowed by rule (1)", "Denied by rule (0)", "Timed out (1)", "Withdrawn (1)", "Away mode (1)", "Interrupted (1)"}
 	if !slices.Equal(h.outcomeSel.Options, want) {
 		t.Fatalf("options %q", h.outcomeSel.Options)
 	}
-	x.selectOption(h.outcomeSel, h.outcomeSel.Options, "Auto-rejected")
-	if h.outcomeSel.Selected != "Auto-rejected (2)" || len(h.rows) != 2 {
+	x.selectOption(h.outcomeSel, h.outcomeSel.Options, "Withdrawn")
+	if h.outcomeSel.Selected != "Withdrawn (1)" || !slices.Equal(x.ids(), []string{"h07"}) {
 		t.Fatalf("selected %q, rows %v", h.outcomeSel.Selected, x.ids())
 	}
+	x.selectOption(h.outcomeSel, h.outcomeSel.Options, "Timed out")
 	x.selectOption(h.clientSel, h.clientSel.Options, "codex")
-	if h.outcomeSel.Selected != "Auto-rejected (1)" || h.outcomeSel.Options[0] != "All outcomes (3)" || !slices.Equal(x.ids(), []string{"h02"}) {
+	if h.outcomeSel.Selected != "Timed out (1)" || h.outcomeSel.Options[0] != "All outcomes (3)" || !slices.Equal(x.ids(), []string{"h02"}) {
 		t.Fatalf("codex: selected %q, options %q, rows %v", h.outcomeSel.Selected, h.outcomeSel.Options, x.ids())
 	}
 }
@@ -156,7 +157,7 @@ func TestHistory_Detail(t *testing.T) {
 			t.Errorf("%s = %q, want %q", name, c[0], c[1])
 		}
 	}
-	if d.outcome.Importance != widget.SuccessImportance || !d.answer.TextStyle.Monospace || d.schemaBox.Hidden || !strings.Contains(d.schema.Text, `"required": [`) {
+	if d.outcome.Importance != widget.MediumImportance || !d.answer.TextStyle.Monospace || d.schemaBox.Hidden || !strings.Contains(d.schema.Text, `"required": [`) {
 		t.Error("form answer is not styled as JSON or the schema is missing")
 	}
 	if !d.openBtn.Hidden || d.copyBtn.Hidden {
@@ -172,11 +173,11 @@ func TestHistory_Detail(t *testing.T) {
 		decider, outcome string
 		answer           string
 	}{
-		{2, "·  Timeout", "Auto-rejected", ""},
+		{2, "·  Timeout", "Timed out", ""},
 		{3, "·  You, from a notification", "Answered", ""}, // the options show the choice
-		{4, "·  Rule r1", "Auto-approved", "Allow"},
+		{4, "·  Rule r1", "Allowed by rule", "Allow"},
 		{5, "·  You, in the dialog", "Declined", ""},
-		{6, "·  Away mode", "Auto-rejected", ""},
+		{6, "·  Away mode", "Away mode", ""},
 		{10, "·  You, on the command line", "Answered", "ledger-sync"},
 	} {
 		h.list.Select(c.row)
@@ -251,10 +252,10 @@ func TestHistory_RowTexts(t *testing.T) {
 	}{
 		{0, [rowTexts]string{"Apply the staging plan", "2 min ago", "claude-code", "Approval", "Pending", "waiting", ""}},
 		{1, [rowTexts]string{"Prepare release v1.4.0", "8 min ago", "vscode", "Form", "Answered", "build: 42, draft: false, notes: Fixes the login loop, version: 1.4.0", "41 s"}},
-		{2, [rowTexts]string{"Force-push main", "25 min ago", "codex", "Confirm", "Auto-rejected", "timed out", "5 min 00 s"}},
-		{4, [rowTexts]string{"Run the test suite", "2 h ago", "claude-code", "Approval", "Auto-approved", "Allow", "<1 s"}},
+		{2, [rowTexts]string{"Force-push main", "25 min ago", "codex", "Confirm", "Timed out", "", "5 min 00 s"}},
+		{4, [rowTexts]string{"Run the test suite", "2 h ago", "claude-code", "Approval", "Allowed by rule", "Allow", "<1 s"}},
 		{5, [rowTexts]string{"Delete 14 unused feature flags from config/flags.yaml?", "3 h ago", "cursor", "Confirm", "Declined", "“not before the release”", "1 min 35 s"}},
-		{6, [rowTexts]string{"What should the new branch be called?", "yesterday", "claude-code", "Text", "Auto-rejected", "away mode", "5 min 00 s"}},
+		{6, [rowTexts]string{"What should the new branch be called?", "yesterday", "claude-code", "Text", "Away mode", "", "5 min 00 s"}},
 		{8, [rowTexts]string{"Paste the API token for the staging environment.", "2 days ago", "vscode", "Text", "Interrupted", "app stopped", "3 h 00 min"}},
 		{11, [rowTexts]string{"Which tests should run?", "28 Feb", "claude-code", "Multi-choice", "Answered", "unit, lint", "8 s"}},
 	} {
