@@ -284,6 +284,7 @@ func ParseSnooze(s string, now time.Time) (time.Time, error) {
 func cmdHistory(ctx context.Context, args []string, stdio IO) error {
 	f := newFlags("history")
 	outcome := f.String("outcome", "", "only these outcomes (comma-separated; pending too)")
+	verdict := f.String("verdict", "", "only these verdicts (comma-separated: allowed, denied, answered, declined, cancelled, rule_allowed, rule_denied, by_rule, timed_out, withdrawn, away, interrupted, pending)")
 	client := f.String("client", "", "only this client")
 	kind := f.String("kind", "", "only this kind")
 	search := f.String("search", "", "full-text search")
@@ -311,6 +312,9 @@ func cmdHistory(ctx context.Context, args []string, stdio IO) error {
 	hq := control.HistoryQuery{Client: *client, Kind: *kind, Search: *search, Limit: *limit}
 	if *outcome != "" {
 		hq.Outcomes = strings.Split(*outcome, ",")
+	}
+	if *verdict != "" {
+		hq.Verdicts = strings.Split(*verdict, ",")
 	}
 	if *export != "" {
 		// The app holds the store; page through it over the control socket.
@@ -346,12 +350,8 @@ func cmdHistory(ctx context.Context, args []string, stdio IO) error {
 	fmt.Fprintln(tw, "ASKED\tCLIENT\tKIND\tOUTCOME\tANSWER\tVIA\tTOOK\tQUESTION")
 	now := time.Now()
 	for _, it := range page.Items {
-		state, answer, via, took := "pending", "", "", ""
+		state, answer, via, took := historyVerdict(it), "", "", ""
 		if r := it.Result; r != nil {
-			state = string(r.Outcome)
-			if r.Reason != "" {
-				state += " (" + string(r.Reason) + ")"
-			}
 			answer = oneLine(string(r.Value), 24)
 			via = string(r.Via)
 			took = (time.Duration(it.ElapsedMS) * time.Millisecond).Round(time.Second).String()
@@ -360,6 +360,17 @@ func cmdHistory(ctx context.Context, args []string, stdio IO) error {
 			it.Question.Kind, state, answer, via, took, oneLine(it.Question.Message, 50))
 	}
 	return tw.Flush()
+}
+
+// historyVerdict is the OUTCOME column: the verdict as the history window
+// names it, with the rule that decided.
+func historyVerdict(it control.Item) string {
+	v := question.VerdictOf(&it.Question, it.Result)
+	s := present.VerdictMark(v).Label
+	if r := it.Result; r != nil && r.RuleID != "" && (v == question.VerdictRuleAllowed || v == question.VerdictRuleDenied) {
+		s += " (" + safe(r.RuleID) + ")"
+	}
+	return s
 }
 
 // URLInfo is what 'asktray url --json' prints.

@@ -34,7 +34,7 @@ func TestCLI_HistoryExport(t *testing.T) {
 	if err != nil || len(rows) != 4 {
 		t.Fatalf("parse csv: %v, %d rows:\n%s", err, len(rows), r.stdout)
 	}
-	if got := strings.Join(rows[0], ","); got != "id,created,client,client_version,session_id,kind,header,question,outcome,reason,decided_by,via,answer,note,decided_at,elapsed_ms" {
+	if got := strings.Join(rows[0], ","); got != "id,created,client,client_version,session_id,kind,header,question,outcome,reason,decided_by,via,answer,note,decided_at,elapsed_ms,verdict" {
 		t.Fatalf("header %q", got)
 	}
 	want := [][]string{ // id, outcome, answer, via
@@ -74,6 +74,25 @@ func TestCLI_HistoryExport(t *testing.T) {
 	r = run(t, dir, "history", "--export", "CSV", "--outcome", "answered", "--client", "vscode")
 	if rows, err := csv.NewReader(strings.NewReader(r.stdout)).ReadAll(); err != nil || len(rows) != 2 || rows[1][0] != ids[2] {
 		t.Errorf("filtered export: %v %q", err, r.stdout)
+	}
+	// The table names each verdict as the history window does, and
+	// --verdict filters by it.
+	r = run(t, dir, "history")
+	lines := strings.Split(r.stdout, "\n")
+	for i, want := range []string{"  form  Answered  ", "  multi_choice  Pending  ", "  confirm  Allowed  "} {
+		if line := strings.Join(strings.Fields(lines[i+1]), "  "); !strings.Contains(line, want) {
+			t.Errorf("history line %q lacks %q", lines[i+1], want)
+		}
+	}
+	r = run(t, dir, "history", "--verdict", "allowed,denied", "--json")
+	if err := json.Unmarshal([]byte(r.stdout), &listed); err != nil || len(listed) != 1 || listed[0].Question.ID != ids[0] || listed[0].Verdict != question.VerdictAllowed {
+		t.Errorf("--verdict allowed,denied: %v %+v", err, r)
+	}
+	if r = run(t, dir, "history", "--verdict", "by_rule"); !strings.Contains(r.stdout, "No questions match.") {
+		t.Errorf("--verdict by_rule:\n%s", r.stdout)
+	}
+	if r = run(t, dir, "history", "--verdict", "approved"); r.code != ExitError || !strings.Contains(r.stderr, "verdict") {
+		t.Errorf("--verdict approved: %+v", r)
 	}
 	if r = run(t, dir, "history", "--export", "xml"); r.code != ExitUsage || !strings.Contains(r.stderr, `"xml"`) {
 		t.Errorf("--export xml: %+v", r)

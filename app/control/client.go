@@ -137,6 +137,7 @@ func (c *Client) Snooze(ctx context.Context, id string, until time.Time) (Item, 
 // HistoryQuery selects history rows; zero fields select everything.
 type HistoryQuery struct {
 	Outcomes     []string
+	Verdicts     []string // verdict names, or "by_rule"
 	Client, Kind string
 	Search       string
 	Since, Until time.Time
@@ -153,6 +154,7 @@ func (c *Client) History(ctx context.Context, hq HistoryQuery) (HistoryPage, err
 		}
 	}
 	set("outcome", strings.Join(hq.Outcomes, ","))
+	set("verdict", strings.Join(hq.Verdicts, ","))
 	set("client", hq.Client)
 	set("kind", hq.Kind)
 	set("search", hq.Search)

@@ -25,6 +25,7 @@ import (
 	"github.com/asktray/asktray/app/personcheck"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // Status describes the running app.
@@ -42,6 +43,9 @@ type Item struct {
 	Question  question.Question `json:"question"`
 	Result    *question.Result  `json:"result"`
 	ElapsedMS int64             `json:"elapsed_ms,omitempty"`
+	// Verdict is what the end meant (question.VerdictOf): allowed, denied,
+	// rule_allowed, timed_out…; pending while it waits.
+	Verdict question.Verdict `json:"verdict"`
 }
 
 // HistoryPage is one page of the history, newest first.
@@ -315,6 +319,13 @@ func parseFilter(v map[string][]string) (history.Filter, error) {
 			f.Outcomes = append(f.Outcomes, st)
 		}
 	}
+	if v := get("verdict"); v != "" {
+		vs, bad, ok := present.ParseVerdicts(strings.Split(v, ","))
+		if !ok {
+			return f, badRequest("verdict", fmt.Sprintf("%q is not a verdict (%s)", bad, verdictNames()))
+		}
+		f.Verdicts = vs
+	}
 	if f.Kind != "" && !f.Kind.Valid() {
 		return f, badRequest("kind", fmt.Sprintf("%q is not a kind", f.Kind))
 	}
@@ -341,8 +352,17 @@ func parseFilter(v map[string][]string) (history.Filter, error) {
 	return f, nil
 }
 
+// verdictNames lists the names the verdict filter takes.
+func verdictNames() string {
+	names := make([]string, 0, len(question.Verdicts)+1)
+	for _, v := range question.Verdicts {
+		names = append(names, string(v))
+	}
+	return strings.Join(append(names, present.VerdictGroup), ", ")
+}
+
 func newItem(q question.Question, r *question.Result) Item {
-	it := Item{Question: q, Result: r}
+	it := Item{Question: q, Result: r, Verdict: question.VerdictOf(&q, r)}
 	if r != nil {
 		it.ElapsedMS = r.DecidedAt.Sub(q.Created).Milliseconds()
 	}

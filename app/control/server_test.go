@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -103,6 +104,59 @@ func TestServer_StatusPendingHistorySnooze(t *testing.T) {
 		if _, err := c.History(ctx, bad); err == nil {
 			t.Errorf("%+v accepted", bad)
 		}
+	}
+}
+
+// TestServer_HistoryByVerdict: the history query filters by verdict (and
+// by_rule), each item carries its verdict, and an unknown verdict is a bad
+// request naming the field.
+func TestServer_HistoryByVerdict(t *testing.T) {
+	t.Parallel()
+	c, b := newServer(t)
+	ctx := context.Background()
+	ask := func(q question.Question) string {
+		t.Helper()
+		asked, err := b.Ask(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return asked.ID
+	}
+	keep := ask(question.Question{Kind: question.KindConfirm, Client: question.Client{Name: "codex"}, Message: "Replace the config?", NoLabel: "Keep current"})
+	name := ask(question.Question{Kind: question.KindText, Client: question.Client{Name: "codex"}, Message: "Name?", FreeText: true})
+	pending := ask(question.Question{Kind: question.KindText, Client: question.Client{Name: "codex"}, Message: "Later?", FreeText: true})
+	if err := b.Answer(keep, question.Response{Action: question.Accept, Value: json.RawMessage(`"no"`), Via: question.ViaDialog}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Answer(name, question.Response{Action: question.Accept, Value: json.RawMessage(`"no"`), Via: question.ViaDialog}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		verdicts []string
+		want     []string
+	}{
+		{[]string{"denied"}, []string{keep}},
+		{[]string{"answered", "pending"}, []string{pending, name}},
+		{[]string{"by_rule"}, nil},
+	} {
+		page, err := c.History(ctx, HistoryQuery{Verdicts: tc.verdicts})
+		if err != nil {
+			t.Fatalf("%v: %v", tc.verdicts, err)
+		}
+		var got []string
+		for _, it := range page.Items {
+			got = append(got, it.Question.ID)
+			if want := question.VerdictOf(&it.Question, it.Result); it.Verdict != want {
+				t.Errorf("%s: verdict %q, want %q", it.Question.ID, it.Verdict, want)
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%v: %v, want %v", tc.verdicts, got, tc.want)
+		}
+	}
+	_, err := c.History(ctx, HistoryQuery{Verdicts: []string{"approved"}})
+	if ae, ok := errors.AsType[*APIError](err); !ok || ae.Field != "verdict" || !strings.Contains(ae.Message, "by_rule") {
+		t.Errorf("unknown verdict: %v", err)
 	}
 }
 

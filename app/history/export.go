@@ -24,7 +24,7 @@ const (
 // per column.
 var CSVHeader = []string{
 	"id", "created", "client", "client_version", "session_id", "kind", "header", "question",
-	"outcome", "reason", "decided_by", "via", "answer", "note", "decided_at", "elapsed_ms",
+	"outcome", "reason", "decided_by", "via", "answer", "note", "decided_at", "elapsed_ms", "verdict",
 }
 
 // Lister is the part of a Store that Export reads; the CLI satisfies it with
@@ -47,6 +47,7 @@ type ExportItem struct {
 	Question  question.Question `json:"question"`
 	Result    *question.Result  `json:"result"`
 	ElapsedMS int64             `json:"elapsed_ms,omitempty"`
+	Verdict   question.Verdict  `json:"verdict"`
 }
 
 // Export writes every record that f selects, newest first, to w in format
@@ -140,7 +141,7 @@ func exportJSON(ctx context.Context, s Lister, f Filter, w io.Writer) (int, erro
 
 // NewExportItem returns rec as it appears in a JSON export.
 func NewExportItem(rec Record) ExportItem {
-	it := ExportItem{Question: rec.Question, Result: rec.Result}
+	it := ExportItem{Question: rec.Question, Result: rec.Result, Verdict: question.VerdictOf(&rec.Question, rec.Result)}
 	if rec.Result != nil {
 		it.ElapsedMS = rec.Elapsed().Milliseconds()
 	}
@@ -172,7 +173,7 @@ func csvRow(rec Record) []string {
 	row := []string{
 		q.ID, csvTime(q.Created), csvText(q.Client.Name), csvText(q.Client.Version), csvText(q.Client.SessionID),
 		string(q.Kind), csvText(q.Header), csvText(q.Message),
-		string(question.StatePending), "", "", "", "", "", "", "",
+		string(question.StatePending), "", "", "", "", "", "", "", string(question.VerdictOf(&q, r)),
 	}
 	if r != nil {
 		row[8], row[9], row[10], row[11] = string(r.Outcome), string(r.Reason), string(r.DecidedBy), string(r.Via)

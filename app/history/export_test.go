@@ -74,10 +74,10 @@ func TestExport_JSON(t *testing.T) {
 			t.Errorf("item %d is %s, want %s (newest first)", i, it.Question.ID, ids[i])
 		}
 	}
-	if it := items[0]; it.Result != nil || it.ElapsedMS != 0 || it.Question.Message != "- name the branch\n- then push" {
+	if it := items[0]; it.Result != nil || it.ElapsedMS != 0 || it.Verdict != question.VerdictPending || it.Question.Message != "- name the branch\n- then push" {
 		t.Errorf("pending item = %+v", it)
 	}
-	if it := items[4]; it.Result == nil || it.ElapsedMS != 1500 || string(it.Result.Value) != `"yes"` ||
+	if it := items[4]; it.Result == nil || it.ElapsedMS != 1500 || it.Verdict != question.VerdictAllowed || string(it.Result.Value) != `"yes"` ||
 		it.Question.Message != "Delete the \"build\" directory, caches and logs?\nThis frees 2.3 GB." || it.Question.Client.SessionID != "sess-7f3a" {
 		t.Errorf("answered item = %+v", it)
 	}
@@ -106,7 +106,7 @@ func TestExport_CSV(t *testing.T) {
 	if err != nil {
 		t.Fatalf("parse: %v", err)
 	}
-	if len(rows) != len(ids)+1 || strings.Join(rows[0], ",") != "id,created,client,client_version,session_id,kind,header,question,outcome,reason,decided_by,via,answer,note,decided_at,elapsed_ms" {
+	if len(rows) != len(ids)+1 || strings.Join(rows[0], ",") != "id,created,client,client_version,session_id,kind,header,question,outcome,reason,decided_by,via,answer,note,decided_at,elapsed_ms,verdict" {
 		t.Fatalf("rows %d, header %q", len(rows), rows[0])
 	}
 	col := map[string]int{}
@@ -152,6 +152,10 @@ func TestExport_CSV(t *testing.T) {
 		{"q04", "question", "'- name the branch\n- then push"},
 		{"q04", "decided_at", ""},
 		{"q04", "elapsed_ms", ""},
+		{"q00", "verdict", "allowed"},   // a confirm answered yes
+		{"q01", "verdict", "answered"},  // a multi-choice
+		{"q03", "verdict", "timed_out"}, // an approval that timed out
+		{"q04", "verdict", "pending"},
 	}
 	for _, c := range checks {
 		if got := get(c.id, c.col); got != c.want {
