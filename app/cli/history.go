@@ -1,0 +1,44 @@
+package cli
+
+import (
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
+)
+
+// printHistory writes items as the history table, or says none match.
+func printHistory(stdio IO, items []control.Item) error {
+	if len(items) == 0 {
+		fmt.Fprintln(stdio.Out, "No questions match.")
+		return nil
+	}
+	tw := tabwriter.NewWriter(stdio.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ASKED\tCLIENT\tKIND\tOUTCOME\tANSWER\tVIA\tTOOK\tQUESTION")
+	now := time.Now()
+	for _, it := range items {
+		state, answer, via, took := historyVerdict(it), "", "", ""
+		if r := it.Result; r != nil {
+			answer = oneLine(string(r.Value), 24)
+			via = string(r.Via)
+			took = (time.Duration(it.ElapsedMS) * time.Millisecond).Round(time.Second).String()
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", ago(now, it.Question.Created), it.Question.Client.DisplayName(),
+			it.Question.Kind, state, answer, via, took, oneLine(it.Question.Message, 50))
+	}
+	return tw.Flush()
+}
+
+// historyVerdict is the OUTCOME column: the verdict as the history window
+// names it, with the rule that decided.
+func historyVerdict(it control.Item) string {
+	v := question.VerdictOf(&it.Question, it.Result)
+	s := present.VerdictMark(v).Label
+	if r := it.Result; r != nil && r.RuleID != "" && (v == question.VerdictRuleAllowed || v == question.VerdictRuleDenied) {
+		s += " (" + safe(r.RuleID) + ")"
+	}
+	return s
+}
