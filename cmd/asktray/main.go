@@ -22,5 +22,5 @@ func main() {
 	}
 	code := cli.Main(ctx, os.Args[1:], cli.IO{Out: os.Stdout, Err: os.Stderr}, gui)
 	stop()
-	os.Exit(code)
+	exit(code)
 }
