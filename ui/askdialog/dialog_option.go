@@ -16,7 +16,8 @@ import (
 
 // optionRow is one option of a choice: a radio or check mark, the option's
 // label and, under it, its description; the whole row is the tap target and
-// it shows its digit shortcut on the right. widget.RadioGroup and
+// it shows its digit shortcut on the right. A suggestion row (icon set) has
+// the icon in place of the mark and no checked state. widget.RadioGroup and
 // CheckGroup have no per-option descriptions and their items are Fyne's own
 // focusables, which would hide window focus from the guard. Its methods run
 // on the Fyne goroutine.
@@ -24,7 +25,8 @@ type optionRow struct {
 	widget.BaseWidget
 	label, desc string
 	radio       bool
-	key         int // the digit shortcut shown, 0 for none
+	icon        fyne.Resource // a suggestion's icon, drawn in place of the mark; nil for an option
+	key         int           // the digit shortcut shown, 0 for none
 	checked     bool
 	onTap       func()
 	sink        inputSink
@@ -35,6 +37,14 @@ type optionRow struct {
 
 func newOptionRow(sink inputSink, label, desc string, radio bool, key int, onTap func()) *optionRow {
 	o := &optionRow{sink: sink, label: label, desc: desc, radio: radio, key: key, onTap: onTap}
+	o.ExtendBaseWidget(o)
+	return o
+}
+
+// newSuggestionRow is a row that runs onTap when tapped (or Space), with
+// icon in place of a mark: a suggested answer with its description.
+func newSuggestionRow(sink inputSink, label, desc string, icon fyne.Resource, onTap func()) *optionRow {
+	o := &optionRow{sink: sink, label: label, desc: desc, icon: icon, onTap: onTap}
 	o.ExtendBaseWidget(o)
 	return o
 }
@@ -205,6 +215,11 @@ func (r *optionRenderer) Refresh() {
 		}
 	}
 	r.mark.Resource, r.fill.Resource = mark, fill
+	if o.icon != nil {
+		icon := theme.NewThemedResource(o.icon)
+		icon.ColorName = theme.ColorNameForeground
+		r.mark.Resource, r.fill.Resource = icon, nil
+	}
 	r.label.TextStyle.Bold = o.checked
 	r.label.Refresh()
 	r.mark.Refresh()
@@ -290,12 +305,20 @@ func (l *optionList) selected() []int {
 
 // content returns the rows, in a scroll container when there are many.
 func (l *optionList) content() fyne.CanvasObject {
-	if len(l.rows) <= maxRowsUnscrolled {
-		return l.box
+	c, _ := scrolledRows(l.box, len(l.rows))
+	return c
+}
+
+// scrolledRows returns box, a column of n rows, as it is when n is at most
+// maxRowsUnscrolled, else in a vertical scroll scrolledListHeight high,
+// which it returns too (nil when there is none).
+func scrolledRows(box *fyne.Container, n int) (fyne.CanvasObject, *container.Scroll) {
+	if n <= maxRowsUnscrolled {
+		return box, nil
 	}
-	s := container.NewVScroll(l.box)
+	s := container.NewVScroll(box)
 	s.SetMinSize(fyne.NewSize(0, scrolledListHeight))
-	return s
+	return s, s
 }
 
 // Long option lists scroll rather than grow the window past the screen.

@@ -19,16 +19,17 @@ import (
 
 // textRenderer asks for free text: a single- or multi-line entry with the
 // question's placeholder and default, its length rule shown under it and
-// enforced, and its suggested answers as buttons that fill the entry. When
+// enforced, and its suggested answers listed under it, one a row with its
+// description, each filling the entry when tapped. When
 // free text is off the suggestions are the only answers, picked like a
 // choice. Its methods run on the Fyne goroutine.
 type textRenderer struct {
 	q     *question.Question
 	h     host
-	entry *keyEntry       // nil when free text is off
-	rule  *widget.Label   // the length rule and count; red while broken
-	fills []*dialogButton // one per suggested answer, with free text on
-	list  *optionList     // the suggested answers, with free text off
+	entry *keyEntry     // nil when free text is off
+	rule  *widget.Label // the length rule and count; red while broken
+	fills []*optionRow  // one per suggested answer, with free text on
+	list  *optionList   // the suggested answers, with free text off
 }
 
 func newTextRenderer(q *question.Question, h host) (renderer, error) {
@@ -58,10 +59,8 @@ func newTextRenderer(q *question.Question, h host) (renderer, error) {
 	}
 	for _, o := range q.Options {
 		text := o.Label
-		b := newDialogButton(h, present.ShortenRunes(text, 40), nil, func() { r.entry.SetText(text) })
-		b.Icon = theme.ContentPasteIcon()
-		b.Importance = widget.LowImportance
-		r.fills = append(r.fills, b)
+		row := newSuggestionRow(h, present.Visible(text), present.Visible(o.Description), theme.ContentPasteIcon(), func() { r.fill(text) })
+		r.fills = append(r.fills, row)
 	}
 	r.updateRule()
 	return r, nil
@@ -77,13 +76,25 @@ func (r *textRenderer) Content() fyne.CanvasObject {
 		box.Add(r.rule)
 	}
 	if len(r.fills) > 0 {
-		row := container.NewHBox(uikit.SmallLabel("Suggestions:"))
-		for _, b := range r.fills {
-			row.Add(b)
+		box.Add(uikit.SmallLabel("Suggestions:"))
+		list := container.NewVBox()
+		for _, row := range r.fills {
+			list.Add(row)
 		}
-		box.Add(container.NewHScroll(row))
+		content, _ := scrolledRows(list, len(r.fills))
+		box.Add(content)
 	}
 	return box
+}
+
+// fill puts suggestion text in the entry and the cursor after it, where
+// the person may go on typing.
+func (r *textRenderer) fill(text string) {
+	r.entry.SetText(text)
+	if c := fyne.CurrentApp().Driver().CanvasForObject(r.entry); c != nil {
+		c.Focus(r.entry)
+	}
+	cursorToEnd(r.entry)
 }
 
 // Actions returns Decline and OK, OK being the default.

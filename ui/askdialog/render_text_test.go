@@ -2,10 +2,12 @@ package askdialog
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app/question"
 )
@@ -95,4 +97,57 @@ func TestTextDialog_SuggestionsOnly(t *testing.T) {
 	if res := e.result(d.q.ID); string(res.Value) != `"upstream"` {
 		t.Fatalf("value %s", res.Value)
 	}
+}
+
+// threeSuggestions are suggested answers with descriptions, as ask_user
+// sends them; the last label is long enough to be cut off in a chip row.
+var threeSuggestions = []question.Option{
+	{Label: "feature/question-dialogs", Description: "the branch the dialog work started on"},
+	{Label: "fix/form-scrolling", Description: "only the form's scrolling fix"},
+	{Label: "chore/dialog-screenshots-and-documentation", Description: "screenshots and docs, nothing else"},
+}
+
+func TestTextDialog_SuggestionsListedWithDescriptions(t *testing.T) {
+	e := newDialogEnv(t)
+	d := e.ask(question.Question{Kind: question.KindText, Message: "Which branch?", FreeText: true, Options: threeSuggestions})
+	r := d.r.(*textRenderer)
+	if len(r.fills) != 3 {
+		t.Fatalf("%d suggestion rows", len(r.fills))
+	}
+	win := d.win.Canvas().Size()
+	prevBottom := float32(-1)
+	for i, row := range r.fills {
+		pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(row)
+		size := row.Size()
+		if !row.Visible() || size.Width <= 0 || pos.X < 0 || pos.X+size.Width > win.Width || pos.Y+size.Height > win.Height {
+			t.Errorf("suggestion %d at %v size %v, outside the %v window", i+1, pos, size, win)
+		}
+		if pos.Y < prevBottom {
+			t.Errorf("suggestion %d at y %v overlaps the one above (bottom %v): not one under the other", i+1, pos.Y, prevBottom)
+		}
+		prevBottom = pos.Y + size.Height
+		if got := rowTexts(row); !slices.Contains(got, threeSuggestions[i].Label) || !slices.Contains(got, threeSuggestions[i].Description) {
+			t.Errorf("suggestion %d shows %q, want its label and description", i+1, got)
+		}
+	}
+	d.guard.arm()
+	test.Tap(r.fills[2])
+	if r.entry.Text != threeSuggestions[2].Label {
+		t.Fatalf("entry %q after tapping suggestion 3", r.entry.Text)
+	}
+	test.Tap(findButton(t, d, "OK"))
+	if res := e.result(d.q.ID); string(res.Value) != `"chore/dialog-screenshots-and-documentation"` {
+		t.Fatalf("value %s", res.Value)
+	}
+}
+
+// rowTexts returns the texts an option or suggestion row draws, visible ones only.
+func rowTexts(row *optionRow) []string {
+	var out []string
+	for _, o := range test.WidgetRenderer(row).Objects() {
+		if l, ok := o.(*widget.Label); ok && l.Visible() && l.Size().Height > 0 {
+			out = append(out, l.Text)
+		}
+	}
+	return out
 }
