@@ -29,6 +29,7 @@ type optionRow struct {
 	key         int           // the digit shortcut shown, 0 for none
 	checked     bool
 	onTap       func()
+	onFocus     func() // optional: called when the row gains focus
 	sink        inputSink
 
 	focused, hovered bool
@@ -83,6 +84,9 @@ func (o *optionRow) FocusGained() {
 	o.showRing(true)
 	o.Refresh()
 	o.sink.focusGained(o)
+	if o.onFocus != nil {
+		o.onFocus()
+	}
 }
 
 // FocusLost hides the focus and tells the dialog.
@@ -244,6 +248,7 @@ type optionList struct {
 	radio     bool
 	onChanged func()
 	box       *fyne.Container
+	scroll    *container.Scroll // the rows' scroll, once content made one; nil when they fit
 }
 
 // newOptionList makes rows for the labels; descs may be shorter than
@@ -262,6 +267,7 @@ func newOptionList(sink inputSink, labels, descs []string, radio, digits bool, o
 		// Labels are shown with invisible characters as markers; the
 		// answer is read by position, so it keeps the agent's own text.
 		row := newOptionRow(sink, present.Visible(label), present.Visible(desc), radio, key, func() { l.toggle(i) })
+		row.onFocus = func() { l.reveal(i) }
 		l.rows = append(l.rows, row)
 		l.box.Add(row)
 	}
@@ -280,6 +286,7 @@ func (l *optionList) toggle(i int) {
 	} else {
 		l.rows[i].setChecked(!l.rows[i].checked)
 	}
+	l.reveal(i) // a digit key may pick a row scrolled out of view
 	if l.onChanged != nil {
 		l.onChanged()
 	}
@@ -305,8 +312,42 @@ func (l *optionList) selected() []int {
 
 // content returns the rows, in a scroll container when there are many.
 func (l *optionList) content() fyne.CanvasObject {
-	c, _ := scrolledRows(l.box, len(l.rows))
+	c, s := scrolledRows(l.box, len(l.rows))
+	l.scroll = s
 	return c
+}
+
+// reveal scrolls row i into view when the rows scroll.
+func (l *optionList) reveal(i int) {
+	if i >= 0 && i < len(l.rows) {
+		revealIn(l.scroll, l.rows[i])
+	}
+}
+
+// revealIn scrolls s the least that brings obj, somewhere inside s's
+// content, wholly into view (its top, when it is taller than the view). A
+// nil s, or one not yet on a canvas, is left alone. It walks the canvas's
+// tree once, so call it on an event, never per frame. Runs on the Fyne
+// goroutine.
+func revealIn(s *container.Scroll, obj fyne.CanvasObject) {
+	if s == nil || s.Size().Height <= 0 {
+		return
+	}
+	d := fyne.CurrentApp().Driver()
+	if d.CanvasForObject(s) == nil {
+		return
+	}
+	top := d.AbsolutePositionForObject(obj).Y - d.AbsolutePositionForObject(s.Content).Y
+	view, y := s.Size().Height, s.Offset.Y
+	switch {
+	case top < y || obj.Size().Height > view:
+		y = top
+	case top+obj.Size().Height > y+view:
+		y = top + obj.Size().Height - view
+	default:
+		return
+	}
+	s.ScrollToOffset(fyne.NewPos(s.Offset.X, y))
 }
 
 // scrolledRows returns box, a column of n rows, as it is when n is at most

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/asktray/asktray/app/question"
@@ -85,4 +86,51 @@ func TestMultiChoiceDialog_TogglesAndBounds(t *testing.T) {
 	if res := e.result(d.q.ID); string(res.Value) != `["a","c"]` {
 		t.Fatalf("value %s", res.Value)
 	}
+}
+
+// eightDeploys are eight options with descriptions: more than fit unscrolled.
+var eightDeploys = []question.Option{
+	{Label: "Canary", Description: "1 % of traffic for an hour, then everyone"},
+	{Label: "Blue-green", Description: "a second fleet, switched over at once"},
+	{Label: "Rolling", Description: "one node at a time, 20 nodes"},
+	{Label: "Region by region", Description: "eu-west-1 first, then the others a day apart"},
+	{Label: "Feature flag", Description: "ship dark, turn it on from the dashboard"},
+	{Label: "Friday freeze", Description: "wait for Monday's window"},
+	{Label: "Hotfix path", Description: "skip the soak test; for the incident only"},
+	{Label: "Do nothing", Description: "leave production on v1.4.1"},
+}
+
+func TestChoiceDialog_DigitScrollsItsOptionIntoView(t *testing.T) {
+	e := newDialogEnv(t)
+	d := e.ask(question.Question{Kind: question.KindChoice, Message: "How should I roll out v1.5?", Options: eightDeploys})
+	r := d.r.(*choiceRenderer)
+	if r.list.scroll == nil {
+		t.Fatal("eight options do not scroll")
+	}
+	if inScrollView(r.list.scroll, r.list.rows[6]) {
+		t.Fatal("option 7 is in view before the key: the test shows nothing")
+	}
+	d.guard.arm()
+	e.press(d, fyne.Key7)
+	if got := r.list.selected(); len(got) != 1 || got[0] != 6 {
+		t.Fatalf("selected %v", got)
+	}
+	if !inScrollView(r.list.scroll, r.list.rows[6]) {
+		t.Errorf("option 7 is off screen after pressing 7 (offset %v, view %v)", r.list.scroll.Offset, r.list.scroll.Size())
+	}
+	e.press(d, fyne.Key1)
+	if !inScrollView(r.list.scroll, r.list.rows[0]) {
+		t.Errorf("option 1 is off screen after pressing 1 (offset %v)", r.list.scroll.Offset)
+	}
+	d.win.Canvas().Focus(r.list.rows[7]) // as Tab does
+	if !inScrollView(r.list.scroll, r.list.rows[7]) {
+		t.Errorf("option 8 is off screen once it has focus (offset %v)", r.list.scroll.Offset)
+	}
+}
+
+// inScrollView reports whether obj lies wholly within the visible part of s.
+func inScrollView(s *container.Scroll, obj fyne.CanvasObject) bool {
+	d := fyne.CurrentApp().Driver()
+	top, view := d.AbsolutePositionForObject(obj).Y, d.AbsolutePositionForObject(s).Y
+	return obj.Size().Height > 0 && top >= view && top+obj.Size().Height <= view+s.Size().Height
 }
