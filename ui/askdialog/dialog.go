@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
@@ -28,6 +29,9 @@ type questionDialog struct {
 	r    renderer
 	root *dialogRoot
 
+	popup      *widget.PopUp // the open modal pop-up (a date picker), or nil
+	closePopup func()        // closes popup
+
 	reused   bool // the window was shown before, for an earlier question
 	built    struct{ content, fit time.Duration }
 	shownAt  time.Time
@@ -44,6 +48,7 @@ type questionDialog struct {
 	header        *widget.Label
 	below         *widget.Label      // how much of the message is below its box, when it scrolls
 	message       []*widget.RichText // the message's text and code blocks
+	messageBox    *container.Scroll  // the message's box
 	stopped       *fyne.Container
 	queue         *fyne.Container // the queue line and Next, shown while others wait
 	queueText     *widget.Label
@@ -275,6 +280,15 @@ func (d *questionDialog) guardChanged() {
 // changed clears a stale error when the person edits the input.
 func (d *questionDialog) changed() { d.showError(nil) }
 
+// focusGained implements inputSink: the guard hears of it, and a renderer
+// whose controls scroll brings the focused one into view (Tab).
+func (d *questionDialog) focusGained(w fyne.Focusable) {
+	d.keyRouter.focusGained(w)
+	if rv, ok := d.r.(revealer); ok {
+		rv.Reveal(w)
+	}
+}
+
 func (d *questionDialog) showError(err error) {
 	if err == nil {
 		d.errText.Hide()
@@ -286,6 +300,9 @@ func (d *questionDialog) showError(err error) {
 
 // panelKey implements keyTarget.
 func (d *questionDialog) panelKey(ev *fyne.KeyEvent, from fyne.Focusable) (took, open bool) {
+	if d.popupKey(ev) {
+		return true, true
+	}
 	if d.always == nil {
 		return false, false
 	}

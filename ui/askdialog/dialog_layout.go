@@ -22,6 +22,9 @@ import (
 const (
 	dialogWidth      = 520
 	maxMessageHeight = 240 // a longer message scrolls
+	// maxMessageHeightGrowing is the message's when the controls take the
+	// window's height (a form, a long list of options).
+	maxMessageHeightGrowing = 160
 	// maxCommandHeight is an approval's: the command, paths or diff it
 	// asks to run get most of the window's height.
 	maxCommandHeight = 400
@@ -55,18 +58,33 @@ func (d *questionDialog) layout() fyne.CanvasObject {
 	stoppedText.Importance = widget.WarningImportance
 	d.stopped = container.NewBorder(nil, nil, widget.NewIcon(theme.InfoIcon()), nil, stoppedText)
 	d.stopped.Hide()
-	below := container.NewVBox(d.stopped)
-	if c := d.r.Content(); c != nil {
-		below.Add(c)
-	}
 	d.errText = widget.NewLabel("")
 	d.errText.Importance = widget.DangerImportance
 	d.errText.Wrapping = fyne.TextWrapWord
 	d.errText.Hide()
-	below.Add(d.errText)
+	c := d.r.Content()
+	card := d.messageCard(body)
 
-	// The message takes any height the person gives the window.
-	middle := container.NewBorder(head, below, nil, nil, d.messageCard(body))
+	var middle fyne.CanvasObject
+	if g, ok := d.r.(grower); ok && c != nil && g.Grows() {
+		// The controls (a form's fields) take any height the person gives
+		// the window; the message keeps its own.
+		above := container.NewVBox()
+		if head != nil {
+			above.Add(head)
+		}
+		above.Add(card)
+		above.Add(d.stopped)
+		middle = container.NewBorder(above, d.errText, nil, nil, c)
+	} else {
+		// The message takes any height the person gives the window.
+		below := container.NewVBox(d.stopped)
+		if c != nil {
+			below.Add(c)
+		}
+		below.Add(d.errText)
+		middle = container.NewBorder(head, below, nil, nil, card)
+	}
 	m := margin()
 	return container.New(layout.NewCustomPaddedLayout(m/2, m/2, m, m),
 		container.NewBorder(top, d.bar(), nil, nil, middle))
@@ -138,6 +156,7 @@ func (d *questionDialog) messageCard(md string) fyne.CanvasObject {
 	}
 	scroll := container.NewVScroll(card)
 	scroll.SetMinSize(fyne.NewSize(0, min(card.MinSize().Height, d.messageRoom())))
+	d.messageBox = scroll
 	d.below = uikit.SmallLabel("")
 	d.below.Importance = widget.WarningImportance
 	scroll.OnScrolled = func(fyne.Position) { d.updateBelow(scroll) }
@@ -150,6 +169,9 @@ func (d *questionDialog) messageCard(md string) fyne.CanvasObject {
 func (d *questionDialog) messageRoom() float32 {
 	if d.q.Kind == question.KindApproval {
 		return maxCommandHeight
+	}
+	if g, ok := d.r.(grower); ok && g.Grows() {
+		return maxMessageHeightGrowing
 	}
 	return maxMessageHeight
 }

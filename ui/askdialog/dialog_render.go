@@ -34,10 +34,25 @@ type renderer interface {
 }
 
 // host is what a renderer needs from its dialog: the sink its widgets
-// report to, and changed, called whenever the person edits the input.
+// report to, changed, called whenever the person edits the input, and
+// popUp, which shows content in a modal pop-up under below and returns
+// what closes it.
 type host interface {
 	inputSink
 	changed()
+	popUp(content, below fyne.CanvasObject) (closeIt func())
+}
+
+// revealer is a renderer whose controls scroll: Reveal scrolls the one
+// holding w into view when w gains focus.
+type revealer interface {
+	Reveal(w fyne.Focusable)
+}
+
+// grower is a renderer whose content takes the window's extra height
+// (Grows true), in place of the message, which then stays its own height.
+type grower interface {
+	Grows() bool
 }
 
 // action is one answer button.

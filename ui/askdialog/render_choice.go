@@ -54,18 +54,22 @@ func (r *choiceRenderer) changed() {
 	r.h.changed()
 }
 
-// Content returns the rule, the options and the note entry.
+// Content returns the rule, the options and the note entry; options that
+// scroll take the window's extra height (see Grows).
 func (r *choiceRenderer) Content() fyne.CanvasObject {
-	box := container.NewVBox()
+	list := r.list.content()
+	var top, bottom fyne.CanvasObject
 	if r.rule != nil {
-		box.Add(r.rule)
+		top = r.rule
 	}
-	box.Add(r.list.content())
 	if r.note != nil {
-		box.Add(r.note)
+		bottom = r.note
 	}
-	return box
+	return container.NewBorder(top, bottom, nil, nil, list)
 }
+
+// Grows gives a long, scrolling list of options the window's extra height.
+func (r *choiceRenderer) Grows() bool { return r.list.scroll != nil }
 
 // Actions returns Decline and OK, OK being the default.
 func (r *choiceRenderer) Actions() []*action {

@@ -12,8 +12,9 @@ import (
 	"github.com/asktray/asktray/ui/internal/uikit"
 )
 
-// maxFormHeight is the tallest a form grows before it scrolls.
-const maxFormHeight = 380
+// maxFormHeight is the tallest a form opens before it scrolls; a taller
+// window gives it more.
+const maxFormHeight = 420
 
 // formRenderer asks for a form built natively from the question's
 // requestedSchema (question.ParseSchema): strings, numbers and integers in
@@ -28,6 +29,7 @@ type formRenderer struct {
 	h      host
 	schema *question.FormSchema
 	fields []*formField
+	scroll *container.Scroll // the fields, made by Content
 }
 
 func newFormRenderer(q *question.Question, h host) (renderer, error) {
@@ -68,13 +70,29 @@ func (r *formRenderer) Content() fyne.CanvasObject {
 	for range 2 {
 		box.Resize(fyne.NewSize(contentWidth()-2*theme.Padding(), box.MinSize().Height))
 	}
-	if box.MinSize().Height <= maxFormHeight {
-		return box
+	// A scroll even when the fields fit, so that they, not the message,
+	// get the height of a taller window.
+	var inner fyne.CanvasObject = box
+	if box.MinSize().Height > maxFormHeight {
+		// Keep the controls clear of the scroll bar.
+		inner = container.New(layout.NewCustomPaddedLayout(0, 0, 0, 2*theme.Padding()), box)
 	}
-	// Keep the controls clear of the scroll bar.
-	s := container.NewVScroll(container.New(layout.NewCustomPaddedLayout(0, 0, 0, 2*theme.Padding()), box))
-	s.SetMinSize(fyne.NewSize(0, maxFormHeight))
-	return s
+	r.scroll = container.NewVScroll(inner)
+	r.scroll.SetMinSize(fyne.NewSize(0, min(box.MinSize().Height, maxFormHeight)))
+	return r.scroll
+}
+
+// Grows gives the fields the window's extra height.
+func (r *formRenderer) Grows() bool { return true }
+
+// Reveal scrolls the field holding w, its title and message included, into view.
+func (r *formRenderer) Reveal(w fyne.Focusable) {
+	for _, ff := range r.fields {
+		if ff.holds(w) {
+			revealIn(r.scroll, ff.box)
+			return
+		}
+	}
 }
 
 // Actions returns Decline and Submit, Submit being the default.

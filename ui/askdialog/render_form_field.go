@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app/question"
@@ -23,6 +24,8 @@ type formField struct {
 	entry   *keyEntry     // string, number, integer
 	list    *optionList   // boolean (one check), enum (radio), multi_select (checks)
 	sel     *keySelect    // enum with more than present.MaxRadioValues values
+	pick    *dialogButton // a date field's calendar button, or nil
+	rule    *widget.Label // what the field accepts (present.FieldRule), shown up front; nil when nothing is to say
 	msg     *widget.Label // the description, or the validation message
 	touched bool          // left after typing, changed, or a submit was tried: show problems
 	box     *fyne.Container
@@ -58,6 +61,9 @@ func newFormField(f question.Field, h host, changed func(*formField)) *formField
 		ff.entry = newKeyEntry(h, false)
 		ff.entry.PlaceHolder = f.InputHint()
 		control = ff.entry
+		if f.Type == question.FieldString && f.Format == "date" {
+			control = ff.withDatePicker(h)
+		}
 	}
 	ff.applyDefault(titles)
 	if f.Type != question.FieldBoolean {
@@ -66,9 +72,18 @@ func newFormField(f question.Field, h host, changed func(*formField)) *formField
 		ff.box.Add(ff.label)
 	}
 	ff.box.Add(control)
+	// The rule and the message are small lines of one block, set as
+	// close as the lines of a paragraph.
+	help := container.New(layout.NewCustomPaddedVBoxLayout(-2 * theme.InnerPadding()))
+	if rule := present.FieldRule(f); rule != "" {
+		ff.rule = uikit.SmallLabel(rule)
+		ff.rule.Wrapping = fyne.TextWrapWord
+		help.Add(ff.rule)
+	}
 	ff.msg = uikit.SmallLabel("")
 	ff.msg.Wrapping = fyne.TextWrapWord
-	ff.box.Add(ff.msg)
+	help.Add(ff.msg)
+	ff.box.Add(help)
 	ff.setMessage(nil)
 
 	// Attached after the defaults, which are not edits.
@@ -136,6 +151,24 @@ func (ff *formField) applyDefault(titles []string) {
 
 func (ff *formField) valueIndex(v string) int {
 	return slices.IndexFunc(ff.f.Values, func(e question.EnumValue) bool { return e.Value == v })
+}
+
+// holds reports whether w is one of ff's controls.
+func (ff *formField) holds(w fyne.Focusable) bool {
+	switch {
+	case w == nil:
+		return false
+	case ff.entry != nil && w == fyne.Focusable(ff.entry), ff.sel != nil && w == fyne.Focusable(ff.sel),
+		ff.pick != nil && w == fyne.Focusable(ff.pick):
+		return true
+	case ff.list != nil:
+		for _, row := range ff.list.rows {
+			if w == fyne.Focusable(row) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Field is the form field ff asks for.

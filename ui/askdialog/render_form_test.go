@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app/question"
 )
@@ -96,4 +98,152 @@ func TestFormDialog_EnumsAndMultiSelect(t *testing.T) {
 	if string(res.Value) != want {
 		t.Fatalf("value %s, want %s", res.Value, want)
 	}
+}
+
+// sevenFields is a form of seven text fields with limits, a date among them.
+const sevenFields = `{"type":"object","properties":{
+	"title":{"type":"string","title":"Title","maxLength":200},
+	"version":{"type":"string","title":"Version","minLength":5,"maxLength":20},
+	"date":{"type":"string","format":"date","title":"Release date"},
+	"owner":{"type":"string","format":"email","title":"Owner"},
+	"replicas":{"type":"integer","title":"Replicas","minimum":1,"maximum":100},
+	"ratio":{"type":"number","title":"Canary share","minimum":0,"maximum":1},
+	"notes":{"type":"string","title":"Notes","description":"Anything the on-call person should know"}
+},"required":["title","version","date"]}`
+
+func TestFormDialog_TabScrollsTheFocusedFieldIntoView(t *testing.T) {
+	e := newDialogEnv(t)
+	d := e.ask(question.Question{Kind: question.KindForm, Message: "Release details?", Schema: json.RawMessage(sevenFields)})
+	r := d.r.(*formRenderer)
+	last := r.fields[len(r.fields)-1]
+	if inScrollView(r.scroll, last.box) {
+		t.Fatal("the last field is in view from the start: the form does not scroll, the test shows nothing")
+	}
+	for range 20 {
+		if d.win.Canvas().Focused() == last.entry {
+			break
+		}
+		d.win.Canvas().FocusNext() // Tab
+	}
+	if d.win.Canvas().Focused() != last.entry {
+		t.Fatal("Tab never reached the last field")
+	}
+	if !inScrollView(r.scroll, last.box) {
+		t.Errorf("the focused last field is off screen (offset %v, view %v)", r.scroll.Offset, r.scroll.Size())
+	}
+	d.win.Canvas().FocusPrevious()
+	d.win.Canvas().Focus(r.fields[0].entry) // Shift+Tab back to the top
+	if !inScrollView(r.scroll, r.fields[0].box) {
+		t.Errorf("the focused first field is off screen (offset %v)", r.scroll.Offset)
+	}
+}
+
+func TestFormDialog_TallerWindowGrowsTheFields(t *testing.T) {
+	e := newDialogEnv(t)
+	d := e.ask(question.Question{Kind: question.KindForm, Message: "Release details?", Schema: json.RawMessage(sevenFields)})
+	r := d.r.(*formRenderer)
+	fields, message := r.scroll.Size().Height, d.messageBox.Size().Height
+	size := d.win.Canvas().Size()
+	d.win.Resize(fyne.NewSize(size.Width, size.Height+200))
+	if grew := r.scroll.Size().Height - fields; grew < 190 {
+		t.Errorf("the fields grew by %v of 200", grew)
+	}
+	if got := d.messageBox.Size().Height; got != message {
+		t.Errorf("the message box went from %v to %v high", message, got)
+	}
+}
+
+func TestFormDialog_LimitsShownUpFront(t *testing.T) {
+	e := newDialogEnv(t)
+	d := e.ask(question.Question{Kind: question.KindForm, Message: "Release details?", Schema: json.RawMessage(sevenFields)})
+	r := d.r.(*formRenderer)
+	want := map[string]string{
+		"title":    "At most 200 characters",
+		"version":  "5–20 characters",
+		"date":     "Date, YYYY-MM-DD",
+		"replicas": "Whole number, 1–100",
+		"ratio":    "Number, 0–1",
+	}
+	for _, ff := range r.fields {
+		w, ok := want[ff.f.Name]
+		if !ok {
+			continue
+		}
+		if ff.rule == nil || !ff.rule.Visible() || ff.rule.Text != w {
+			t.Errorf("%s: rule %v, want %q shown before anything is typed", ff.f.Name, ff.rule, w)
+		}
+	}
+	if n := r.fields[6]; n.rule != nil {
+		t.Errorf("notes: a rule %q for a plain string", n.rule.Text)
+	}
+	replicas := r.fields[4]
+	test.Type(replicas.entry, "500")
+	replicas.entry.FocusLost()
+	if replicas.msg.Text != "Must be between 1 and 100" || !replicas.rule.Visible() {
+		t.Errorf("after an error: message %q, rule shown %v", replicas.msg.Text, replicas.rule.Visible())
+	}
+}
+
+func TestFormDialog_DatePicker(t *testing.T) {
+	e := newDialogEnv(t)
+	d := e.ask(question.Question{Kind: question.KindForm, Message: "Release details?", Schema: json.RawMessage(sevenFields)})
+	r := d.r.(*formRenderer)
+	date := r.fields[2]
+	if date.pick == nil {
+		t.Fatal("a date field without a date picker")
+	}
+	if r.fields[0].pick != nil {
+		t.Error("a plain string field with a date picker")
+	}
+	date.entry.SetText("2026-03-01")
+	test.Tap(date.pick)
+	if d.popup == nil || !d.popup.Visible() {
+		t.Fatal("the calendar did not open")
+	}
+	day, ok := findWidget(d.popup.Content, func(b *widget.Button) bool { return b.Text == "15" })
+	if !ok {
+		t.Fatal("no day 15 in the calendar")
+	}
+	test.Tap(day)
+	if date.entry.Text != "2026-03-15" || d.popup != nil {
+		t.Fatalf("entry %q, pop-up still open %v", date.entry.Text, d.popup != nil)
+	}
+	// Escape closes the calendar, not the question.
+	test.Tap(date.pick)
+	d.guard.arm()
+	esc := &fyne.KeyEvent{Name: fyne.KeyEscape} // the pop-up has focus: the key goes to the canvas
+	d.keyDown(esc)
+	d.win.Canvas().OnTypedKey()(esc)
+	d.keyUp(esc)
+	if d.popup != nil {
+		t.Error("Escape left the calendar open")
+	}
+	e.pending(d.q.ID)
+	// Typed dates are still checked.
+	date.entry.SetText("2026-02-30")
+	date.entry.FocusLost()
+	if !date.msg.Visible() || date.msg.Text != "Enter a date as YYYY-MM-DD, like 2026-03-31" {
+		t.Errorf("message for a bad typed date %q", date.msg.Text)
+	}
+}
+
+// findWidget returns the first object of type T under o for which ok holds, and whether there is one.
+func findWidget[T fyne.CanvasObject](o fyne.CanvasObject, ok func(T) bool) (T, bool) {
+	if w, is := o.(T); is && ok(w) {
+		return w, true
+	}
+	var kids []fyne.CanvasObject
+	switch c := o.(type) {
+	case *fyne.Container:
+		kids = c.Objects
+	case fyne.Widget:
+		kids = test.WidgetRenderer(c).Objects()
+	}
+	for _, k := range kids {
+		if w, found := findWidget(k, ok); found {
+			return w, true
+		}
+	}
+	var zero T
+	return zero, false
 }
