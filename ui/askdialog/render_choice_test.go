@@ -134,3 +134,18 @@ func inScrollView(s *container.Scroll, obj fyne.CanvasObject) bool {
 	top, view := d.AbsolutePositionForObject(obj).Y, d.AbsolutePositionForObject(s).Y
 	return obj.Size().Height > 0 && top >= view && top+obj.Size().Height <= view+s.Size().Height
 }
+
+func TestChoiceDialog_LongListTakesTheExtraHeight(t *testing.T) {
+	e := newDialogEnv(t)
+	d := e.ask(question.Question{Kind: question.KindChoice, Message: "How should I roll out v1.5?", Options: eightDeploys})
+	r := d.r.(*choiceRenderer)
+	list, message := r.list.scroll.Size().Height, d.messageBox.Size().Height
+	size := d.win.Canvas().Size()
+	d.win.Resize(fyne.NewSize(size.Width, size.Height+200))
+	if grew := r.list.scroll.Size().Height - list; grew < 190 {
+		t.Errorf("the options grew by %v of 200", grew)
+	}
+	if got := d.messageBox.Size().Height; got != message {
+		t.Errorf("the message box went from %v to %v high", message, got)
+	}
+}
