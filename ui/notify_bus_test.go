@@ -1,10 +1,8 @@
 package ui
 
 import (
-	"bytes"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,24 +11,6 @@ import (
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/internal/testkit"
 )
-
-// syncBuffer is a bytes.Buffer safe for the logger's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // TestNotifier_ForgedSignalsIgnored: another connection on the session bus
 // (any process of the user) emits ActionInvoked for a question's
@@ -42,7 +22,7 @@ func TestNotifier_ForgedSignalsIgnored(t *testing.T) {
 	addr := testkit.StartBus(t)
 	fake := startFakeNotifications(t, addr)
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	opened, browsed := make(chan string, 4), make(chan string, 4)
 	n := newNotifier(slog.New(slog.NewTextHandler(&logs, nil)), func(id string) { opened <- id }, false)
 	defer n.close()
@@ -120,7 +100,7 @@ func TestNotifier_SignalsFromTheServerThatShowedIt(t *testing.T) {
 	addr := testkit.StartBus(t)
 	fake := startFakeNotifications(t, addr)
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	opened := make(chan string, 2)
 	n := newNotifier(slog.New(slog.NewTextHandler(&logs, nil)), func(id string) { opened <- id }, false)
 	defer n.close()

@@ -29,7 +29,7 @@ func TestTray_QuestionsDoNotNeedNotifications(t *testing.T) {
 	tr := newTray(a, app.Env{Broker: b})
 	tr.dialogs = askdialog.NewManager(a, b, askdialog.Options{ReuseWindows: true})
 	tr.install()
-	var logs lockedBuffer
+	var logs testkit.SyncBuffer
 	n := newNotifier(slog.New(slog.NewTextHandler(&logs, nil)), nil, false)
 	n.start()
 	defer n.close()

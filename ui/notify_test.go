@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"bytes"
 	"log/slog"
 	"strings"
 	"sync"
@@ -144,7 +143,7 @@ func TestNotifier_FailingDaemonLogsOnce(t *testing.T) {
 	addr := testkit.StartBus(t)
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)
 	t.Setenv("DISPLAY", "")
-	var buf lockedBuffer
+	var buf testkit.SyncBuffer
 	log := slog.New(slog.NewTextHandler(&buf, nil))
 	n := newNotifier(log, nil, false)
 	defer n.close()
@@ -226,25 +225,6 @@ func TestTray_NotificationsInOrder(t *testing.T) {
 	if len(fake.shown) != 3 {
 		t.Fatalf("a show queued after close ran: %d shown", len(fake.shown))
 	}
-}
-
-// lockedBuffer is a log sink that the notifier's worker and the test may
-// use at once.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *lockedBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *lockedBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // TestNotifier_QuietForAQueuedQuestion: a question that waits behind an

@@ -20,6 +20,7 @@ import (
 	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/internal/testkit"
 )
 
 const (
@@ -82,7 +83,7 @@ func TestLoad_FiftyClients(t *testing.T) {
 			var cs *sdk.ClientSession
 			var err error
 			if c%loadStdioEach == 0 {
-				var stderr *syncBuffer
+				var stderr *testkit.SyncBuffer
 				cs, stderr, err = stdioClient(t, dir)
 				if err != nil {
 					err = fmt.Errorf("%w\n%s", err, stderr.String())

@@ -10,11 +10,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/asktray/asktray/app/policy"
+	"github.com/asktray/asktray/internal/testkit"
 )
 
 // TestCLI_RulesRmDenyNeedsThePerson: a deny rule under a broader allow rule
@@ -114,7 +114,7 @@ func inScript(t *testing.T, typed string, args ...string) string {
 	cmd.Env = append(os.Environ(), "ASKTRAY_TEST_CHILD=1", armDelayEnv+"=0")
 	cmd.SysProcAttr = noTerminal()
 	in, _ := cmd.StdinPipe()
-	var out lockedBuffer
+	var out testkit.SyncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -149,23 +149,4 @@ func shellQuote(args ...string) string {
 		q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 	}
 	return strings.Join(q, " ")
-}
-
-// lockedBuffer is a bytes.Buffer that a command's output goroutine and the
-// test may use at once.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

@@ -14,9 +14,10 @@ import (
 	"testing"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/question"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/asktray/asktray/internal/testkit"
 )
@@ -52,32 +53,14 @@ func stdioEnv(t *testing.T, extra ...string) []string {
 	return append(env, extra...)
 }
 
-// syncBuffer is a bytes.Buffer safe for concurrent use.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // stdioClient runs 'asktray stdio --verbose' on dir and connects a go-sdk
 // client to it the way an agent would. It returns the Connect error rather
 // than failing, and the child's stderr.
-func stdioClient(t *testing.T, dir string) (*sdk.ClientSession, *syncBuffer, error) {
+func stdioClient(t *testing.T, dir string) (*sdk.ClientSession, *testkit.SyncBuffer, error) {
 	t.Helper()
 	cmd := testkit.AsktrayCommand("stdio", "--verbose", "--data-dir", dir)
 	cmd.Env = stdioEnv(t)
-	stderr := &syncBuffer{}
+	stderr := &testkit.SyncBuffer{}
 	cmd.Stderr = stderr
 	c := sdk.NewClient(&sdk.Implementation{Name: "e2e-client", Version: "1.2.3"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -137,7 +120,7 @@ func TestStdio_StartsTheApp(t *testing.T) {
 	// Two clients start at once: both start an app, one app wins, both use it.
 	type conn struct {
 		cs     *sdk.ClientSession
-		stderr *syncBuffer
+		stderr *testkit.SyncBuffer
 		err    error
 	}
 	conns := make([]conn, 2)

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/asktray/asktray/internal/testkit"
 )
 
 // wineDesktop turns on Wine's virtual desktop for the prefix: every Wine
@@ -62,7 +64,7 @@ func TestWineDesktop(t *testing.T) {
 	desk := waitXWindow(t, display, "Wine desktop", 30*time.Second)
 
 	s := a.client(t, "wine-agent")
-	res := callAsync(s, "ask_confirm", map[string]any{"question": "Run the migration under Wine?"})
+	res := testkit.CallToolAsync(s, "ask_confirm", map[string]any{"question": "Run the migration under Wine?"})
 	qs := w.waitPending(t, d, 1)
 	a.waitLog(t, "id="+qs[0].ID+" kind=confirm reused_window=", 60*time.Second) // the "dialog shown" line
 	shown := time.Now()
@@ -80,7 +82,7 @@ func TestWineDesktop(t *testing.T) {
 	time.Sleep(time.Until(shown.Add(armDelay + time.Second)))
 	x(t, display, "xdotool", "windowfocus", "--sync", desk)
 	x(t, display, "xdotool", "key", "--clearmodifiers", "Return")
-	got := waitResult(t, res)
+	got := testkit.WaitToolResult(t, res, 60*time.Second)
 	if got["status"] != "answered" || got["confirmed"] != true || got["via"] != "dialog" {
 		t.Fatalf("the agent got %v, want confirmed via the dialog (a dialog that never armed ignores the Enter)", got)
 	}

@@ -3,10 +3,8 @@ package winetest
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +16,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/asktray/asktray/app/datadir"
+	"github.com/asktray/asktray/internal/testkit"
 )
 
 // wine is the chroot that .ci/wine.sh set up, its fresh Wine prefix and
@@ -217,28 +216,7 @@ func (a *app) waitLog(t *testing.T, s string, timeout time.Duration) {
 // client connects the official Go SDK MCP client to the app with its token.
 func (a *app) client(t *testing.T, name string) *sdk.ClientSession {
 	t.Helper()
-	c := sdk.NewClient(&sdk.Implementation{Name: name, Version: "2.1.3"}, nil)
-	tr := &sdk.StreamableClientTransport{Endpoint: a.url, MaxRetries: -1,
-		HTTPClient: &http.Client{Transport: bearer{a.token, http.DefaultTransport}}}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	s, err := c.Connect(ctx, tr, &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
-	return s
-}
-
-type bearer struct {
-	token string
-	base  http.RoundTripper
-}
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return b.base.RoundTrip(r)
+	return testkit.ConnectMCP(t, a.url, a.token, name, 30*time.Second)
 }
 
 // startXvfb starts an X server on the host on a display it picks

@@ -17,39 +17,11 @@ import (
 	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/internal/testkit"
 	"github.com/asktray/asktray/mcpbridge"
 )
 
 func jsonDecode(s string, v any) error { return json.Unmarshal([]byte(s), v) }
-
-// callAsync calls tool on s in the background; the channel gets its
-// structured result, or {"error": …}.
-func callAsync(s *sdk.ClientSession, tool string, args map[string]any) <-chan map[string]any {
-	done := make(chan map[string]any, 1)
-	go func() {
-		r, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: tool, Arguments: args})
-		if err != nil {
-			done <- map[string]any{"error": err.Error()}
-			return
-		}
-		var m map[string]any
-		b, _ := json.Marshal(r.StructuredContent)
-		_ = json.Unmarshal(b, &m)
-		done <- m
-	}()
-	return done
-}
-
-func waitResult(t *testing.T, c <-chan map[string]any) map[string]any {
-	t.Helper()
-	select {
-	case m := <-c:
-		return m
-	case <-time.After(60 * time.Second):
-		t.Fatal("no result from the tool call within a minute")
-		return nil
-	}
-}
 
 // waitPending waits until the app has n pending questions and returns them.
 func (w *wine) waitPending(t *testing.T, d dataDir, n int) []question.Question {
@@ -130,7 +102,7 @@ func TestWineHeadless(t *testing.T) {
 		t.Fatalf("tools/list gave %v, want the 11 tools %v", names, want)
 	}
 
-	res := callAsync(s, "ask_text", map[string]any{"question": "Name the release branch"})
+	res := testkit.CallToolAsync(s, "ask_text", map[string]any{"question": "Name the release branch"})
 	qs := w.waitPending(t, d, 1)
 	if qs[0].Message != "Name the release branch" || qs[0].Client.Name != "wine-agent" {
 		t.Fatalf("pending %+v", qs[0])
@@ -138,7 +110,7 @@ func TestWineHeadless(t *testing.T) {
 	if r := w.cli(t, d, "answer", qs[0].ID, "--accept", `"release/wine"`); r.code != 0 || !strings.Contains(r.stdout, "answered") {
 		t.Fatalf("answer over the pipe: %+v", r)
 	}
-	got := waitResult(t, res)
+	got := testkit.WaitToolResult(t, res, 60*time.Second)
 	if got["status"] != "answered" || got["answer"] != "release/wine" || got["via"] != "cli" {
 		t.Fatalf("the agent got %v, want the text answered via cli", got)
 	}

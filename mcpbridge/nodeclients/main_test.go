@@ -2,7 +2,6 @@ package nodeclients
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -121,7 +120,7 @@ type appProc struct {
 	dir    string
 	url    string
 	token  string
-	stderr *syncBuffer
+	stderr *testkit.SyncBuffer
 	ctl    *control.Client // the app's control socket, to watch its questions without a process per look
 }
 
@@ -139,7 +138,7 @@ func startApp(t *testing.T, settings string, args ...string) *appProc {
 		}
 	}
 	cmd := testkit.AsktrayCommand(append([]string{"--headless", "--addr", "127.0.0.1:0", "--data-dir", dir}, args...)...)
-	p := &appProc{cmd: cmd, dir: dir, stderr: &syncBuffer{}}
+	p := &appProc{cmd: cmd, dir: dir, stderr: &testkit.SyncBuffer{}}
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -235,7 +234,7 @@ func (p *appProc) answer(t *testing.T, id, value string) {
 // nodeProc is a running node script whose stdout is read line by line.
 type nodeProc struct {
 	lines  chan string
-	stderr *syncBuffer
+	stderr *testkit.SyncBuffer
 	done   chan struct{}
 	code   int
 }
@@ -247,7 +246,7 @@ func startNode(t *testing.T, limit time.Duration, env []string, args ...string) 
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	cmd := exec.CommandContext(ctx, nodeBin(), args...)
 	cmd.Env = env
-	p := &nodeProc{lines: make(chan string, 1000), stderr: &syncBuffer{}, done: make(chan struct{})}
+	p := &nodeProc{lines: make(chan string, 1000), stderr: &testkit.SyncBuffer{}, done: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	stdout, err := cmd.StdoutPipe()
 	if err == nil {
@@ -288,22 +287,4 @@ func (p *nodeProc) wait() int {
 	}
 	<-p.done
 	return p.code
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent use.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

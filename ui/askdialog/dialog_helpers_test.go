@@ -1,11 +1,9 @@
 package askdialog
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/internal/testkit"
 	"github.com/asktray/asktray/ui/internal/uitheme"
 )
 
@@ -84,25 +83,8 @@ type dialogEnv struct {
 	broker *question.Broker
 	clock  *fakeDialogClock
 	m      *Manager
-	logs   *lockedBuffer
+	logs   *testkit.SyncBuffer
 	events chan question.Event
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *lockedBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *lockedBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func newDialogEnv(t *testing.T) *dialogEnv {
@@ -112,7 +94,7 @@ func newDialogEnv(t *testing.T) *dialogEnv {
 func newDialogEnvWith(t *testing.T, cfg question.Config) *dialogEnv {
 	t.Helper()
 	e := &dialogEnv{t: t, app: test.NewTempApp(t), broker: question.NewBroker(cfg), clock: newFakeDialogClock(),
-		logs: &lockedBuffer{}, events: make(chan question.Event, 256)}
+		logs: &testkit.SyncBuffer{}, events: make(chan question.Event, 256)}
 	e.app.Settings().SetTheme(uitheme.New()) // the app's theme, as ui.Run sets it
 	t.Cleanup(func() { _ = e.broker.Close() })
 	stop := e.broker.Subscribe(func(ev question.Event) { e.events <- ev })

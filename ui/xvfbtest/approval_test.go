@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/asktray/asktray/internal/testkit"
 )
 
 // TestApprovalDialogDeniesOnEnter: a real client calls request_approval
@@ -14,7 +16,7 @@ import (
 func TestApprovalDialogDeniesOnEnter(t *testing.T) {
 	d := newDesktop(t)
 	s := d.client(t, "e2e-agent")
-	res := callAsync(s, "request_approval", map[string]any{
+	res := testkit.CallToolAsync(s, "request_approval", map[string]any{
 		"action":  "Force-push main",
 		"details": "```\ngit push --force-with-lease origin main\n```",
 		"reason":  "The rebase dropped a commit with a leaked key.",
@@ -30,7 +32,7 @@ func TestApprovalDialogDeniesOnEnter(t *testing.T) {
 	time.Sleep(900 * time.Millisecond)
 	d.x(t, "xdotool", "windowfocus", "--sync", w)
 	d.x(t, "xdotool", "key", "--clearmodifiers", "Return")
-	got := waitResult(t, res)
+	got := testkit.WaitToolResult(t, res, 30*time.Second)
 	if got["decision"] != "deny" || got["via"] != "dialog" {
 		t.Fatalf("client got %v", got)
 	}
@@ -45,8 +47,8 @@ func TestAwayFromTheCLIHoldsDialogs(t *testing.T) {
 		t.Fatalf("away on: %v\n%s", err, out)
 	}
 	s := d.client(t, "e2e-agent")
-	res := callAsync(s, "ask_confirm", map[string]any{"question": "Run the migration?", "wait": false})
-	if got := waitResult(t, res); got["status"] != "pending" {
+	res := testkit.CallToolAsync(s, "ask_confirm", map[string]any{"question": "Run the migration?", "wait": false})
+	if got := testkit.WaitToolResult(t, res, 30*time.Second); got["status"] != "pending" {
 		t.Fatalf("client got %v", got)
 	}
 	// The question is pending and its EventAsked has reached the UI; give
@@ -74,7 +76,7 @@ func TestAlwaysAllowHighRisk(t *testing.T) {
 	d := newDesktop(t)
 	s := d.client(t, "e2e-agent")
 	args := map[string]any{"action": "Force-push main", "details": "```\ngit push --force-with-lease origin main\n```", "risk": "high"}
-	res := callAsync(s, "request_approval", args)
+	res := testkit.CallToolAsync(s, "request_approval", args)
 	w := d.waitWindow(t, "e2e-agent asks", 20*time.Second)
 	d.x(t, "xdotool", "windowfocus", "--sync", w)
 	time.Sleep(900 * time.Millisecond)
@@ -93,14 +95,14 @@ func TestAlwaysAllowHighRisk(t *testing.T) {
 		d.x(t, "xdotool", "key", "--clearmodifiers", k)
 		time.Sleep(100 * time.Millisecond)
 	}
-	if got := waitResult(t, res); got["decision"] != "allow" || got["via"] != "dialog" {
+	if got := testkit.WaitToolResult(t, res, 30*time.Second); got["decision"] != "allow" || got["via"] != "dialog" {
 		t.Fatalf("client got %v", got)
 	}
 	out, err := d.cli("rules", "--json")
 	if err != nil || !strings.Contains(out, `"high_risk": true`) || !strings.Contains(out, `"action": "request_approval:Force-push main"`) {
 		t.Fatalf("rules: %v\n%s", err, out)
 	}
-	if got := waitResult(t, callAsync(s, "request_approval", args)); got["status"] != "auto_approved" || got["rule_id"] == nil {
+	if got := testkit.WaitToolResult(t, testkit.CallToolAsync(s, "request_approval", args), 30*time.Second); got["status"] != "auto_approved" || got["rule_id"] == nil {
 		t.Fatalf("second request got %v", got)
 	}
 }

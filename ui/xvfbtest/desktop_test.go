@@ -9,34 +9,9 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/asktray/asktray/internal/testkit"
 )
-
-func callAsync(s *sdk.ClientSession, tool string, args map[string]any) <-chan map[string]any {
-	done := make(chan map[string]any, 1)
-	go func() {
-		r, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: tool, Arguments: args})
-		if err != nil {
-			done <- map[string]any{"error": err.Error()}
-			return
-		}
-		var m map[string]any
-		b, _ := json.Marshal(r.StructuredContent)
-		_ = json.Unmarshal(b, &m)
-		done <- m
-	}()
-	return done
-}
-
-func waitResult(t *testing.T, c <-chan map[string]any) map[string]any {
-	t.Helper()
-	select {
-	case m := <-c:
-		return m
-	case <-time.After(30 * time.Second):
-		t.Fatal("no result from the tool call")
-		return nil
-	}
-}
 
 // TestDialogAnsweredWithKeyboard: a real MCP client asks; the dialog window
 // of the real binary appears on the X server; keys typed with xdotool answer
@@ -44,7 +19,7 @@ func waitResult(t *testing.T, c <-chan map[string]any) map[string]any {
 func TestDialogAnsweredWithKeyboard(t *testing.T) {
 	d := newDesktop(t)
 	s := d.client(t, "e2e-agent")
-	res := callAsync(s, "ask_confirm", map[string]any{"question": "Run the **database migration** now?"})
+	res := testkit.CallToolAsync(s, "ask_confirm", map[string]any{"question": "Run the **database migration** now?"})
 	w := d.waitWindow(t, "e2e-agent asks", 20*time.Second)
 
 	// Keys typed before the answer controls arm do nothing.
@@ -62,7 +37,7 @@ func TestDialogAnsweredWithKeyboard(t *testing.T) {
 	time.Sleep(900 * time.Millisecond)
 	d.x(t, "xdotool", "windowfocus", "--sync", w)
 	d.x(t, "xdotool", "key", "--clearmodifiers", "Return")
-	got := waitResult(t, res)
+	got := testkit.WaitToolResult(t, res, 30*time.Second)
 	if got["status"] != "answered" || got["confirmed"] != true || got["via"] != "dialog" {
 		t.Fatalf("client got %v", got)
 	}

@@ -2,9 +2,7 @@ package xvfbtest
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -164,28 +162,7 @@ func (d *desktop) screenshot(t testing.TB, path string) {
 // client connects the official Go SDK client over HTTP with the token.
 func (d *desktop) client(t testing.TB, name string) *sdk.ClientSession {
 	t.Helper()
-	c := sdk.NewClient(&sdk.Implementation{Name: name, Version: "2.1.3"}, nil)
-	tr := &sdk.StreamableClientTransport{Endpoint: d.url, MaxRetries: -1,
-		HTTPClient: &http.Client{Transport: bearer{d.token, http.DefaultTransport}}}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	s, err := c.Connect(ctx, tr, &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
-	return s
-}
-
-type bearer struct {
-	token string
-	base  http.RoundTripper
-}
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return b.base.RoundTrip(r)
+	return testkit.ConnectMCP(t, d.url, d.token, name, 10*time.Second)
 }
 
 // startXvfb starts an X server on a display it picks itself (-displayfd),

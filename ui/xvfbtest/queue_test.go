@@ -9,6 +9,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/asktray/asktray/internal/testkit"
 )
 
 // startOpenbox runs the openbox window manager on the desktop's display,
@@ -68,7 +70,7 @@ func TestQueueNeverTakesFocus(t *testing.T) {
 	startOpenbox(t, d)
 	d.start(t, d.bin, "--data-dir", d.dataDir, "--addr", "127.0.0.1:0")
 	claude, cursor := d.client(t, "claude-code"), d.client(t, "cursor")
-	first := callAsync(claude, "ask_text", map[string]any{"question": "Name the branch for the dialog work"})
+	first := testkit.CallToolAsync(claude, "ask_text", map[string]any{"question": "Name the branch for the dialog work"})
 	w := d.waitWindow(t, "claude-code asks", 20*time.Second)
 	waitFocus(t, d, w)
 	d.x(t, "xdotool", "type", "--delay", "40", "feature/q")
@@ -102,7 +104,7 @@ func TestQueueNeverTakesFocus(t *testing.T) {
 	d.x(t, "xdotool", "type", "--delay", "40", "_42")
 	time.Sleep(700 * time.Millisecond)
 	d.x(t, "xdotool", "key", "--clearmodifiers", "Return")
-	if got := waitResult(t, first); got["status"] != "answered" || got["answer"] != "feature/q_42" {
+	if got := testkit.WaitToolResult(t, first, 30*time.Second); got["status"] != "answered" || got["answer"] != "feature/q_42" {
 		t.Fatalf("first question got %v", got)
 	}
 	next := d.waitWindow(t, "cursor asks", 20*time.Second)

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/asktray/asktray/internal/testkit"
 )
 
 // TestReusedWindowArmsAndAnswers: the second question's dialog comes up in
@@ -18,7 +20,7 @@ func TestReusedWindowArmsAndAnswers(t *testing.T) {
 	var centres [][2]int
 	// The second message is taller, so a window left where it was would be off centre.
 	for i, q := range []string{"Deploy build 41?", "Deploy build 42?\n\n- migrates the schema\n- restarts the workers\n- clears the cache"} {
-		res := callAsync(s, "ask_confirm", map[string]any{"question": q})
+		res := testkit.CallToolAsync(s, "ask_confirm", map[string]any{"question": q})
 		w := d.waitWindow(t, "e2e-agent asks", 20*time.Second)
 		ids = append(ids, w)
 		d.x(t, "xdotool", "windowfocus", "--sync", w)
@@ -31,7 +33,7 @@ func TestReusedWindowArmsAndAnswers(t *testing.T) {
 		centres = append(centres, centre(t, d.x(t, "xdotool", "getwindowgeometry", "--shell", w)))
 		d.x(t, "xdotool", "windowfocus", "--sync", w)
 		d.x(t, "xdotool", "key", "--clearmodifiers", "Escape")
-		if got := waitResult(t, res); got["status"] != "answered" || got["confirmed"] != false {
+		if got := testkit.WaitToolResult(t, res, 30*time.Second); got["status"] != "answered" || got["confirmed"] != false {
 			t.Fatalf("dialog %d: client got %v", i+1, got)
 		}
 		deadline := time.Now().Add(5 * time.Second)

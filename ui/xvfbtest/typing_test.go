@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/asktray/asktray/internal/testkit"
 )
 
 // TestTypingElsewhereNeverConfirms is a person typing a command line in
@@ -38,7 +40,7 @@ func TestTypingElsewhereNeverConfirms(t *testing.T) {
 	typed := make(chan error, 1)
 	go func() { typed <- typing.Wait() }()
 	time.Sleep(500 * time.Millisecond)
-	res := callAsync(s, "ask_confirm", map[string]any{"question": "Push **feature** to origin?"})
+	res := testkit.CallToolAsync(s, "ask_confirm", map[string]any{"question": "Push **feature** to origin?"})
 	w := d.waitWindow(t, "e2e-agent asks", 20*time.Second)
 	deadline := time.Now().Add(5 * time.Second)
 	for d.x(t, "xdotool", "getwindowfocus") != w {
@@ -68,7 +70,7 @@ func TestTypingElsewhereNeverConfirms(t *testing.T) {
 	time.Sleep(900 * time.Millisecond)
 	d.x(t, "xdotool", "windowfocus", "--sync", w)
 	d.x(t, "xdotool", "key", "--clearmodifiers", "Return")
-	if got := waitResult(t, res); got["status"] != "answered" || got["confirmed"] != true || got["via"] != "dialog" {
+	if got := testkit.WaitToolResult(t, res, 30*time.Second); got["status"] != "answered" || got["confirmed"] != true || got["via"] != "dialog" {
 		t.Fatalf("client got %v", got)
 	}
 }

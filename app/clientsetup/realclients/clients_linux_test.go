@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/asktray/asktray/internal/testkit"
 )
 
 // asktrayTools are the tools every client must list where its command shows
@@ -194,7 +196,7 @@ func (s *scratch) stream(t *testing.T, env, stdin []string, bin string, args []s
 	if err != nil {
 		t.Fatal(err)
 	}
-	stderr := &syncBuffer{}
+	stderr := &testkit.SyncBuffer{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -241,7 +241,7 @@ func startApp(t *testing.T) *app {
 	a := &app{bin: testkit.Binary(t), dir: filepath.Join(t.TempDir(), "data")}
 	cmd := exec.Command(a.bin, "--headless", "--addr", "127.0.0.1:0", "--data-dir", a.dir)
 	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
-	stderr := &syncBuffer{}
+	stderr := &testkit.SyncBuffer{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -278,22 +278,4 @@ func startApp(t *testing.T) *app {
 	}
 	a.url = info.URL
 	return a
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent use.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -78,7 +78,7 @@ type appProc struct {
 	dir string
 	cmd *exec.Cmd
 	ctl *control.Client
-	log *syncBuffer
+	log *testkit.SyncBuffer
 	mu  sync.Mutex
 }
 
@@ -97,7 +97,7 @@ func startApp(t *testing.T, dir string) *appProc {
 func (a *appProc) start() {
 	a.t.Helper()
 	cmd := asktrayCmd(a.t, nil, "--headless", "--addr", "127.0.0.1:0", "--data-dir", a.dir)
-	a.log = &syncBuffer{}
+	a.log = &testkit.SyncBuffer{}
 	cmd.Stderr = a.log
 	if err := cmd.Start(); err != nil {
 		a.t.Fatal(err)
@@ -206,24 +206,6 @@ func (a *appProc) answer(id string, flags ...string) {
 	}
 }
 
-// syncBuffer is a strings.Builder any goroutine may write.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (w *syncBuffer) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *syncBuffer) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
-}
-
 // testPassword is the login password the app in this test binary accepts
 // (personcheck.SetTestVerifier in child): an approval from a terminal needs
 // it.
@@ -244,7 +226,7 @@ func (a *appProc) allow(id string) {
 		a.t.Fatal(err)
 	}
 	defer f.Close()
-	out := &syncBuffer{}
+	out := &testkit.SyncBuffer{}
 	go func() { _, _ = io.Copy(out, f) }()
 	var typed string
 	if !waitUntil(15*time.Second, func() bool {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/asktray/asktray/internal/testkit"
 )
 
 // TestClaudeCodePrint: PermissionRequest fires in `claude -p` too (Claude
@@ -23,7 +25,7 @@ func TestClaudeCodePrint(t *testing.T) {
 			path, command := s.marker(name)
 			cmd := exec.Command(agentBin(t, "claude-code"), "-p", "RUN<<"+command+">>", "--model", fakeModel, "--permission-mode", "default") //nolint:gosec // the pinned agent
 			cmd.Dir, cmd.Env = s.work, s.env
-			out := &syncBuffer{}
+			out := &testkit.SyncBuffer{}
 			cmd.Stdout, cmd.Stderr = out, out
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
