@@ -49,6 +49,7 @@ func testStore(t *testing.T, open func(t *testing.T) Store) {
 		{"end_checks_outcome", contractEndChecksOutcome},
 		{"begin_ended_equals_begin_then_end", contractBeginEndedEqualsBeginThenEnd},
 		{"begin_ended_errors", contractBeginEndedErrors},
+		{"annotate_keeps_the_outcome", contractAnnotateKeepsTheOutcome},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -476,5 +477,41 @@ func contractBeginEndedErrors(t *testing.T, s Store) {
 	}
 	if _, err := s.Get(ctx, "bad"); !errors.Is(err, question.ErrNotFound) {
 		t.Errorf("Get after refused BeginEnded = %v, want ErrNotFound", err)
+	}
+}
+
+func contractAnnotateKeepsTheOutcome(t *testing.T, s Store) {
+	ctx := t.Context()
+	q := newQuestion("a", base)
+	r := ended(question.Declined, base.Add(time.Second))
+	r.Note, r.Via = "use npm ci", question.ViaCLI
+	add(t, s, q, r)
+	pending := newQuestion("p", base.Add(time.Second))
+	add(t, s, pending, nil)
+	if err := s.Annotate(ctx, q.ID, question.ReasonAgentProceeded); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := s.Get(ctx, q.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := *r
+	want.Afterwards = question.ReasonAgentProceeded
+	if d := diffResult(rec.Result, &want); d != "" {
+		t.Errorf("annotated result: %s", d)
+	}
+	// It is still found as the outcome it was, and listed with its afterwards.
+	page, err := s.List(ctx, Filter{Outcomes: []question.State{question.State(question.Declined)}})
+	if err != nil || len(page.Records) != 1 || page.Records[0].Result.Afterwards != question.ReasonAgentProceeded {
+		t.Fatalf("list %+v %v", page.Records, err)
+	}
+	if _, lr, err := s.Lookup(ctx, q.ID); err != nil || lr.Afterwards != question.ReasonAgentProceeded {
+		t.Fatalf("lookup %+v %v", lr, err)
+	}
+	if err := s.Annotate(ctx, pending.ID, question.ReasonAgentProceeded); !errors.Is(err, question.ErrStillPending) {
+		t.Errorf("pending: %v, want ErrStillPending", err)
+	}
+	if err := s.Annotate(ctx, "nope", question.ReasonAgentProceeded); !errors.Is(err, question.ErrNotFound) {
+		t.Errorf("unknown: %v, want ErrNotFound", err)
 	}
 }

@@ -80,9 +80,11 @@ type Page struct {
 // concurrent use.
 //
 // Begin fails with an error wrapping ErrExists when the id is already
-// recorded. End, Lookup, Get and Delete fail with an error wrapping
-// question.ErrNotFound when the id is unknown, and End fails with an error
-// wrapping question.ErrNotPending when the question has already ended.
+// recorded. End, Annotate, Lookup, Get and Delete fail with an error
+// wrapping question.ErrNotFound when the id is unknown, End fails with an
+// error wrapping question.ErrNotPending when the question has already
+// ended, and Annotate with one wrapping question.ErrStillPending when it has
+// not.
 //
 // A stored question reads back with every field intact except that its
 // State is the row's state (pending, or the outcome once ended), times are
@@ -91,6 +93,7 @@ type Page struct {
 type Store interface {
 	question.DecidedJournal
 	question.Lookup
+	question.Annotator
 
 	// Get returns the record with the given id.
 	Get(ctx context.Context, id string) (Record, error)

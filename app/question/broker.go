@@ -19,6 +19,7 @@ const (
 	EventResurfaced                      // its snooze ran out; it wants attention again
 	EventWaiters                         // the number of agents waiting on it changed
 	EventEnded                           // it ended; Result says how
+	EventAnnotated                       // it had ended; Result.Afterwards now says what was learnt since
 )
 
 func (t EventType) String() string {
@@ -33,12 +34,14 @@ func (t EventType) String() string {
 		return "waiters"
 	case EventEnded:
 		return "ended"
+	case EventAnnotated:
+		return "annotated"
 	}
 	return fmt.Sprintf("EventType(%d)", int(t))
 }
 
 // Event tells subscribers about a change. Question is a copy taken when the
-// event happened; Result is set for EventEnded; Waiters for EventWaiters.
+// event happened; Result is set for EventEnded and EventAnnotated; Waiters for EventWaiters.
 type Event struct {
 	Type     EventType
 	Question Question

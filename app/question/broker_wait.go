@@ -45,7 +45,10 @@ func (b *Broker) Wait(ctx context.Context, id string) (Result, error) {
 
 	select {
 	case <-e.done:
-		return e.res, nil
+		b.mu.Lock() // Annotate may change it since
+		r := e.res
+		b.mu.Unlock()
+		return r, nil
 	case <-ctx.Done():
 		return Result{}, ctx.Err()
 	}

@@ -38,7 +38,9 @@ type Lookup interface {
 var (
 	ErrNotFound   = errors.New("no question with that id")
 	ErrNotPending = errors.New("question is no longer pending")
-	ErrClosed     = errors.New("broker is closed")
+	// ErrStillPending: what was asked of a question needs it ended.
+	ErrStillPending = errors.New("question is still pending")
+	ErrClosed       = errors.New("broker is closed")
 )
 
 // nopJournal keeps nothing; it serves a Broker made without a Journal.
@@ -46,3 +48,14 @@ type nopJournal struct{}
 
 func (nopJournal) Begin(context.Context, Question) error       { return nil }
 func (nopJournal) End(context.Context, Question, Result) error { return nil }
+
+// Annotator is a Journal that can add to an ended question what was learnt
+// of it afterwards (Result.Afterwards). The Broker uses it in Annotate when
+// the Journal implements it.
+type Annotator interface {
+	// Annotate sets the Afterwards of the ended question id to after. It
+	// fails, wrapping ErrNotFound, for an unknown id, and wrapping
+	// ErrStillPending for a question that has not ended. It blocks until
+	// the change is durable.
+	Annotate(ctx context.Context, id string, after Reason) error
+}

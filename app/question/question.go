@@ -190,6 +190,11 @@ const (
 	// ReasonAnsweredInAgent withdraws a question the agent's own prompt
 	// answered first (its session moved on), so the tray need not.
 	ReasonAnsweredInAgent Reason = "answered_in_agent"
+	// ReasonAgentProceeded is said of a question afterwards
+	// (Result.Afterwards): the agent went on without its outcome, as its
+	// own prompt had been answered first, so the decision recorded here
+	// did not count (an agent hook's deny, then the tool ran).
+	ReasonAgentProceeded Reason = "agent_proceeded"
 )
 
 // Via says through which channel a decision came.
@@ -219,6 +224,9 @@ type Result struct {
 	Note      string          `json:"note,omitempty"`
 	RuleID    string          `json:"rule_id,omitempty"`
 	DecidedAt time.Time       `json:"decided_at"`
+	// Afterwards is what was learnt of the outcome after it was recorded,
+	// e.g. ReasonAgentProceeded; "" for nothing. Broker.Annotate sets it.
+	Afterwards Reason `json:"afterwards,omitempty"`
 }
 
 // Action is what a person does with a question.
