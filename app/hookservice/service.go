@@ -65,6 +65,9 @@ type Service struct {
 	// id: their session's next event makes them stale.
 	notices map[string]sessionKey
 	seen    map[sessionKey]sessionEvents // each session's event count
+	// ended are the hook approvals that ended, by question id, until their
+	// tool's post-tool event (proceeded.go).
+	ended map[string]endedHook
 }
 
 type sessionKey struct {
@@ -88,6 +91,7 @@ const movedKeep = time.Minute
 type openHook struct {
 	agent            hook.Agent
 	session, toolKey string
+	input            string // inputKey of the tool's input
 }
 
 // expiryBackstop is how long past its deadline a hook waits for the broker
@@ -252,7 +256,7 @@ func (h *Service) askAndWait(ctx context.Context, q question.Question, req hook.
 		h.log().Error("hook: ask", "agent", req.Agent, "err", err)
 		return question.Result{}, "", false
 	}
-	o := openHook{agent: req.Agent, session: req.SessionID, toolKey: req.ToolName}
+	o := openHook{agent: req.Agent, session: req.SessionID, toolKey: req.ToolName, input: inputKey(req.ToolInput)}
 	if h.track(asked.ID, o, start) {
 		h.withdrawAnswered(asked.ID, req)
 	}
@@ -305,19 +309,28 @@ func (h *Service) track(id string, o openHook, start time.Time) bool {
 		h.open = map[string]openHook{}
 	}
 	h.open[id] = o
+	h.forgetEnded(o, time.Now())
 	m, ok := h.moved[sessionKey{o.agent, o.session}]
 	return ok && o.session != "" && !m.at.Before(start) && (m.tool == "" || m.tool == o.toolKey)
 }
 
+// untrack forgets the open approval id, which ended, and remembers it for
+// its tool's post-tool event, unless that event already came.
 func (h *Service) untrack(id string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if o, ok := h.open[id]; ok {
+		h.rememberEnded(id, o, time.Now())
+	}
 	delete(h.open, id)
 }
 
 // movedOn withdraws the open hook approvals of req's session that req shows
 // were answered in the agent: after PostToolUse or PostToolUseFailure, the
-// approvals for that tool; after UserPromptSubmit, Stop or SessionEnd, all.
+// approvals of that tool call; after
+// UserPromptSubmit, Stop or SessionEnd, all. After PostToolUse, an approval
+// of that call the hook had already denied is marked as the agent having
+// proceeded (proceeded.go).
 // Claude Code shows its own dialog while the hook waits and does not stop the
 // hook when the person answers there
 // (https://github.com/anthropics/claude-code/issues/15433), so these events
@@ -342,15 +355,13 @@ func (h *Service) movedOn(req hook.Request) {
 		}
 	}
 	h.moved[sessionKey{req.Agent, req.SessionID}] = sessionMove{at: now, tool: tool}
-	for id, o := range h.open {
-		if o.agent == req.Agent && o.session == req.SessionID && (tool == "" || o.toolKey == tool) {
-			ids = append(ids, id)
-		}
+	ids = h.answeredOpen(req, tool)
+	if req.Event == hook.Stop || req.Event == hook.SessionEnd {
+		h.forgetEnded(openHook{agent: req.Agent, session: req.SessionID}, now)
 	}
 	h.mu.Unlock()
-	for _, id := range ids {
-		h.withdrawAnswered(id, req)
-	}
+	h.endAnswered(ids, req)
+	h.proceeded(req)
 }
 
 // withdrawAnswered ends the open approval id as answered in the agent.
