@@ -33,12 +33,15 @@ func printHistory(stdio IO, items []control.Item) error {
 }
 
 // historyVerdict is the OUTCOME column: the verdict as the history window
-// names it, with the rule that decided.
+// names it, with the rule that decided and what was learnt afterwards.
 func historyVerdict(it control.Item) string {
 	v := question.VerdictOf(&it.Question, it.Result)
 	s := present.VerdictMark(v).Label
 	if r := it.Result; r != nil && r.RuleID != "" && (v == question.VerdictRuleAllowed || v == question.VerdictRuleDenied) {
 		s += " (" + safe(r.RuleID) + ")"
+	}
+	if _, short := present.Afterwards(it.Result); short != "" {
+		s += "; " + short // the decision did not count
 	}
 	return s
 }

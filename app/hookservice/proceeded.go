@@ -9,6 +9,7 @@ import (
 
 	"github.com/asktray/asktray/app/hook"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // A tray decision can come after the agent's own prompt was answered: Claude
@@ -195,4 +196,14 @@ func (h *Service) endAnswered(ids []string, req hook.Request) {
 			h.markIfDenied(id, req) // only after PostToolUse, which names the call
 		}
 	}
+}
+
+// asksToo leads the details of req's approval when its agent shows its own
+// prompt while the tray asks (Claude Code) and sends nothing when that
+// prompt is answered Yes: the tray cannot know, so it says so.
+func asksToo(req hook.Request) string {
+	if req.Agent != hook.ClaudeCode {
+		return ""
+	}
+	return "_" + present.AgentAsksToo(agentNames[req.Agent]) + "_\n\n"
 }

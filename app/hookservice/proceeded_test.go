@@ -2,6 +2,7 @@ package hookservice
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -203,5 +204,29 @@ func TestInputCovers(t *testing.T) {
 		if got := inputCovers(asked, []byte(tc.ran)); got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.ran, got, tc.want)
 		}
+	}
+}
+
+// TestHook_ClaudeCodeApprovalSaysItAsksToo: a Claude Code approval says
+// that Claude Code may already have been answered in its terminal (it
+// sends nothing on its Yes until the tool ran); Codex and Copilot CLI ask
+// their own prompt only after the hook, so theirs do not.
+func TestHook_ClaudeCodeApprovalSaysItAsksToo(t *testing.T) {
+	t.Parallel()
+	e := newHookServer(t)
+	q, got := e.askReal(t)
+	if !strings.HasPrefix(q.Details, "_Claude Code asks in its terminal too") || !strings.Contains(q.Details, "**Working directory:** `/tmp/realagents/work`") {
+		t.Fatalf("details %q", q.Details)
+	}
+	_ = e.b.Answer(q.ID, question.Response{Action: question.Cancel})
+	recv(t, got)
+	for _, p := range []hook.Payload{realPayload(t, hook.Codex, "PermissionRequest"), realPayload(t, hook.CopilotCLI, "permissionRequest")} {
+		got := e.call(p, time.Minute)
+		q := e.nextAsked(t)
+		if strings.Contains(q.Details, "asks in its terminal too") {
+			t.Errorf("%s: %q", p.Agent, q.Details)
+		}
+		_ = e.b.Answer(q.ID, question.Response{Action: question.Cancel})
+		recv(t, got)
 	}
 }

@@ -160,6 +160,7 @@ func (h *Service) approval(req hook.Request) question.Question {
 	if req.Cwd != "" {
 		details = "**Working directory:** `" + strings.ReplaceAll(req.Cwd, "`", "'") + "`\n\n" + details
 	}
+	details = asksToo(req) + details
 	if r := []rune(details); len(r) > question.MaxDetails {
 		details = string(r[:question.MaxDetails-64]) + "\n\n… (cut: the request is too long to show in full)"
 	}

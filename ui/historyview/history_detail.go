@@ -35,6 +35,7 @@ type historyDetail struct {
 	outcomeIcon *widget.Icon
 	outcome     *widget.Label
 	decider     *widget.Label
+	afterwards  *widget.Label   // what was learnt since, e.g. the agent had already proceeded
 	message     *fyne.Container // holds the message's RichText
 	options     *widget.RichText
 	answerHead  *widget.Label
@@ -71,6 +72,8 @@ func newHistoryDetail(h *Window) *historyDetail {
 	d.outcomeIcon = widget.NewIcon(nil)
 	d.outcome = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	d.decider = widget.NewLabel("")
+	d.afterwards = wrap(widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+	d.afterwards.Importance = widget.WarningImportance
 	d.message = container.NewStack()
 	d.options = widget.NewRichText()
 	d.options.Wrapping = fyne.TextWrapWord
@@ -99,6 +102,7 @@ func newHistoryDetail(h *Window) *historyDetail {
 	d.body = container.NewVBox(
 		d.title,
 		container.NewHBox(d.outcomeIcon, d.outcome, d.decider),
+		d.afterwards,
 		widget.NewSeparator(),
 		d.message, d.options,
 		d.answerHead, d.answerBox, d.note,
@@ -181,6 +185,9 @@ func (d *historyDetail) show(rec history.Record) {
 	d.schema.SetText(indentJSON(q.Schema))
 	d.schemaBox.Hidden = len(q.Schema) == 0
 	d.schemaBox.CloseAll()
+	sentence, _ := present.Afterwards(r)
+	d.afterwards.SetText(sentence)
+	d.afterwards.Hidden = sentence == ""
 
 	if r == nil {
 		d.decider.SetText("·  waiting for an answer")

@@ -1,6 +1,7 @@
 package historyview
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -37,5 +38,36 @@ func TestHistory_DetailShowsApprovalFields(t *testing.T) {
 	}
 	if d.decider.Text != "·  Rule r9" {
 		t.Errorf("decider %q", d.decider.Text)
+	}
+}
+
+// A hook approval denied in the tray whose tool then ran (the agent had
+// been answered in its own terminal first) is marked live: the row's answer
+// and the detail say the agent had already proceeded, the outcome stays.
+func TestHistory_ShowsTheAgentHadAlreadyProceeded(t *testing.T) {
+	s := historytest.New(t)
+	recs := seedHistory(t, s, []seedRec{{time.Minute, 2 * time.Second, question.Question{Kind: question.KindApproval, Client: seedClient("claude-code", ""),
+		Message: "Bash", Tool: "permission_request", Action: "Bash", Details: "```sh\necho ran\n```"},
+		&question.Result{Outcome: question.Declined, DecidedBy: question.ByHuman, Via: question.ViaCLI, Note: "not now"}}})
+	x := newHistHarness(t, s).show()
+	h, d := x.h, x.h.detail
+	h.list.Select(0)
+	if !d.afterwards.Hidden || shortAnswer(h.rows[0]) != "“not now”" {
+		t.Fatalf("before: afterwards %v %q, row %q", d.afterwards.Hidden, d.afterwards.Text, shortAnswer(h.rows[0]))
+	}
+	if err := s.Annotate(context.Background(), recs[0].Question.ID, question.ReasonAgentProceeded); err != nil {
+		t.Fatal(err)
+	}
+	rec, _ := s.Get(context.Background(), recs[0].Question.ID)
+	h.Handle(question.Event{Type: question.EventAnnotated, Question: rec.Question, Result: rec.Result})
+	x.wait()
+	if got := shortAnswer(h.rows[0]); got != "agent had already proceeded" {
+		t.Errorf("row %q", got)
+	}
+	if d.afterwards.Hidden || !strings.Contains(d.afterwards.Text, "The agent had already proceeded: it was answered in the agent's own terminal first") {
+		t.Errorf("detail %v %q", d.afterwards.Hidden, d.afterwards.Text)
+	}
+	if d.outcome.Text != "Denied" || d.note.Text != "Note: not now" {
+		t.Errorf("outcome %q, note %q", d.outcome.Text, d.note.Text)
 	}
 }

@@ -177,6 +177,9 @@ func reasonText(r *question.Result) string {
 // shortAnswer is the row's one-line summary of what happened.
 func shortAnswer(rec history.Record) string {
 	r := rec.Result
+	if _, short := present.Afterwards(r); short != "" {
+		return short // it makes the rest not count
+	}
 	switch {
 	case r == nil:
 		return "waiting"

@@ -227,12 +227,12 @@ func (h *Window) fail(what string, err error) {
 	h.status.SetText("Could not " + what + ": " + err.Error())
 }
 
-// Handle applies a broker event: a question asked or ended is looked up in
+// Handle applies a broker event: a question asked, ended or annotated is looked up in
 // the store and inserted, updated or removed, keeping the selection and
 // what the person is reading. A hidden window only notes that it is stale.
 // It runs on the Fyne goroutine: the tray wraps broker callbacks in fyne.Do.
 func (h *Window) Handle(ev question.Event) {
-	if ev.Type != question.EventAsked && ev.Type != question.EventEnded {
+	if ev.Type != question.EventAsked && ev.Type != question.EventEnded && ev.Type != question.EventAnnotated {
 		return
 	}
 	if !h.visible {

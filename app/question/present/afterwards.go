@@ -1,0 +1,29 @@
+package present
+
+import "github.com/asktray/asktray/app/question"
+
+// Afterwards says what was learnt of r's outcome after it was recorded
+// (Result.Afterwards), as a sentence for the history's detail, and short for
+// a row or a table; both are "" when nothing was. It does not block.
+func Afterwards(r *question.Result) (sentence, short string) {
+	if r == nil {
+		return "", ""
+	}
+	switch r.Afterwards {
+	case "":
+		return "", ""
+	case question.ReasonAgentProceeded:
+		return "The agent had already proceeded: it was answered in the agent's own terminal first, so this decision did not count.",
+			"agent had already proceeded"
+	}
+	return string(r.Afterwards), string(r.Afterwards)
+}
+
+// AgentAsksToo is what a tool approval of an agent that shows its own
+// prompt while the tray asks (Claude Code, through its hook) says of that
+// prompt: that it may have been answered already. name is the agent as a
+// person calls it. It does not block.
+func AgentAsksToo(name string) string {
+	return name + " asks in its terminal too, and the first answer counts: if it was answered there, " +
+		"the command may already be running, and your answer here changes nothing."
+}
