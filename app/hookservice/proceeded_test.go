@@ -230,3 +230,24 @@ func TestHook_ClaudeCodeApprovalSaysItAsksToo(t *testing.T) {
 		recv(t, got)
 	}
 }
+
+// TestHook_AskedAsAnotherCallRanIsNotWithdrawn: an approval asked just
+// before its session's PostToolUse but tracked just after learns of it only
+// when that PostToolUse is of its own call.
+func TestHook_AskedAsAnotherCallRanIsNotWithdrawn(t *testing.T) {
+	t.Parallel()
+	e := newHookServer(t)
+	perm := realPayload(t, hook.ClaudeCode, "PermissionRequest")
+	o := openHook{agent: perm.Agent, session: perm.SessionID, toolKey: perm.ToolName, input: inputKey(perm.ToolInput)}
+	start := time.Now()
+	other := realPayload(t, hook.ClaudeCode, "PostToolUse")
+	other.ToolInput = []byte(`{"command":"echo other"}`)
+	e.h.movedOn(hook.Request{Payload: other})
+	if e.h.track("q1", o, start) {
+		t.Fatal("another command's PostToolUse counted as this call's")
+	}
+	e.h.movedOn(hook.Request{Payload: realPayload(t, hook.ClaudeCode, "PostToolUse")})
+	if !e.h.track("q2", o, start) {
+		t.Fatal("its own PostToolUse did not count")
+	}
+}

@@ -79,8 +79,9 @@ type sessionKey struct {
 // for every one). An approval asked just before it but tracked just after
 // learns of it here.
 type sessionMove struct {
-	at   time.Time
-	tool string
+	at    time.Time
+	tool  string
+	input json.RawMessage // the tool's input, with tool
 }
 
 // movedKeep is how long a moved-on event is remembered for approvals still
@@ -312,7 +313,7 @@ func (h *Service) track(id string, o openHook, start time.Time) bool {
 	h.open[id] = o
 	h.forgetEnded(o, time.Now())
 	m, ok := h.moved[sessionKey{o.agent, o.session}]
-	return ok && o.session != "" && !m.at.Before(start) && (m.tool == "" || m.tool == o.toolKey)
+	return ok && o.session != "" && !m.at.Before(start) && (m.tool == "" || m.tool == o.toolKey && inputCovers(o.input, m.input))
 }
 
 // untrack forgets the open approval id, which ended, and remembers it for
@@ -355,7 +356,7 @@ func (h *Service) movedOn(req hook.Request) {
 			delete(h.moved, k)
 		}
 	}
-	h.moved[sessionKey{req.Agent, req.SessionID}] = sessionMove{at: now, tool: tool}
+	h.moved[sessionKey{req.Agent, req.SessionID}] = sessionMove{at: now, tool: tool, input: req.ToolInput}
 	ids = h.answeredOpen(req, tool)
 	if req.Event == hook.Stop || req.Event == hook.SessionEnd {
 		h.forgetEnded(openHook{agent: req.Agent, session: req.SessionID}, now)
