@@ -189,3 +189,36 @@ func TestServer_Show(t *testing.T) {
 	}
 	<-called
 }
+
+// TestServer_Quit: an app that cannot be asked to quit (no Quit hook, as
+// in a test server) answers 501 with code "unsupported" and stays up; one
+// with a hook answers and calls it once.
+func TestServer_Quit(t *testing.T) {
+	t.Parallel()
+	c, _ := newServer(t)
+	err := c.Quit(context.Background())
+	var ae *APIError
+	if !errors.As(err, &ae) || ae.Status != 501 || ae.Code != "unsupported" || !strings.Contains(ae.Message, "cannot be asked to quit") {
+		t.Fatalf("quit without a hook = %v, want 501 unsupported", err)
+	}
+	if _, err := c.Status(context.Background()); err != nil {
+		t.Fatalf("the server stopped after a refused quit: %v", err)
+	}
+	store := historytest.New(t)
+	b := question.NewBroker(question.Config{Journal: store})
+	defer b.Close()
+	called := make(chan struct{}, 2)
+	s := &Server{Broker: b, Store: store, Status: func() Status { return Status{} }, Quit: func() { called <- struct{}{} }}
+	sock := filepath.Join(t.TempDir(), "q.sock")
+	if err := s.Listen(sock); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = s.Shutdown(context.Background()) }()
+	if err := NewClient(sock).Quit(context.Background()); err != nil {
+		t.Fatalf("quit = %v", err)
+	}
+	<-called
+	if len(called) != 0 {
+		t.Fatal("Quit was called more than once")
+	}
+}
