@@ -120,7 +120,8 @@ func (d *questionDialog) top() fyne.CanvasObject {
 func (d *questionDialog) titleAndBody() (title, body string) { return titleAndBody(d.q) }
 
 // titleAndBody returns q's bold title and its Markdown message, as the
-// dialog and the history show them: the header and the message, or for an
+// dialog and the history show them: the header and the message (no title
+// for an agent's own notification, whose header is the headline), or for an
 // approval its action (none for an agent tool's, which the headline names)
 // and details.
 // Both are shown as present.Shown makes them: invisible characters as
@@ -128,6 +129,9 @@ func (d *questionDialog) titleAndBody() (title, body string) { return titleAndBo
 func titleAndBody(q question.Question) (title, body string) {
 	q = present.Shown(q)
 	title, body = q.Header, q.Message
+	if present.IsAgentNotice(&q) {
+		return "", body // the headline is its header
+	}
 	if q.Kind != question.KindApproval || q.Action == "" {
 		return title, body
 	}

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // queueOfFour is an open text question the person is typing into, then
@@ -174,5 +175,25 @@ func TestDialog_WhoAndWhereFirst(t *testing.T) {
 	}
 	if want := "claude-code 2.1.3  ·  session in payments-service since " + first.q.Created.Local().Format("15:04"); d.client.Text != want {
 		t.Fatalf("client line %q, want %q", d.client.Text, want)
+	}
+}
+
+// TestDialog_AgentNoticeSaysWhoAndWhere: an agent's own notification (made
+// by the hook service) leads with its header, which names the agent and
+// where it waits, not "claude-code says", and has no title repeating it;
+// its message, starting with the project and session, is the body.
+func TestDialog_AgentNoticeSaysWhoAndWhere(t *testing.T) {
+	e := newDialogEnv(t)
+	d := e.ask(question.Question{Kind: question.KindNotice, Client: question.Client{Name: "claude-code", SessionID: "3f2a1b9c-0000"},
+		Tool: present.AgentNoticeTool, Header: "Claude Code is asking in its terminal",
+		Message: "payments-service (session 3f2a1b9c…): Claude needs your permission to use Bash"})
+	if d.headline.Text != "Claude Code is asking in its terminal" {
+		t.Fatalf("headline %q", d.headline.Text)
+	}
+	if d.header != nil {
+		t.Fatalf("a title %q besides the headline", d.header.Text)
+	}
+	if title, body := d.titleAndBody(); title != "" || !strings.HasPrefix(body, "payments-service (session 3f2a1b9c…): ") {
+		t.Fatalf("title %q, body %q", title, body)
 	}
 }

@@ -12,8 +12,10 @@ import (
 // Headline says who asks and where, to lead a question with: "claude-code
 // wants to run a shell command in ~/projects/payments-service" for an agent
 // tool's permission (what the tool does, from toolinput.Does), "… asks for
-// your approval in …" for another approval, "… says" for a notice and "…
-// asks in …" for the rest; the where is the working directory the agent or
+// your approval in …" for another approval, an agent's own notification's
+// header, which names the agent and where it waits ("Claude Code is asking
+// in its terminal"; its message starts with the project and session), "…
+// says" for another notice and "… asks in …" for the rest; the where is the working directory the agent or
 // its hook reported (Question.Cwd), with home as "~", left out when there
 // is none. Shown with invisible characters as markers. home is the person's
 // home directory, or "". It does not block.
@@ -24,6 +26,8 @@ func Headline(q *question.Question, home string) string {
 		where = " in " + Visible(HomePath(q.Cwd, home))
 	}
 	switch {
+	case IsAgentNotice(q):
+		return Visible(q.Header)
 	case q.Kind == question.KindNotice:
 		return who + " says"
 	case IsToolApproval(q) && toolinput.Does(q.Action) != "":

@@ -24,6 +24,9 @@ func TestHeadline(t *testing.T) {
 			"claude-code asks for your approval in /srv/app"},
 		{question.Question{Kind: question.KindConfirm, Client: question.Client{Name: "cursor"}}, "cursor asks"},
 		{question.Question{Kind: question.KindNotice, Client: cc}, "claude-code says"},
+		{question.Question{Kind: question.KindNotice, Client: cc, Tool: AgentNoticeTool, Header: "Claude Code is asking in its terminal"},
+			"Claude Code is asking in its terminal"},
+		{question.Question{Kind: question.KindNotice, Client: cc, Tool: "notify", Header: "Build"}, "claude-code says"},
 	} {
 		if got := Headline(&c.q, "/home/ada"); got != c.want {
 			t.Errorf("Headline = %q, want %q", got, c.want)
