@@ -25,6 +25,7 @@ const (
 var CSVHeader = []string{
 	"id", "created", "client", "client_version", "session_id", "kind", "header", "question",
 	"outcome", "reason", "decided_by", "via", "answer", "note", "decided_at", "elapsed_ms", "verdict",
+	"afterwards",
 }
 
 // Lister is the part of a Store that Export reads; the CLI satisfies it with
@@ -173,12 +174,13 @@ func csvRow(rec Record) []string {
 	row := []string{
 		q.ID, csvTime(q.Created), csvText(q.Client.Name), csvText(q.Client.Version), csvText(q.Client.SessionID),
 		string(q.Kind), csvText(q.Header), csvText(q.Message),
-		string(question.StatePending), "", "", "", "", "", "", "", string(question.VerdictOf(&q, r)),
+		string(question.StatePending), "", "", "", "", "", "", "", string(question.VerdictOf(&q, r)), "",
 	}
 	if r != nil {
 		row[8], row[9], row[10], row[11] = string(r.Outcome), string(r.Reason), string(r.DecidedBy), string(r.Via)
 		row[12], row[13] = string(r.Value), csvText(r.Note)
 		row[14], row[15] = csvTime(r.DecidedAt), strconv.FormatInt(rec.Elapsed().Milliseconds(), 10)
+		row[17] = string(r.Afterwards)
 	}
 	return row
 }

@@ -33,7 +33,7 @@ func exportStore(t *testing.T) (*SQLite, []string) {
 			Schema: json.RawMessage(`{"type":"object","properties":{"version":{"type":"string"},"draft":{"type":"boolean"}}}`)},
 			&question.Result{Outcome: question.Answered, DecidedBy: question.ByHuman, Via: question.ViaDialog, Value: json.RawMessage(`{"version":"1.4.0, final","draft":false}`)}},
 		{question.Question{Kind: question.KindApproval, Client: question.Client{Name: "codex"}, Message: "=HYPERLINK(\"http://evil.example\",\"click\")"},
-			&question.Result{Outcome: question.AutoRejected, DecidedBy: question.ByTimeout, Reason: question.ReasonTimeout}},
+			&question.Result{Outcome: question.AutoRejected, DecidedBy: question.ByTimeout, Reason: question.ReasonTimeout, Afterwards: question.ReasonAgentProceeded}},
 		{question.Question{Kind: question.KindText, Client: question.Client{Name: "claude-code"}, Message: "- name the branch\n- then push"}, nil},
 	}
 	ids := make([]string, len(msgs))
@@ -106,7 +106,7 @@ func TestExport_CSV(t *testing.T) {
 	if err != nil {
 		t.Fatalf("parse: %v", err)
 	}
-	if len(rows) != len(ids)+1 || strings.Join(rows[0], ",") != "id,created,client,client_version,session_id,kind,header,question,outcome,reason,decided_by,via,answer,note,decided_at,elapsed_ms,verdict" {
+	if len(rows) != len(ids)+1 || strings.Join(rows[0], ",") != "id,created,client,client_version,session_id,kind,header,question,outcome,reason,decided_by,via,answer,note,decided_at,elapsed_ms,verdict,afterwards" {
 		t.Fatalf("rows %d, header %q", len(rows), rows[0])
 	}
 	col := map[string]int{}
@@ -156,6 +156,9 @@ func TestExport_CSV(t *testing.T) {
 		{"q01", "verdict", "answered"},  // a multi-choice
 		{"q03", "verdict", "timed_out"}, // an approval that timed out
 		{"q04", "verdict", "pending"},
+		{"q03", "afterwards", "agent_proceeded"}, // learnt after the end (Broker.Annotate)
+		{"q00", "afterwards", ""},
+		{"q04", "afterwards", ""},
 	}
 	for _, c := range checks {
 		if got := get(c.id, c.col); got != c.want {
