@@ -1,13 +1,14 @@
 package ui
 
 import (
-	"bytes"
 	"context"
 	"slices"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app"
@@ -38,15 +39,24 @@ type connectWindow struct {
 
 	client      *widget.Select
 	kind        *widget.RadioGroup
-	text        *widget.Label
+	text        *widget.Label // shown holds its text unmasked
 	hint        *widget.Label
+	installed   *widget.Label // whether the agent's hooks are installed
 	copySnippet *widget.Button
 	copyCommand *widget.Button
 	install     *widget.Button
 	remove      *widget.Button
-	check       *widget.Button // Check setup: the doctor (connect_doctor.go)
+	check       *widget.Button  // Check setup: the doctor (connect_doctor.go)
+	buttons     *fyne.Container // the row of buttons under the setup
 	snippet     string
 	command     string
+	shown       string
+
+	// The token row (connect_token.go): the token masked until Show.
+	tokenRow             *fyne.Container
+	token                *widget.Label
+	showToken, copyToken *widget.Button
+	reveal               bool
 
 	// notice confirms that the app shows a test request's notice; the tray
 	// sets it. testRequests sends them (tests turn it off); checked, if
@@ -67,8 +77,13 @@ func newConnectWindow(a fyne.App, dataDir string, endpoint func() (url, token st
 	c.copySnippet.Importance = widget.HighImportance
 	c.copyCommand = widget.NewButton("Copy command", func() { a.Clipboard().SetContent(c.command) })
 	c.install = widget.NewButton("Install hooks", func() { c.applyHooks(false) })
-	c.remove = widget.NewButton("Remove hooks", func() { c.applyHooks(true) })
+	c.install.Importance = widget.HighImportance
+	c.remove = widget.NewButtonWithIcon("Remove hooks", theme.DeleteIcon(), func() { c.applyHooks(true) })
+	c.remove.Importance = widget.LowImportance
+	c.installed = widget.NewLabel("")
+	c.installed.Wrapping = fyne.TextWrapWord
 	c.check = widget.NewButton("Check setup", c.checkSetup)
+	c.newTokenRow()
 	c.kind = widget.NewRadioGroup([]string{setupMCP, setupHooks}, func(string) { c.refresh() })
 	c.kind.Horizontal = true
 	c.kind.Required = true
@@ -105,16 +120,20 @@ func (c *connectWindow) choose(client string) {
 	}
 	c.install.Hide()
 	c.remove.Hide()
+	c.installed.Hide()
 	c.copySnippet.SetText("Copy config entry")
+	c.copySnippet.Importance = widget.HighImportance
+	c.copySnippet.Refresh()
 	c.hint.SetText("Or run 'asktray config CLIENT --write' to add it to the client's config file.")
 	url, token := c.endpoint()
+	c.showTokenRow(token)
 	s, err := clientsetup.For(client, c.dataDir, url, token)
 	if err != nil {
-		c.text.SetText(err.Error())
+		c.setText(err.Error())
 		return
 	}
 	c.snippet, c.command = s.Snippet, s.Command
-	c.text.SetText(s.Text)
+	c.setText(s.Text)
 	if s.Command == "" {
 		c.copyCommand.Hide()
 	} else {
@@ -122,57 +141,14 @@ func (c *connectWindow) choose(client string) {
 	}
 }
 
-// chooseHooks shows agent's hooks setup.
-func (c *connectWindow) chooseHooks(agent string) {
-	c.copyCommand.Hide()
-	c.install.Show()
-	c.remove.Show()
-	c.copySnippet.SetText("Copy hooks")
-	c.hint.SetText("Install hooks merges them into the agent's file (keeping everything there, with a backup); " +
-		"the same as 'asktray config " + agent + " --hooks --write'.")
-	h, err := clientsetup.HooksFor(agent, c.dataDir, c.deadline())
-	if err != nil {
-		c.text.SetText(err.Error())
-		return
-	}
-	snip, err := h.Snippet()
-	var buf bytes.Buffer
-	if err == nil {
-		err = h.Print(&buf)
-	}
-	if err != nil {
-		c.text.SetText(err.Error())
-		return
-	}
-	c.snippet = string(snip)
-	c.text.SetText(buf.String())
-}
-
-// applyHooks installs (or removes) the chosen agent's hooks and shows what
-// happened. It writes a small file on the Fyne goroutine.
-func (c *connectWindow) applyHooks(remove bool) {
-	h, err := clientsetup.HooksFor(c.client.Selected, c.dataDir, c.deadline())
-	var buf bytes.Buffer
-	if err == nil {
-		if remove {
-			err = h.Remove(&buf)
-		} else {
-			err = h.Write(&buf)
-		}
-	}
-	if err != nil {
-		buf.WriteString(err.Error())
-	}
-	c.text.SetText(buf.String())
-}
-
 // Show shows the window, making it on first use; closing it hides it.
 func (c *connectWindow) Show() {
 	if c.win == nil {
 		w := c.app.NewWindow("Connect a client")
-		top := container.NewVBox(container.NewBorder(nil, nil, widget.NewLabel("Client"), nil, c.client), c.kind)
-		bottom := container.NewHBox(c.check, c.remove, c.install, c.copyCommand, c.copySnippet)
-		w.SetContent(container.NewBorder(top, container.NewVBox(c.hint, bottom), nil, nil, container.NewVScroll(c.text)))
+		top := container.NewVBox(container.NewBorder(nil, nil, widget.NewLabel("Client"), nil, c.client), c.kind, c.tokenRow)
+		c.buttons = container.NewHBox(c.install, c.remove, layout.NewSpacer(), c.check, c.copyCommand, c.copySnippet)
+		bottom := container.NewVBox(c.installed, c.hint, c.buttons)
+		w.SetContent(container.NewPadded(container.NewBorder(top, bottom, nil, nil, container.NewVScroll(c.text))))
 		w.SetCloseIntercept(w.Hide)
 		w.Resize(fyne.NewSize(720, 560))
 		w.CenterOnScreen()
@@ -181,6 +157,7 @@ func (c *connectWindow) Show() {
 			c.client.SetSelected(clientsetup.Clients()[0])
 		}
 	}
+	c.reveal = false // shown again, the token is masked again
 	c.refresh()
 	c.win.Show()
 	c.win.RequestFocus()

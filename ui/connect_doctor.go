@@ -26,11 +26,11 @@ const doctorTimeout = time.Minute
 func (c *connectWindow) checkSetup() {
 	env, err := c.doctorEnv()
 	if err != nil {
-		c.text.SetText(err.Error())
+		c.setText(err.Error())
 		return
 	}
 	c.check.Disable()
-	c.text.SetText("Checking every client's and agent's asktray entry…")
+	c.setText("Checking every client's and agent's asktray entry…")
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), doctorTimeout)
 		defer cancel()
@@ -38,7 +38,7 @@ func (c *connectWindow) checkSetup() {
 		var b strings.Builder
 		_ = r.Write(&b) // a strings.Builder takes every write
 		fyne.Do(func() {
-			c.text.SetText(b.String())
+			c.setText(b.String())
 			c.hint.SetText("The same check as 'asktray doctor' (which also reads the trust of the folder it runs in). " +
 				"Pick a client to see its setup again.")
 			c.check.Enable()

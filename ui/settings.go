@@ -18,7 +18,7 @@ import (
 // The away behaviours, as the settings window offers them.
 const (
 	awayHold   = "Hold new questions silently; the tray lists them"
-	awayReject = "Reject new questions at once (auto_rejected, reason away)"
+	awayReject = "Turn new questions down at once; the agent is told you are away"
 	// awayHandback hands questions back to the agent's own chat.
 	awayHandback = "Hand questions back to the agent's chat (approvals still wait)"
 )
@@ -43,7 +43,9 @@ type settingsWindow struct {
 	askIn                                               *widget.Select // ask_mode
 	tabs                                                *container.AppTabs
 	rules                                               rulesTab
-	status, info                                        *widget.Label
+	status, info, portNote                              *widget.Label
+	hints                                               map[string]*widget.Label // by row label
+	listenPort                                          int                      // the port field shows it
 	save, regenerate                                    *widget.Button
 
 	// The open confirmation, for a port move or a new token.
@@ -61,7 +63,11 @@ func newSettingsWindow(a fyne.App, env app.Env, applied func(settings.Settings))
 	s.sound = widget.NewCheck("Play the desktop's message sound", nil)
 	s.awayMode = widget.NewRadioGroup([]string{awayHold, awayReject, awayHandback}, nil)
 	s.awayMode.Required = true
-	s.askIn = widget.NewSelect([]string{"desktop", "client", "auto"}, nil)
+	var modes []string
+	for _, m := range askModes {
+		modes = append(modes, m.label)
+	}
+	s.askIn = widget.NewSelect(modes, nil)
 	s.startAtLogin = widget.NewCheck("Start Asktray in the tray when I log in", nil)
 	s.askUserQuestion = widget.NewCheck("Answer Claude Code's own multiple-choice questions here", nil)
 	s.status = widget.NewLabel("")
@@ -69,6 +75,9 @@ func newSettingsWindow(a fyne.App, env app.Env, applied func(settings.Settings))
 	s.save = widget.NewButton("Save", s.submit)
 	s.save.Importance = widget.HighImportance
 	s.port = widget.NewEntry()
+	s.portNote = widget.NewLabel("")
+	s.portNote.Importance = widget.WarningImportance
+	s.portNote.Hide()
 	s.regenerate = widget.NewButton("Regenerate token…", s.askRegenerate)
 	s.info = widget.NewLabel("")
 	s.info.Wrapping = fyne.TextWrapWord
@@ -88,7 +97,6 @@ func (s *settingsWindow) load(st settings.Settings) {
 	s.window.SetText(num(st.DefaultWindowSeconds, 55))
 	s.armDelay.SetText(num(st.ArmDelayMS, 500))
 	s.retention.SetText(strconv.Itoa(st.HistoryRetentionDays))
-	s.port.SetText(num(st.MCPPort, settings.DefaultPort))
 	var lines []string
 	for _, w := range st.BlockingWindows {
 		lines = append(lines, fmt.Sprintf("%s = %d", w.Match, w.Seconds))
@@ -104,11 +112,9 @@ func (s *settingsWindow) load(st settings.Settings) {
 	default:
 		s.awayMode.SetSelected(awayHold)
 	}
-	s.askIn.SetSelected(st.AskMode)
-	if st.AskMode == "" {
-		s.askIn.SetSelected("desktop")
-	}
+	s.askIn.SetSelected(askModeLabel(st.AskMode))
 	s.startAtLogin.SetChecked(st.StartAtLogin)
+	s.showPort()
 }
 
 // parse reads the fields into settings; errors name the field.
@@ -119,9 +125,9 @@ func (s *settingsWindow) parse() (settings.Settings, error) {
 		entry *widget.Entry
 		dst   *int
 	}{
-		{"Default deadline", s.timeout, &st.DefaultTimeoutSeconds},
-		{"Blocking window", s.window, &st.DefaultWindowSeconds},
-		{"Arming delay", s.armDelay, &st.ArmDelayMS},
+		{"Time to answer", s.timeout, &st.DefaultTimeoutSeconds},
+		{"Wait for an answer", s.window, &st.DefaultWindowSeconds},
+		{"Buttons unlock after", s.armDelay, &st.ArmDelayMS},
 		{"Keep history", s.retention, &st.HistoryRetentionDays},
 		{"MCP port", s.port, &st.MCPPort},
 	}
@@ -132,6 +138,7 @@ func (s *settingsWindow) parse() (settings.Settings, error) {
 		}
 		*f.dst = n
 	}
+	st.MCPPort = s.parsedPort(st.MCPPort)
 	st.BlockingWindows = nil
 	for i, line := range strings.Split(s.windows.Text, "\n") {
 		line = strings.TrimSpace(line)
@@ -141,7 +148,7 @@ func (s *settingsWindow) parse() (settings.Settings, error) {
 		match, secs, ok := strings.Cut(line, "=")
 		n, err := strconv.Atoi(strings.TrimSpace(secs))
 		if !ok || err != nil || strings.TrimSpace(match) == "" {
-			return st, fmt.Errorf("Per-client windows, line %d: write client-name = seconds", i+1) //nolint:staticcheck // shown to the person as is, naming the field as labelled
+			return st, fmt.Errorf("Wait per agent, line %d: write name = seconds", i+1) //nolint:staticcheck // shown to the person as is, naming the field as labelled
 		}
 		st.BlockingWindows = append(st.BlockingWindows, settings.BlockingWindow{Match: strings.TrimSpace(match), Seconds: n})
 	}
@@ -158,7 +165,7 @@ func (s *settingsWindow) parse() (settings.Settings, error) {
 	default:
 		st.AwayMode = ""
 	}
-	st.AskMode = s.askIn.Selected
+	st.AskMode = askModeValue(s.askIn.Selected)
 	if st.AskMode == "desktop" {
 		st.AskMode = "" // the default; keeps settings.json minimal
 	}
@@ -177,7 +184,7 @@ func (s *settingsWindow) submit() {
 	if port(st) != port(s.current) {
 		s.ask("Move the MCP server?", fmt.Sprintf("The MCP server moves to port %d now. Every client set up for port %d "+
 			"stops reaching Asktray until you set it up again: run 'asktray config CLIENT --write' for each one "+
-			"(clients using 'asktray stdio' only need restarting).", port(st), port(s.current)),
+			"(clients using 'asktray stdio' only need restarting).", port(st), s.listenPort),
 			"Move it", func() { s.apply(st) })
 		return
 	}
@@ -196,6 +203,7 @@ func (s *settingsWindow) apply(st settings.Settings) {
 	}
 	moved := port(st) != port(s.current)
 	s.current = st
+	s.showPort()
 	if s.applied != nil {
 		s.applied(st)
 	}
@@ -223,40 +231,20 @@ func port(st settings.Settings) int {
 	return st.MCPPort
 }
 
-// formItem is a form row with a hint under it.
-func formItem(label string, w fyne.CanvasObject, hint string) *widget.FormItem {
-	it := widget.NewFormItem(label, w)
-	it.HintText = hint
-	return it
-}
-
 // Show shows the window, making it on first use; closing it hides it.
 func (s *settingsWindow) Show() {
 	if s.win == nil {
 		w := s.app.NewWindow("Asktray settings")
-		form := widget.NewForm(
-			formItem("Default deadline (s)", s.timeout, "How long a person has to answer when the agent gives no timeout (10–86400)."),
-			formItem("Blocking window (s)", s.window, "How long a call waits before returning pending, for clients not listed below."),
-			formItem("Per-client windows", s.windows, ""),
-			formItem("Arming delay (ms)", s.armDelay, "Answer buttons unlock after the dialog was visible and focused this long (300–5000)."),
-			formItem("Notifications", s.sound, ""),
-			formItem("When away", s.awayMode, "Switch away in the tray menu or with 'asktray away on|off'. Away never allows anything."),
-			formItem("Keep history (days)", s.retention, "0 keeps everything; older finished questions are deleted daily."),
-			formItem("Start at login", s.startAtLogin, "Writes an XDG autostart entry (Linux, BSDs), a LaunchAgent (macOS) or the Run key (Windows)."),
-			formItem("Ask in", s.askIn, "client: the agent's own form (MCP elicitation); auto: the desktop when shown, else the agent's form. --ask overrides it."),
-			formItem("Claude Code hook", s.askUserQuestion, "Its AskUserQuestion through 'asktray hook claude-code' (docs/hooks.md); off, Claude Code asks in its terminal."),
-			formItem("MCP port", s.port, "Loopback port, 1024–65535. A change moves the server now; clients must be set up again."),
-			formItem("MCP token", container.NewHBox(s.regenerate), "A new token locks out every client until it is set up again."),
-		)
+		form := s.generalForm()
 		bottom := container.NewVBox(widget.NewSeparator(), s.status, container.NewBorder(nil, nil, nil, s.save, s.info))
 		general := container.NewBorder(nil, bottom, nil, nil, container.NewVScroll(form))
 		s.tabs = container.NewAppTabs(
-			container.NewTabItem("General", general),
-			container.NewTabItem("Rules", s.rulesView()),
+			container.NewTabItem("General", container.NewPadded(general)),
+			container.NewTabItem("Rules", container.NewPadded(s.rulesView())),
 		)
 		w.SetContent(s.tabs)
 		w.SetCloseIntercept(w.Hide)
-		w.Resize(fyne.NewSize(680, 620))
+		w.Resize(fyne.NewSize(760, 640))
 		w.CenterOnScreen()
 		s.win = w
 	}

@@ -48,9 +48,9 @@ func (s *settingsWindow) endpointMoved() {
 // with --addr, which overrides the setting for that run), it says so, so
 // that the port field and the URL never disagree unexplained.
 func (s *settingsWindow) showInfo() {
-	url, _ := envEndpoint(s.env)()
+	url, p := s.listening()
 	text := fmt.Sprintf("MCP URL %s · data dir %s", url, s.env.DataDir)
-	if p := urlPort(url); p != 0 && p != port(s.current) {
+	if p != 0 && p != port(s.current) {
 		text += fmt.Sprintf("\nThis run listens on port %d because asktray was started with --addr; "+
 			"the port saved here (%d) is used when it starts without --addr.", p, port(s.current))
 	}

@@ -98,7 +98,7 @@ func (s *settingsWindow) ruleRow(r policy.Rule, now time.Time) *ruleRow {
 	}
 	row.title = widget.NewLabelWithStyle(fmt.Sprintf("%s  ·  %s  ·  %s", verb, r.Client, r.Action),
 		fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	row.title.Truncation = fyne.TextTruncateEllipsis
+	row.title.Wrapping = fyne.TextWrapWord // the action in full, however long
 	if r.Decision == policy.Deny {
 		row.title.Importance = widget.DangerImportance
 	}

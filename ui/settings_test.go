@@ -39,10 +39,10 @@ func TestSettingsWindow_SaveAppliesAndRefusesBadInput(t *testing.T) {
 	test.Tap(s.sound)
 	test.Tap(s.askUserQuestion)
 	s.retention.SetText("30")
-	if s.askIn.Selected != "desktop" {
+	if s.askIn.Selected != askModeLabel("desktop") {
 		t.Fatalf("ask mode shows %q", s.askIn.Selected)
 	}
-	s.askIn.SetSelected("auto")
+	s.askIn.SetSelected(askModeLabel("auto"))
 	test.Tap(s.save)
 	if len(saved) != 1 || len(applied) != 1 {
 		t.Fatalf("saved %d applied %d: %s", len(saved), len(applied), s.status.Text)
@@ -61,8 +61,8 @@ func TestSettingsWindow_SaveAppliesAndRefusesBadInput(t *testing.T) {
 		want string
 	}{
 		{func() { s.armDelay.SetText("100") }, "arm_delay_ms: must be between 300 and 5000"},
-		{func() { s.armDelay.SetText("800"); s.timeout.SetText("ten") }, `Default deadline: "ten" is not a whole number`},
-		{func() { s.timeout.SetText("120"); s.windows.SetText("cursor 240") }, "Per-client windows, line 1"},
+		{func() { s.armDelay.SetText("800"); s.timeout.SetText("ten") }, `Time to answer: "ten" is not a whole number`},
+		{func() { s.timeout.SetText("120"); s.windows.SetText("cursor 240") }, "Wait per agent, line 1"},
 	} {
 		tc.set()
 		test.Tap(s.save)
@@ -160,8 +160,11 @@ func TestSettingsWindow_PortMoveAndTokenRegeneration(t *testing.T) {
 	if regenerated != 1 || !strings.Contains(s.status.Text, "New token in use") {
 		t.Fatalf("regenerated %d, status %q", regenerated, s.status.Text)
 	}
-	if !strings.Contains(tr.connect.text.Text, tok) || strings.Contains(tr.connect.text.Text, strings.Repeat("a", 64)) {
-		t.Fatalf("connect window still shows the old token: %q", tr.connect.text.Text)
+	if !strings.Contains(tr.connect.shown, tok) || strings.Contains(tr.connect.shown, strings.Repeat("a", 64)) {
+		t.Fatalf("connect window still has the old token: %q", tr.connect.shown)
+	}
+	if strings.Contains(tr.connect.text.Text, tok) {
+		t.Fatalf("connect window shows the new token in clear: %q", tr.connect.text.Text)
 	}
 }
 
@@ -267,23 +270,44 @@ func TestSettingsWindow_RulesTabAndAwayMode(t *testing.T) {
 }
 
 // TestSettingsWindow_AddrOverrideExplained: started with --addr, the
-// server listens on another port than the saved one; the window says why
-// instead of showing a port field and a URL that disagree unexplained.
+// server listens on another port than the saved one. The port field shows
+// the port it listens on, with "configured 7931, listening on 41234" next
+// to it and the reason under the form; saving the field as it is keeps the
+// saved port (nothing moves), and a port typed in moves the server.
 func TestSettingsWindow_AddrOverrideExplained(t *testing.T) {
 	a := test.NewTempApp(t)
 	b := question.NewBroker(question.Config{})
 	defer b.Close()
 	url := "http://127.0.0.1:41234/mcp"
-	env := app.Env{Broker: b, DataDir: "/data", Endpoint: func() (string, string) { return url, "t" }}
+	var saved []settings.Settings
+	env := app.Env{Broker: b, DataDir: "/data", Endpoint: func() (string, string) { return url, "t" },
+		ApplySettings: func(s settings.Settings) error {
+			saved = append(saved, s)
+			if s.MCPPort != 0 {
+				url = "http://" + s.MCPAddr() + "/mcp"
+			}
+			return nil
+		}}
 	s := newTray(a, env).settings
 	s.Show()
-	if s.port.Text != "7931" || !strings.Contains(s.info.Text, "listens on port 41234 because asktray was started with --addr") ||
-		!strings.Contains(s.info.Text, "(7931)") {
-		t.Fatalf("port %q info %q", s.port.Text, s.info.Text)
+	if s.port.Text != "41234" || s.portNote.Hidden || s.portNote.Text != "configured 7931, listening on 41234" ||
+		!strings.Contains(s.info.Text, "listens on port 41234 because asktray was started with --addr") ||
+		!strings.Contains(s.info.Text, "127.0.0.1:41234") {
+		t.Fatalf("port %q, note %q (hidden %v), info %q", s.port.Text, s.portNote.Text, s.portNote.Hidden, s.info.Text)
 	}
-	url = "http://127.0.0.1:7931/mcp"
-	s.showInfo()
-	if strings.Contains(s.info.Text, "--addr") {
-		t.Fatalf("info %q explains an override that is not there", s.info.Text)
+	// Saved as shown, the port setting stays as it was and nothing asks to move.
+	test.Tap(s.save)
+	if s.confirm != nil || len(saved) != 1 || saved[0].MCPPort != 0 || s.port.Text != "41234" {
+		t.Fatalf("saved %+v, confirm %v, port %q", saved, s.confirm, s.port.Text)
+	}
+	// A port typed in is a move from where the server listens.
+	s.port.SetText("8123")
+	test.Tap(s.save)
+	if s.confirm == nil || !strings.Contains(s.confirmText.Text, "moves to port 8123") || !strings.Contains(s.confirmText.Text, "set up for port 41234") {
+		t.Fatalf("move confirmation %v", s.confirmText)
+	}
+	test.Tap(s.confirmOK)
+	if len(saved) != 2 || saved[1].MCPPort != 8123 || s.port.Text != "8123" || !s.portNote.Hidden || strings.Contains(s.info.Text, "--addr") {
+		t.Fatalf("after the move: saved %+v, port %q, note %q (hidden %v), info %q", saved, s.port.Text, s.portNote.Text, s.portNote.Hidden, s.info.Text)
 	}
 }

@@ -87,7 +87,7 @@ func TestSettingsScreenshot(t *testing.T) {
 			NotificationSound: true, HistoryRetentionDays: 90}}
 	s := newSettingsWindow(a, env, nil)
 	s.Show()
-	s.win.Resize(fyne.NewSize(680, 820))
+	s.win.Resize(fyne.NewSize(760, 900))
 	dir := t.TempDir()
 	if os.Getenv("ASKTRAY_SCREENSHOTS") == "1" {
 		dir = filepath.Join("..", "docs", "screenshots")

@@ -1,0 +1,98 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/asktray/asktray/app"
+	"github.com/asktray/asktray/app/settings"
+)
+
+// inWindow fails unless o lies inside w's canvas with at least the theme's
+// padding on its left and right: nothing touches or crosses the edge.
+func inWindow(t *testing.T, w fyne.Window, name string, o fyne.CanvasObject) {
+	t.Helper()
+	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(o)
+	width, pad := w.Canvas().Size().Width, theme.Padding()
+	if pos.X < pad || pos.X+o.Size().Width > width-pad {
+		t.Errorf("%s spans x %.0f–%.0f in a window %.0f wide: it touches or crosses the edge", name, pos.X, pos.X+o.Size().Width, width)
+	}
+}
+
+// TestSettingsWindow_PlainLabelsAndWrappedHints: the General tab says what
+// each setting does in plain words (the settings.json keys stay as they
+// were), every control and hint keeps clear of the window's edges, and a
+// long hint wraps to the window's width instead of being cut off.
+func TestSettingsWindow_PlainLabelsAndWrappedHints(t *testing.T) {
+	a := test.NewTempApp(t)
+	env := app.Env{Endpoint: func() (string, string) { return "http://127.0.0.1:7931/mcp", "" }, DataDir: "/data"}
+	s := newSettingsWindow(a, env, nil)
+	s.Show()
+	var labels []string
+	for _, r := range s.generalRows() {
+		labels = append(labels, r.label)
+	}
+	want := []string{"Time to answer (seconds)", "Agents wait up to (seconds)", "Wait per agent (seconds)",
+		"Buttons unlock after (ms)", "Notifications", "When away", "Keep history (days)", "Start at login", "Where to ask",
+		"Claude Code's questions", "MCP port", "MCP token"}
+	if strings.Join(labels, "|") != strings.Join(want, "|") {
+		t.Fatalf("labels %q, want %q", labels, want)
+	}
+	for _, jargon := range []string{"Blocking window", "Per-client windows", "Ask in", "Arming delay", "auto_rejected"} {
+		for _, r := range s.generalRows() {
+			if strings.Contains(r.label, jargon) || strings.Contains(r.hint, jargon) {
+				t.Errorf("row %q still says %q", r.label, jargon)
+			}
+		}
+		for _, o := range append(append([]string{}, s.askIn.Options...), s.awayMode.Options...) {
+			if strings.Contains(o, jargon) {
+				t.Errorf("option %q still says %q", o, jargon)
+			}
+		}
+	}
+	if got := s.askIn.Options; len(got) != 3 || got[0] != "A dialog on this desktop" || s.askIn.Selected != got[0] {
+		t.Fatalf("where to ask offers %q, selected %q", got, s.askIn.Selected)
+	}
+
+	hint := s.hints[labelAskMode]
+	if hint == nil || !strings.Contains(hint.Text, "--ask desktop, client or auto overrides this for that run.") {
+		t.Fatalf("where-to-ask hint %v", hint)
+	}
+	width := s.win.Canvas().Size().Width
+	oneLine := fyne.MeasureText(hint.Text, theme.CaptionTextSize(), hint.TextStyle)
+	if hint.Wrapping != fyne.TextWrapWord || hint.MinSize().Width >= width || oneLine.Width <= hint.Size().Width ||
+		hint.Size().Height < 2*oneLine.Height {
+		t.Fatalf("hint %.0f×%.0f (min width %.0f, one line %.0f wide) in a window %.0f wide: not wrapped",
+			hint.Size().Width, hint.Size().Height, hint.MinSize().Width, oneLine.Width, width)
+	}
+	for name, o := range map[string]fyne.CanvasObject{"where-to-ask hint": hint, "time to answer": s.timeout,
+		"port": s.port, "where to ask": s.askIn, "data dir line": s.info, "save": s.save} {
+		inWindow(t, s.win, name, o)
+	}
+}
+
+// TestSettingsWindow_PortFieldIsTheListeningPort: the port field and the
+// URL under the form come from one source, the app's endpoint; with no
+// override there is no note next to the field.
+func TestSettingsWindow_PortFieldIsTheListeningPort(t *testing.T) {
+	a := test.NewTempApp(t)
+	url := "http://127.0.0.1:7940/mcp"
+	env := app.Env{Endpoint: func() (string, string) { return url, "" }, DataDir: "/data", Settings: settings.Settings{MCPPort: 7940}}
+	s := newSettingsWindow(a, env, nil)
+	s.Show()
+	if s.port.Text != "7940" || !s.portNote.Hidden || !strings.Contains(s.info.Text, "127.0.0.1:7940") {
+		t.Fatalf("port %q, note %q (hidden %v), info %q", s.port.Text, s.portNote.Text, s.portNote.Hidden, s.info.Text)
+	}
+	url = "http://127.0.0.1:7950/mcp" // --addr 127.0.0.1:7950 at start
+	s.Show()
+	if s.port.Text != "7950" || s.portNote.Hidden || s.portNote.Text != "configured 7940, listening on 7950" ||
+		s.portNote.Importance != widget.WarningImportance {
+		t.Fatalf("port %q, note %q (hidden %v)", s.port.Text, s.portNote.Text, s.portNote.Hidden)
+	}
+	inWindow(t, s.win, "port note", s.portNote)
+}
