@@ -146,7 +146,9 @@ func (c *connectWindow) Show() {
 	if c.win == nil {
 		w := c.app.NewWindow("Connect a client")
 		top := container.NewVBox(container.NewBorder(nil, nil, widget.NewLabel("Client"), nil, c.client), c.kind, c.tokenRow)
-		c.buttons = container.NewHBox(c.install, c.remove, layout.NewSpacer(), c.check, c.copyCommand, c.copySnippet)
+		// Check setup ends the row: it is the last step, after installing, and a
+		// fixed place (the right edge) for a person and for the Xvfb test alike.
+		c.buttons = container.NewHBox(c.install, c.remove, layout.NewSpacer(), c.copyCommand, c.copySnippet, c.check)
 		bottom := container.NewVBox(c.installed, c.hint, c.buttons)
 		w.SetContent(container.NewPadded(container.NewBorder(top, bottom, nil, nil, container.NewVScroll(c.text))))
 		w.SetCloseIntercept(w.Hide)

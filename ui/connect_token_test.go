@@ -66,6 +66,9 @@ func TestConnectWindow_InstallHooksFirstWithInstalledLine(t *testing.T) {
 	if install < 0 || remove < 0 || install > remove {
 		t.Fatalf("buttons: install at %d, remove at %d", install, remove)
 	}
+	if last := c.buttons.Objects[len(c.buttons.Objects)-1]; last != c.check {
+		t.Fatalf("the row ends with %T, not Check setup", last) // the Xvfb test clicks it at the right edge
+	}
 	if c.install.Importance != widget.HighImportance || c.remove.Importance == widget.HighImportance {
 		t.Fatalf("importance: install %v, remove %v", c.install.Importance, c.remove.Importance)
 	}

@@ -48,9 +48,9 @@ func TestConnectCheckSetup(t *testing.T) {
 	win := d.waitWindow(t, "Connect a client", 20*time.Second)
 	d.x(t, "xdotool", "windowfocus", "--sync", win)
 	time.Sleep(700 * time.Millisecond) // let it lay out
-	x, y, _, h := d.geometry(t, win)
-	// Check setup is the first button of the bottom row, at the left.
-	d.x(t, "xdotool", "mousemove", "--sync", strconv.Itoa(x+50), strconv.Itoa(y+h-22), "click", "1")
+	x, y, width, h := d.geometry(t, win)
+	// Check setup is the last button of the bottom row, at the right edge.
+	d.x(t, "xdotool", "mousemove", "--sync", strconv.Itoa(x+width-45), strconv.Itoa(y+h-22), "click", "1")
 
 	settings := filepath.Join(home, ".claude", "settings.json")
 	deadline := time.Now().Add(30 * time.Second)
