@@ -20,7 +20,11 @@ import (
 
 // Dialog geometry, in Fyne units.
 const (
-	dialogWidth      = 520
+	dialogWidth = 520
+	// minDialogWidth is the narrowest the window can be made (the driver
+	// limits a window to its content's minimum size): narrower, the
+	// headline, message and buttons re-wrap into a word per line.
+	minDialogWidth   = 420
 	maxMessageHeight = 240 // a longer message scrolls
 	// maxMessageHeightGrowing is the message's when the controls take the
 	// window's height (a form, a long list of options).
@@ -86,8 +90,8 @@ func (d *questionDialog) layout() fyne.CanvasObject {
 		middle = container.NewBorder(head, below, nil, nil, card)
 	}
 	m := margin()
-	return container.New(layout.NewCustomPaddedLayout(m/2, m/2, m, m),
-		container.NewBorder(top, d.bar(), nil, nil, middle))
+	return container.New(minWidth(minDialogWidth-2*theme.Padding()), container.New(layout.NewCustomPaddedLayout(m/2, m/2, m, m),
+		container.NewBorder(top, d.bar(), nil, nil, middle)))
 }
 
 // top builds the dialog's first lines: the headline saying who asks and
