@@ -49,7 +49,7 @@ func makeEnv(t *testing.T, real bool) *env {
 	log := slog.New(slog.NewTextHandler(lockedWriter{&e.logMu, e.logs}, nil))
 	e.client = newJarClient()
 	e.person = personcheck.New(passwordIs(testPassword), func() time.Duration { return 5 * time.Minute }, log)
-	e.web = New(Config{Broker: e.broker, Log: log, Now: e.clock, Person: e.person, Dir: t.TempDir(), Links: func(id, u string) {
+	e.web = New(Config{Broker: e.broker, Log: log, Now: e.clock, Person: e.person, Dir: t.TempDir(), Home: "/home/ada", Links: func(id, u string) {
 		e.logMu.Lock()
 		defer e.logMu.Unlock()
 		e.links.WriteString(id + " " + u + "\n")

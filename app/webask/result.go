@@ -9,9 +9,10 @@ import (
 )
 
 // resultView is the page shown after an answer, or when the question had
-// already ended.
-func resultView(q question.Question, r question.Result, ended bool) *view {
-	v := &view{Q: q, Title: q.Client.DisplayName() + " asks", ClientLine: present.ClientLine(q.Client)}
+// already ended, under the question's headline; home is the person's home
+// directory, or "".
+func resultView(q question.Question, r question.Result, ended bool, home string) *view {
+	v := &view{Q: q, Title: present.Headline(&q, home), ClientLine: present.ClientLine(q.Client)}
 	rt := &resultText{Ended: ended}
 	who := q.Client.DisplayName()
 	switch r.Outcome {

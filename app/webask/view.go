@@ -21,8 +21,12 @@ type view struct {
 	Q question.Question // as asked: answers are read against it
 	// S is Q as the person reads it (present.Shown): invisible characters
 	// shown as markers, runs of empty lines collapsed. The page shows S.
-	S          question.Question
-	Title      string
+	S question.Question
+	// Title is the headline saying who asks, what and where
+	// (present.Headline), the page's <h1> and <title>; Heading and Body
+	// are the title and the Markdown message under it
+	// (present.TitleAndBody), which name an approval's action once.
+	Title, Heading, Body string
 	ClientLine string
 	Asked      string
 	LeftMS     int64
@@ -87,13 +91,12 @@ type resultText struct {
 	Ended   bool     // the question had ended before this answer
 }
 
-// newView builds the page of q with its defaults filled in.
-func newView(q question.Question) (*view, error) {
+// newView builds the page of q with its defaults filled in; home is the
+// person's home directory, or "".
+func newView(q question.Question, home string) (*view, error) {
 	shown := present.Shown(q)
-	v := &view{Q: q, S: shown, Title: shown.Client.DisplayName() + " asks", ClientLine: present.ClientLine(shown.Client)}
-	if q.Kind == question.KindNotice {
-		v.Title = shown.Client.DisplayName() + " says"
-	}
+	v := &view{Q: q, S: shown, Title: present.Headline(&q, home), ClientLine: present.ClientLine(shown.Client)}
+	v.Heading, v.Body = present.TitleAndBody(q)
 	v.Asked = "asked " + q.Created.Format("15:04:05 MST")
 	left := time.Until(q.Deadline)
 	v.LeftMS, v.Left = left.Milliseconds(), present.TimeLeft(left)

@@ -20,6 +20,7 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -67,6 +68,9 @@ type Config struct {
 	// Dir, if set, is the data dir, where OpenFile writes the files that
 	// forward a browser to a page.
 	Dir string
+	// Home is the person's home directory, which a page's headline writes
+	// as "~" (present.Headline); "" means os.UserHomeDir.
+	Home string
 }
 
 // Server mints, spends and serves the per-question links. Its methods are
@@ -97,6 +101,9 @@ type link struct {
 func New(cfg Config) *Server {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.Home == "" {
+		cfg.Home, _ = os.UserHomeDir() // none: directories are shown in full
 	}
 	s := &Server{cfg: cfg, log: cfg.Log, links: map[string]*link{}, sessions: map[string]struct{}{}, opens: map[string][]string{}}
 	if s.log == nil {

@@ -120,37 +120,9 @@ func (d *questionDialog) top() fyne.CanvasObject {
 	return container.NewVBox(d.headline, container.NewBorder(nil, nil, nil, d.times, d.client), d.queue, widget.NewSeparator())
 }
 
-// titleAndBody returns the dialog's bold title and its Markdown message.
-func (d *questionDialog) titleAndBody() (title, body string) { return titleAndBody(d.q) }
-
-// titleAndBody returns q's bold title and its Markdown message, as the
-// dialog and the history show them: the header and the message (no title
-// for an agent's own notification, whose header is the headline), or for an
-// approval its action (none for an agent tool's, which the headline names)
-// and details.
-// Both are shown as present.Shown makes them: invisible characters as
-// markers, runs of empty lines collapsed.
-func titleAndBody(q question.Question) (title, body string) {
-	q = present.Shown(q)
-	title, body = q.Header, q.Message
-	if present.IsAgentNotice(&q) {
-		return "", body // the headline is its header
-	}
-	if q.Kind != question.KindApproval || q.Action == "" {
-		return title, body
-	}
-	title = q.Action
-	if present.IsToolApproval(&q) {
-		title = "" // the headline says what the tool does
-	}
-	switch {
-	case strings.TrimSpace(q.Details) != "":
-		body = q.Details
-	case strings.TrimSpace(q.Message) == strings.TrimSpace(q.Action):
-		body = "*No details given.*"
-	}
-	return title, body
-}
+// titleAndBody returns the dialog's bold title and its Markdown message
+// (present.TitleAndBody).
+func (d *questionDialog) titleAndBody() (title, body string) { return present.TitleAndBody(d.q) }
 
 // messageCard puts the Markdown md on a card, scrolling when it is long.
 func (d *questionDialog) messageCard(md string) fyne.CanvasObject {
