@@ -117,7 +117,8 @@ func (d *questionDialog) top() fyne.CanvasObject {
 	next.Icon, next.IconPlacement, next.Importance = theme.NavigateNextIcon(), widget.ButtonIconTrailingText, widget.LowImportance
 	d.queue = container.NewBorder(nil, nil, nil, next, d.queueText)
 	d.queue.Hide()
-	return container.NewVBox(d.headline, container.NewBorder(nil, nil, nil, d.times, d.client), d.queue, widget.NewSeparator())
+	who := container.NewVBox(d.headline, container.NewBorder(nil, nil, nil, d.times, d.client))
+	return container.NewVBox(newMoveHandle(who, func() fyne.Window { return d.win }), d.queue, widget.NewSeparator())
 }
 
 // titleAndBody returns the dialog's bold title and its Markdown message
