@@ -16,8 +16,9 @@ import (
 
 // TestConnectWindow_ChecksSetup taps Check setup with a stale Codex hook (an
 // asktray that is gone) and a current Cursor entry in the home dir: the
-// window shows the doctor's report, a FIX line naming the file and the key,
-// and the Cursor entry fine; the button works again afterwards.
+// window shows the doctor's report, a FIX line naming the file and the key
+// (and one for each turn event the older entry lacks), and the Cursor entry
+// fine; the button works again afterwards.
 func TestConnectWindow_ChecksSetup(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
@@ -62,7 +63,11 @@ func TestConnectWindow_ChecksSetup(t *testing.T) {
 		t.Fatal("the check did not finish")
 	}
 	want := "FIX  codex hooks: " + hooks + " hooks.PermissionRequest[0].hooks[0].command: runs /old/asktray, which does not exist"
-	if r.OK() || !strings.Contains(c.text.Text, want) || !strings.Contains(c.text.Text, "ok   cursor MCP: "+cursor+" mcpServers.asktray: connects to "+mcpURL+": Asktray answers there and takes the token") || len(r.Problems()) != 2 {
+	// The stale entry, its trust, and the turn events (Stop,
+	// UserPromptSubmit) that an entry of before them lacks.
+	missing := "FIX  codex hooks: " + hooks + " hooks.Stop: has no asktray hook: run 'asktray config codex --hooks --write'"
+	if r.OK() || !strings.Contains(c.text.Text, want) || !strings.Contains(c.text.Text, missing) ||
+		!strings.Contains(c.text.Text, "ok   cursor MCP: "+cursor+" mcpServers.asktray: connects to "+mcpURL+": Asktray answers there and takes the token") || len(r.Problems()) != 4 {
 		t.Fatalf("report shown:\n%s", c.text.Text)
 	}
 	if c.check.Disabled() || !strings.Contains(c.hint.Text, "asktray doctor") {

@@ -44,8 +44,9 @@ func codexHookKeys(t *testing.T, b []byte) map[string]string {
 // Rewriting an older asktray entry (one with --timeout in its command) changes
 // only that handler's own keys, in its place: the person's groups before and
 // after it, their bytes and their places stay; a key of the person's inside
-// asktray's handler stays too. Rerunning with another deadline then changes
-// not a byte.
+// asktray's handler stays too; the events the older entry lacked (Codex's
+// turn events) are added after the person's groups. Rerunning with another
+// deadline then changes not a byte.
 func TestHooks_CodexRewriteKeepsPlaces(t *testing.T) {
 	home := t.TempDir()
 	h := hooksFor(t, "codex", home, nil)
@@ -85,13 +86,18 @@ func TestHooks_CodexRewriteKeepsPlaces(t *testing.T) {
 	if got, want := after["PermissionRequest:1:0"], `{"type":"command","command":"/opt/asktray/bin/asktray hook codex --data-dir /data","timeout":86406,"statusMessage":"Asking in the tray"}`; got != want {
 		t.Errorf("asktray's handler in its place:\n got %s\nwant %s", got, want)
 	}
-	if len(after) != len(before) {
+	// The turn events' handlers the older entry lacked come after the
+	// person's: Stop's second group, UserPromptSubmit's first.
+	ours := `{"type":"command","command":"/opt/asktray/bin/asktray hook codex --data-dir /data","timeout":86406}`
+	if after["Stop:1:0"] != ours || after["UserPromptSubmit:0:0"] != ours || len(after) != len(before)+2 {
 		t.Errorf("handlers %v, were %v", after, before)
 	}
-	// Only the two values changed, byte for byte.
+	// Up to the end of the person's Stop group only the two values
+	// changed, byte for byte; what follows is asktray's.
 	want := strings.Replace(strings.Replace(old, " --timeout 306 --data-dir", " --data-dir", 1), `"timeout": 306,`, `"timeout": 86406,`, 1)
-	if string(first) != want {
-		t.Errorf("the rewrite changed more than asktray's values:\n%s\nwant:\n%s", first, want)
+	want, _, _ = strings.Cut(want, `"/opt/stop.sh" } ] }`)
+	if !strings.HasPrefix(string(first), want+`"/opt/stop.sh" } ] },`) {
+		t.Errorf("the rewrite changed more than asktray's values:\n%s\nwant it to begin:\n%s", first, want)
 	}
 
 	// Another deadline: the same entry, nothing written.

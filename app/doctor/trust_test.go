@@ -80,7 +80,10 @@ func TestDistrusted(t *testing.T) {
 			t.Fatalf("trusted: %s", text(r))
 		}
 		b, _ := os.ReadFile(cfg)
-		mkfile(t, cfg, string(b)+"enabled = false\n")
+		// Turned off in the permission hook's own table (the turn events'
+		// tables follow it).
+		head := "[hooks.state." + quoteTOML(h.Path+":permission_request:0:0") + "]\n"
+		mkfile(t, cfg, strings.Replace(string(b), head, head+"enabled = false\n", 1))
 		problem(t, s.check(), "codex", cfg, key+".enabled")
 		mkfile(t, cfg, "[features]\nhooks = false\n"+string(b))
 		problem(t, s.check(), "codex", cfg, "features.hooks")

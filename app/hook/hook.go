@@ -74,8 +74,14 @@ const Tool = "permission_request"
 //     https://github.com/anthropics/claude-code/issues/15433); PreToolUse
 //     (matcher AskUserQuestion) answers Claude's own multiple-choice
 //     questions when the setting hook_ask_user_question is on.
-//   - codex: PermissionRequest only. Codex runs it before its own prompt
-//     (https://github.com/openai/codex/pull/17563), so nothing needs ending.
+//   - codex: PermissionRequest, which Codex runs before its own prompt
+//     (https://github.com/openai/codex/pull/17563); and the turn events
+//     that bound a tray question: Stop (the turn ended) and
+//     UserPromptSubmit (a new turn began). Codex runs its hooks from its
+//     app-server daemon, which outlives the terminal that asked, so the
+//     hook's parent bounds nothing; these are what Codex itself reports
+//     (codex-rs/hooks/src/events, Codex 0.171.0 sends both, turn_id
+//     included).
 //   - copilot-cli: permissionRequest, which also runs before the prompt;
 //     notification; and the tool and session events that show the session
 //     moved on, which withdraw its notices
@@ -86,7 +92,7 @@ func Events(a Agent) []string {
 	case ClaudeCode:
 		return []string{PermissionRequest, Notification, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SessionEnd, PreToolUse}
 	case Codex:
-		return []string{PermissionRequest}
+		return []string{PermissionRequest, UserPromptSubmit, Stop}
 	case CopilotCLI:
 		return []string{"permissionRequest", "notification", "postToolUse", "postToolUseFailure", "userPromptSubmitted", "agentStop", "sessionEnd"}
 	}

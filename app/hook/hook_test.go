@@ -152,6 +152,10 @@ func TestEntries(t *testing.T) {
 	if cc[len(cc)-1].Event != PreToolUse || cc[len(cc)-1].Matcher != AskUserQuestion {
 		t.Errorf("PreToolUse entry %+v", cc[len(cc)-1])
 	}
+	cx := Entries(Codex, "/usr/bin/asktray", "")
+	if got := []string{cx[0].Event, cx[1].Event, cx[2].Event}; len(cx) != 3 || got[0] != PermissionRequest || got[1] != UserPromptSubmit || got[2] != Stop {
+		t.Errorf("codex entries %+v: want PermissionRequest, then the turn events that bound it", cx)
+	}
 	for _, a := range Agents() {
 		if got, err := ParseAgent(string(a)); err != nil || got != a {
 			t.Errorf("ParseAgent(%s) = %v, %v", a, got, err)

@@ -16,8 +16,11 @@ type Payload struct {
 	Agent     Agent  `json:"agent"`
 	Event     string `json:"event"` // normalized: PermissionRequest, Notification, PostToolUse, ...
 	SessionID string `json:"session_id,omitempty"`
-	Cwd       string `json:"cwd,omitempty"`
-	ToolName  string `json:"tool_name,omitempty"`
+	// TurnID is Codex's turn_id: the turn of the session the event belongs
+	// to ("" when the agent sends none).
+	TurnID   string `json:"turn_id,omitempty"`
+	Cwd      string `json:"cwd,omitempty"`
+	ToolName string `json:"tool_name,omitempty"`
 	// ToolInput is the tool's input as a compact JSON object ({} when absent).
 	ToolInput json.RawMessage `json:"tool_input,omitempty"`
 	// Suggestions is Claude Code's permission_suggestions: the "always allow"
@@ -37,6 +40,7 @@ type Payload struct {
 type wire struct {
 	HookEventName string          `json:"hook_event_name"`
 	SessionID     string          `json:"session_id"`
+	TurnID        string          `json:"turn_id"`
 	Cwd           string          `json:"cwd"`
 	ToolName      string          `json:"tool_name"`
 	ToolInput     json.RawMessage `json:"tool_input"`
@@ -88,7 +92,7 @@ func Parse(a Agent, event string, data []byte) (Payload, error) {
 		return Payload{}, fmt.Errorf("stdin: not a valid hook payload: %w", err)
 	}
 	p := Payload{
-		Agent: a, Event: NormalizeEvent(event), SessionID: first(w.SessionID, w.SessionIDCamel), Cwd: w.Cwd,
+		Agent: a, Event: NormalizeEvent(event), SessionID: first(w.SessionID, w.SessionIDCamel), TurnID: w.TurnID, Cwd: w.Cwd,
 		ToolName: first(w.ToolName, w.ToolNameCamel), NotificationType: w.NotifType, Message: w.Message, Title: w.Title,
 	}
 	if p.Event == "" {

@@ -12,13 +12,16 @@ import (
 // app/hook/realagents (testdata/AGENT/real/EVENT.json: Claude Code 2.1.332,
 // Codex 0.171.0, Copilot CLI 1.0.102), with no --event: each names its
 // event, its session, its working directory and, for a tool's event, the
-// tool and its command.
+// tool and its command; each of Codex's names its turn, and its
+// PermissionRequest, UserPromptSubmit and Stop (recorded in one turn) the
+// same one.
 func TestParseRealAgentPayloads(t *testing.T) {
 	t.Parallel()
 	files, _ := filepath.Glob(filepath.Join("testdata", "*", "real", "*.json"))
-	if len(files) < 9 {
-		t.Fatalf("want the 9 recorded payloads, found %v", files)
+	if len(files) < 11 {
+		t.Fatalf("want the 11 recorded payloads, found %v", files)
 	}
+	codexTurns := map[string]bool{}
 	for _, f := range files {
 		a := Agent(filepath.Base(filepath.Dir(filepath.Dir(f))))
 		event := strings.TrimSuffix(filepath.Base(f), ".json")
@@ -34,6 +37,9 @@ func TestParseRealAgentPayloads(t *testing.T) {
 		if !strings.EqualFold(p.Event, event) || p.SessionID == "" || p.Cwd != "/tmp/realagents/work" {
 			t.Errorf("%s: event %q session %q cwd %q", f, p.Event, p.SessionID, p.Cwd)
 		}
+		if a == Codex {
+			codexTurns[p.TurnID] = true
+		}
 		if p.Event != PermissionRequest && p.Event != PostToolUse {
 			continue
 		}
@@ -43,5 +49,8 @@ func TestParseRealAgentPayloads(t *testing.T) {
 		if p.ToolName == "" || json.Unmarshal(p.ToolInput, &in) != nil || !strings.Contains(in.Command, "echo ran-allow") {
 			t.Errorf("%s: tool %q input %s", f, p.ToolName, p.ToolInput)
 		}
+	}
+	if len(codexTurns) != 1 || codexTurns[""] {
+		t.Errorf("Codex's payloads name the turns %v, want one turn for all", codexTurns)
 	}
 }

@@ -86,12 +86,14 @@ func inputCovers(asked string, ran json.RawMessage) bool {
 // were answered in the agent: for a post-tool event (tool is not "") those
 // of the same call, which are no longer tracked as open, so that their end
 // is not remembered for a later post-tool event; for any other event all of
-// them. The caller holds h.mu.
+// them but those of the turn it keeps (keptTurn). The caller holds h.mu.
 func (h *Service) answeredOpen(req hook.Request, tool string) []string {
 	var ids []string
+	keep := keptTurn(req)
 	for id, o := range h.open {
 		switch {
 		case o.agent != req.Agent || o.session != req.SessionID:
+		case keep != "" && o.turn == keep:
 		case tool == "":
 			ids = append(ids, id)
 		case sameCall(o, req):

@@ -82,6 +82,9 @@ type sessionMove struct {
 	at    time.Time
 	tool  string
 	input json.RawMessage // the tool's input, with tool
+	// keepTurn is the turn whose approvals the move leaves open ("" none):
+	// a prompt sent into the running turn (keptTurn).
+	keepTurn string
 }
 
 // movedKeep is how long a moved-on event is remembered for approvals still
@@ -93,6 +96,7 @@ type openHook struct {
 	agent            hook.Agent
 	session, toolKey string
 	input            string // inputKey of the tool's input
+	turn             string // the agent's turn id (Codex), or ""
 }
 
 // expiryBackstop is how long past its deadline a hook waits for the broker
@@ -258,7 +262,7 @@ func (h *Service) askAndWait(ctx context.Context, q question.Question, req hook.
 		h.log().Error("hook: ask", "agent", req.Agent, "err", err)
 		return question.Result{}, "", false
 	}
-	o := openHook{agent: req.Agent, session: req.SessionID, toolKey: req.ToolName, input: inputKey(req.ToolInput)}
+	o := openHook{agent: req.Agent, session: req.SessionID, toolKey: req.ToolName, input: inputKey(req.ToolInput), turn: req.TurnID}
 	if h.track(asked.ID, o, start) {
 		h.withdrawAnswered(asked.ID, req)
 	}
@@ -313,7 +317,8 @@ func (h *Service) track(id string, o openHook, start time.Time) bool {
 	h.open[id] = o
 	h.forgetEnded(o, time.Now())
 	m, ok := h.moved[sessionKey{o.agent, o.session}]
-	return ok && o.session != "" && !m.at.Before(start) && (m.tool == "" || m.tool == o.toolKey && inputCovers(o.input, m.input))
+	return ok && o.session != "" && !m.at.Before(start) && (m.keepTurn == "" || o.turn != m.keepTurn) &&
+		(m.tool == "" || m.tool == o.toolKey && inputCovers(o.input, m.input))
 }
 
 // untrack forgets the open approval id, which ended, and remembers it for
@@ -328,15 +333,17 @@ func (h *Service) untrack(id string) {
 }
 
 // movedOn withdraws the open hook approvals of req's session that req shows
-// were answered in the agent: after PostToolUse or PostToolUseFailure, the
-// approvals of that tool call; after
-// UserPromptSubmit, Stop or SessionEnd, all. After PostToolUse, an approval
-// of that call the hook had already denied is marked as the agent having
-// proceeded (proceeded.go).
+// were answered in the agent, or no longer waited for: after PostToolUse or
+// PostToolUseFailure, the approvals of that tool call; after
+// UserPromptSubmit, Stop or SessionEnd, all, except that a prompt naming
+// the turn an approval was asked in leaves it (keptTurn). After
+// PostToolUse, an approval of that call the hook had already denied is
+// marked as the agent having proceeded (proceeded.go).
 // Claude Code shows its own dialog while the hook waits and does not stop the
 // hook when the person answers there
-// (https://github.com/anthropics/claude-code/issues/15433), so these events
-// are how the tray learns it.
+// (https://github.com/anthropics/claude-code/issues/15433), and Codex runs
+// the hook from an app-server daemon that outlives the terminal that asked,
+// so these events are how the tray learns it.
 func (h *Service) movedOn(req hook.Request) {
 	if req.SessionID == "" {
 		return
@@ -356,7 +363,7 @@ func (h *Service) movedOn(req hook.Request) {
 			delete(h.moved, k)
 		}
 	}
-	h.moved[sessionKey{req.Agent, req.SessionID}] = sessionMove{at: now, tool: tool, input: req.ToolInput}
+	h.moved[sessionKey{req.Agent, req.SessionID}] = sessionMove{at: now, tool: tool, input: req.ToolInput, keepTurn: keptTurn(req)}
 	ids = h.answeredOpen(req, tool)
 	if req.Event == hook.Stop || req.Event == hook.SessionEnd {
 		h.forgetEnded(openHook{agent: req.Agent, session: req.SessionID}, now)
@@ -364,6 +371,19 @@ func (h *Service) movedOn(req hook.Request) {
 	h.mu.Unlock()
 	h.endAnswered(ids, req)
 	h.proceeded(req)
+}
+
+// keptTurn is the turn whose approvals req leaves open, or "": a
+// UserPromptSubmit that names a turn (Codex's turn_id) begins that turn, so
+// it ends the approvals of every other turn of the session, while one that
+// names the turn an approval was asked in is input sent into that running
+// turn, which still waits. A Stop ends its turn, and every event without a
+// turn id (Claude Code's) ends them all.
+func keptTurn(req hook.Request) string {
+	if req.Event == hook.UserPromptSubmit {
+		return req.TurnID
+	}
+	return ""
 }
 
 // withdrawAnswered ends the open approval id as answered in the agent.

@@ -365,9 +365,10 @@ func boundedPerSession(t *testing.T, e *hookEnv, bound int) {
 	q := e.nextAsked(t)
 	_ = e.b.Answer(q.ID, question.Response{Action: question.Cancel})
 	recv(t, got)
-	// The session moves on: every open approval ends, and the bound frees.
+	// The session moves on (a new turn): every open approval ends, and the
+	// bound frees.
 	end := p
-	end.Event = hook.UserPromptSubmit
+	end.Event, end.TurnID = hook.UserPromptSubmit, "a-new-turn"
 	recv(t, e.call(end, 0))
 	for _, ch := range replies {
 		if rep := recv(t, ch); rep.Behavior != "" {
