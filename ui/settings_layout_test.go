@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app"
+	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/settings"
 )
 
@@ -95,4 +97,38 @@ func TestSettingsWindow_PortFieldIsTheListeningPort(t *testing.T) {
 		t.Fatalf("port %q, note %q (hidden %v)", s.port.Text, s.portNote.Text, s.portNote.Hidden)
 	}
 	inWindow(t, s.win, "port note", s.portNote)
+}
+
+// TestSettingsWindow_LongRuleActionWraps: a rule whose action is a long
+// shell command shows it in full in the Rules tab, wrapped over several
+// lines inside the window, never truncated, with Edit… and Remove still in
+// the window.
+func TestSettingsWindow_LongRuleActionWraps(t *testing.T) {
+	a := test.NewTempApp(t)
+	pol, err := policy.Open(filepath.Join(t.TempDir(), policy.File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	action := "permission_prompt:Bash:kubectl --context prod-eu-west-1 -n payments rollout restart deployment/payments-api deployment/ledger-worker deployment/refunds"
+	if _, err := pol.Add(policy.Rule{Client: "claude-code", Action: action, Decision: policy.Allow, Scope: policy.ScopeAlways}); err != nil {
+		t.Fatal(err)
+	}
+	s := newSettingsWindow(a, app.Env{Policy: pol, Endpoint: func() (string, string) { return "http://127.0.0.1:7931/mcp", "" }}, nil)
+	s.Show()
+	s.tabs.SelectIndex(1)
+	s.loadRules()
+	if len(s.rules.rows) != 1 {
+		t.Fatalf("%d rule rows", len(s.rules.rows))
+	}
+	row := s.rules.rows[0]
+	if !strings.HasSuffix(row.title.Text, action) || row.title.Truncation != fyne.TextTruncateOff || row.title.Wrapping != fyne.TextWrapWord {
+		t.Fatalf("title %q (truncation %v, wrapping %v)", row.title.Text, row.title.Truncation, row.title.Wrapping)
+	}
+	oneLine := fyne.MeasureText(row.title.Text, theme.TextSize(), row.title.TextStyle)
+	if row.title.Size().Width >= oneLine.Width || row.title.Size().Height < 2*oneLine.Height {
+		t.Fatalf("title %.0f×%.0f, one line %.0f wide: not wrapped", row.title.Size().Width, row.title.Size().Height, oneLine.Width)
+	}
+	for name, o := range map[string]fyne.CanvasObject{"rule title": row.title, "Edit…": row.edit, "Remove": row.remove} {
+		inWindow(t, s.win, name, o)
+	}
 }

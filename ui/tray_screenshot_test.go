@@ -5,6 +5,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -110,5 +111,37 @@ func TestSettingsScreenshot(t *testing.T) {
 	capture("settings-rules.png")
 	if len(s.rules.rows) != 4 {
 		t.Fatalf("%d rule rows", len(s.rules.rows))
+	}
+}
+
+// TestConnectScreenshot renders the Connect window for Claude Code's MCP
+// entry, with the token masked, into
+// docs/screenshots/connect.png when ASKTRAY_SCREENSHOTS=1, otherwise into
+// a temporary dir.
+func TestConnectScreenshot(t *testing.T) {
+	t.Setenv("HOME", "/home/ada") // not there: the MCP view only names its files
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	a := test.NewTempApp(t)
+	token := "4b1d9c0e7a2f4e6b8c3d5a7f9e1b3c5d7f9a2c4e6b8d0f1a3c5e7b9d2f4a6c8e"
+	c := newConnectWindow(a, "/home/ada/.local/share/asktray", func() (string, string) { return "http://127.0.0.1:7931/mcp", token })
+	c.deadline = func() time.Duration { return 300 * time.Second }
+	c.Show()
+	c.client.SetSelected("claude-code")
+	c.kind.SetSelected(setupMCP)
+	c.win.Resize(fyne.NewSize(760, 560))
+	dir := t.TempDir()
+	if os.Getenv("ASKTRAY_SCREENSHOTS") == "1" {
+		dir = filepath.Join("..", "docs", "screenshots")
+	}
+	f, err := os.Create(filepath.Join(dir, "connect.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := png.Encode(f, c.win.Canvas().Capture()); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(c.text.Text, token) || strings.Contains(c.token.Text, token) {
+		t.Fatal("the screenshot shows the token")
 	}
 }
