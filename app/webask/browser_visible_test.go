@@ -19,8 +19,8 @@ func TestBrowser_InvisibleCharactersAreShown(t *testing.T) {
 	cmd := "ls /tmp \u202e; rm -rf ~ #\u202c" + strings.Repeat("\n", 40) + "echo done"
 	id, link := e.ask(question.Question{Kind: question.KindApproval, Message: "Deploy\x1b[8m hidden", Action: "Deploy\x1b[8m hidden",
 		Details: "```sh\n" + cmd + "\n```", Risk: question.RiskHigh, RiskWhy: "deletes files recursively, `rm -r`"})
-	must(t, chromedp.Do(ctx, chromedp.Navigate(link), chromedp.WaitVisible(chromedp.CSS("#message"))))
-	details := text(t, ctx, "#message")
+	must(t, chromedp.Do(ctx, chromedp.Navigate(link), chromedp.WaitVisible(chromedp.CSS("#message pre"))))
+	details := text(t, ctx, "#message pre")
 	if !strings.Contains(details, "ls /tmp ⟨U+202E⟩; rm -rf ~ #⟨U+202C⟩") || strings.ContainsRune(details, '\u202e') {
 		t.Errorf("details as shown: %q", details)
 	}

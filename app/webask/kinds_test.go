@@ -183,7 +183,7 @@ func TestPage_MirrorsTheDialog(t *testing.T) {
 			[]string{`<p class="note">Low risk: only reads.</p>`}, []string{"High risk"}},
 		{"approval with action, details and reason", question.Question{Kind: question.KindApproval, Message: "May I deploy?", Action: "Deploy to production",
 			Details: "kubectl apply -f k8s/\n<script>alert(1)</script>", AgentReason: "The fix for #123 is merged."},
-			[]string{"<h1>claude-code asks for your approval</h1>", "<h2>Deploy to production</h2>", "kubectl apply -f k8s/\n&lt;script&gt;alert(1)&lt;/script&gt;",
+			[]string{"<h1>claude-code asks for your approval</h1>", "<h2>Deploy to production</h2>", "<p>kubectl apply -f k8s/</p>\n<p class=\"raw\">&lt;script&gt;alert(1)&lt;/script&gt;</p>",
 				`<span class="k">The agent's reason:</span> The fix for #123 is merged.`}, []string{"<script>alert"}},
 		{"notice", question.Question{Kind: question.KindNotice, Message: "Deploy finished: <b>v1.4.2</b>"},
 			[]string{"claude-code says", "Deploy finished: &lt;b&gt;v1.4.2&lt;/b&gt;", ">OK</button>", ">Decline</button>", ">Cancel</button>"}, []string{"<b>"}},

@@ -24,9 +24,11 @@ type view struct {
 	S question.Question
 	// Title is the headline saying who asks, what and where
 	// (present.Headline), the page's <h1> and <title>; Heading and Body
-	// are the title and the Markdown message under it
-	// (present.TitleAndBody), which name an approval's action once.
-	Title, Heading, Body string
+	// are the title and the message under it (present.TitleAndBody), which
+	// name an approval's action once, the message's Markdown rendered as
+	// the dialog renders it (renderMarkdown).
+	Title, Heading string
+	Body           template.HTML
 	ClientLine string
 	Asked      string
 	LeftMS     int64
@@ -96,7 +98,8 @@ type resultText struct {
 func newView(q question.Question, home string) (*view, error) {
 	shown := present.Shown(q)
 	v := &view{Q: q, S: shown, Title: present.Headline(&q, home), ClientLine: present.ClientLine(shown.Client)}
-	v.Heading, v.Body = present.TitleAndBody(q)
+	heading, body := present.TitleAndBody(q)
+	v.Heading, v.Body = heading, renderMarkdown(body)
 	v.Asked = "asked " + q.Created.Format("15:04:05 MST")
 	left := time.Until(q.Deadline)
 	v.LeftMS, v.Left = left.Milliseconds(), present.TimeLeft(left)
