@@ -33,11 +33,7 @@ func TestConnectCheckSetup(t *testing.T) {
 	}
 	defer conn.Close()
 	menu := conn.Object(reg.sender, "/StatusNotifierMenu")
-	var rev uint32
-	var root menuNode
-	if err := menu.Call("com.canonical.dbusmenu.GetLayout", 0, int32(0), int32(-1), []string{"label"}).Store(&rev, &root); err != nil {
-		t.Fatalf("tray menu: %v", err)
-	}
+	root := menuWith(t, conn, reg.sender, "Connect a client…")
 	id, _, ok := root.find("Connect a client…")
 	if !ok {
 		t.Fatalf("no Connect a client… in %q", root.labels())
