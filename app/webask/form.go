@@ -11,14 +11,15 @@ import (
 )
 
 // fieldView is the control of one form field: its label (" *" when
-// required), the control, its description and, once the person submitted,
-// what is wrong with it.
+// required), the control, what it accepts, its description and, once the
+// person submitted, what is wrong with it.
 type fieldView struct {
 	f        question.Field
 	ID       string // the control's name and id: "f0", "f1", …
 	Label    string
 	Required bool
 	Desc     string
+	Rule     string // what it accepts (present.FieldRule), shown from the start; "" for nothing to say
 	Error    string
 	// Control is "input", "check" (a boolean), "radios", "select" or
 	// "checks" (a multi-select).
@@ -54,7 +55,8 @@ func (v *view) formControls() error {
 }
 
 func newFieldView(i int, f question.Field) *fieldView {
-	fv := &fieldView{f: f, ID: "f" + strconv.Itoa(i), Label: present.Visible(present.FieldTitle(f)), Required: f.Required, Desc: present.Visible(f.Description)}
+	fv := &fieldView{f: f, ID: "f" + strconv.Itoa(i), Label: present.Visible(present.FieldTitle(f)), Required: f.Required, Desc: present.Visible(f.Description),
+		Rule: present.FieldRule(f)}
 	var def []string
 	switch f.Type {
 	case question.FieldBoolean:
