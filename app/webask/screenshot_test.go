@@ -3,6 +3,7 @@ package webask
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"image"
 	"image/color"
 	"image/draw"
@@ -14,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/toolinput"
 )
 
 // TestScreenshots renders the page of a form and of an approval in headless
@@ -34,13 +36,15 @@ func TestScreenshots(t *testing.T) {
 		"targets":{"type":"array","title":"Targets","items":{"anyOf":[{"const":"linux","title":"Linux"},{"const":"mac","title":"macOS"},{"const":"win","title":"Windows"}]},"minItems":1},
 		"announce":{"type":"boolean","title":"Announce on the mailing list","default":true}
 	},"required":["version","channel","targets"]}`
+	push := json.RawMessage(`{"command":"git push --force origin main","description":"I rewrote the last two commits to drop a leaked key; the remote still has them."}`)
 	shots := []struct {
 		file string
 		q    question.Question
 		fill func(ctx context.Context) error
 	}{
 		{"web-form.png", question.Question{Kind: question.KindForm, Client: claude, Header: "Release",
-			Message: "I am about to tag the release. Fill in what it should be.", Schema: schema(release)},
+			Message: "I am about to tag the release. Fill in **what it should be**; then this runs:\n\n```sh\ngit tag -s v<version> && git push origin v<version>\n```",
+			Schema: schema(release)},
 			func(ctx context.Context) error {
 				err := chromedp.Do(ctx,
 					chromedp.SendKeys(chromedp.CSS("#f0"), "1.4.2"),
@@ -55,9 +59,10 @@ func TestScreenshots(t *testing.T) {
 				}
 				return chromedp.Do(ctx, chromedp.WaitEnabled(chromedp.CSS(`button[value="accept"]`)))
 			}},
-		{"web-approval.png", question.Question{Kind: question.KindApproval, Client: claude, Risk: question.RiskHigh, Action: "Bash",
-			Message: "May I force-push main?", Details: "$ git push --force origin main\n\ncwd: /home/ada/src/asktray\nremote: 3 commits not in the local branch would be lost",
-			AgentReason: "I rewrote the last two commits to drop a leaked key; the remote still has them."},
+		{"web-approval.png", question.Question{Kind: question.KindApproval, Client: claude, Risk: question.RiskHigh,
+			RiskWhy: "rewrites the remote's history, `git push --force`", Action: "Bash", Message: "Bash", Input: push,
+			Details: toolinput.RenderJSON("Bash", push).Details, Cwd: "/home/ada/src/asktray",
+			AgentReason: toolinput.RenderJSON("Bash", push).Reason},
 			func(ctx context.Context) error {
 				return chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS("#note"), "Rebase on origin/main first."))
 			}},
