@@ -78,6 +78,7 @@ type Broker struct {
 	order    []string // ids of finished entries, oldest first
 	subs     map[int]func(Event)
 	nextSub  int
+	sessions map[string]time.Time // sessionKey: when first seen asking (session.go)
 
 	events *eventQueue
 }
@@ -173,6 +174,7 @@ func (b *Broker) Ask(ctx context.Context, q Question) (Question, error) {
 		return Question{}, ErrClosed
 	}
 	b.pending[q.ID] = e
+	b.noteSession(q)
 	b.armExpiry(e)
 	b.mu.Unlock()
 	b.events.push(Event{Type: EventAsked, Question: q})

@@ -24,7 +24,7 @@ func (s *Server) get(w http.ResponseWriter, r *http.Request) {
 		s.notFound(w)
 		return
 	}
-	v, err := newView(q, s.cfg.Home)
+	v, err := newView(q, s.cfg.Home, s.cfg.Broker.SessionStart(q.Client))
 	if err != nil {
 		s.log.Error("cannot render question page", "id", id, "err", err)
 		s.notFound(w)
@@ -79,10 +79,10 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if res != nil {
-		s.render(w, http.StatusConflict, "result", resultView(q, *res, true, s.cfg.Home))
+		s.render(w, http.StatusConflict, "result", resultView(q, *res, true, s.cfg.Home, s.cfg.Broker.SessionStart(q.Client)))
 		return
 	}
-	v, err := newView(q, s.cfg.Home)
+	v, err := newView(q, s.cfg.Home, s.cfg.Broker.SessionStart(q.Client))
 	if err != nil {
 		s.notFound(w)
 		return
@@ -132,7 +132,7 @@ func (s *Server) record(w http.ResponseWriter, id, key string, v *view, err erro
 			s.notFound(w)
 			return false
 		}
-		s.render(w, http.StatusConflict, "result", resultView(q, *res, true, s.cfg.Home))
+		s.render(w, http.StatusConflict, "result", resultView(q, *res, true, s.cfg.Home, s.cfg.Broker.SessionStart(q.Client)))
 		return false
 	case err != nil:
 		v.Error = fmt.Sprintf("Could not record the answer: %v", err)
@@ -149,7 +149,7 @@ func (s *Server) showResult(w http.ResponseWriter, id string) {
 		s.render(w, http.StatusOK, "result", &view{Title: "Answer sent", Result: &resultText{Outcome: "Answer sent."}})
 		return
 	}
-	s.render(w, http.StatusOK, "result", resultView(q, *res, false, s.cfg.Home))
+	s.render(w, http.StatusOK, "result", resultView(q, *res, false, s.cfg.Home, s.cfg.Broker.SessionStart(q.Client)))
 }
 
 // notFound answers every unknown id, wrong key, spent link or stale form

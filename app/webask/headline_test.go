@@ -7,8 +7,10 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // TestPage_LeadsWithTheHeadline: the page's <h1> and <title> say what the
@@ -86,4 +88,37 @@ var (
 // visibleText is the text page shows: no tags, style, script or title.
 func visibleText(page string) string {
 	return html.UnescapeString(tags.ReplaceAllString(hiddenElements.ReplaceAllString(page, ""), ""))
+}
+
+// TestPage_NamesTheSessionAsTheDialogDoes: the client line names the
+// session by its project and when it was first seen asking (the broker's
+// SessionStart, which the dialog uses too), not by its id, on the question
+// page and on the result page.
+func TestPage_NamesTheSessionAsTheDialogDoes(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	c := question.Client{Name: "claude-code", Version: "2.1.3", SessionID: "4f2a9c1e-77b0-4d55-9a1c-0c5e7d2f1b3a"}
+	firstID, _ := e.ask(question.Question{Kind: question.KindConfirm, Message: "Run the tests?", Client: c})
+	first, _, err := e.broker.Get(firstID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, link := e.ask(question.Question{Kind: question.KindApproval, Message: "Bash", Action: "Bash", Details: "make deploy",
+		Input: json.RawMessage(`{"command":"make deploy"}`), Cwd: "/home/ada/src/payments-service", Client: c})
+	started := e.broker.SessionStart(c)
+	if !started.Equal(first.Created) {
+		t.Fatalf("the session started %v, want its first question's %v", started, first.Created)
+	}
+	want := html.EscapeString(present.SessionLine(c, "/home/ada/src/payments-service", started, time.Local))
+	if !strings.Contains(want, "session in payments-service since "+started.Local().Format("15:04")) {
+		t.Fatalf("present.SessionLine says %q", want)
+	}
+	page := e.get(link)
+	if !strings.Contains(page.body, want) || strings.Contains(visibleText(page.body), "4f2a9c1e") {
+		t.Fatalf("page's client line, want %q:\n%s", want, visibleText(page.body))
+	}
+	res := e.post(id, with(e.open(link), "action", "decline"), nil)
+	if !strings.Contains(res.body, want) {
+		t.Fatalf("result page's client line, want %q:\n%s", want, visibleText(res.body))
+	}
 }

@@ -3,16 +3,17 @@ package webask
 import (
 	"encoding/json"
 	"strings"
+	"time"
 
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/app/question/present"
 )
 
 // resultView is the page shown after an answer, or when the question had
-// already ended, under the question's headline; home is the person's home
-// directory, or "".
-func resultView(q question.Question, r question.Result, ended bool, home string) *view {
-	v := &view{Q: q, Title: present.Headline(&q, home), ClientLine: present.ClientLine(q.Client)}
+// already ended, under the question's headline and client line as
+// newView makes them.
+func resultView(q question.Question, r question.Result, ended bool, home string, started time.Time) *view {
+	v := &view{Q: q, Title: present.Headline(&q, home), ClientLine: present.SessionLine(q.Client, q.Cwd, started, time.Local)}
 	rt := &resultText{Ended: ended}
 	who := q.Client.DisplayName()
 	switch r.Outcome {

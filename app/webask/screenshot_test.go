@@ -44,7 +44,7 @@ func TestScreenshots(t *testing.T) {
 	}{
 		{"web-form.png", question.Question{Kind: question.KindForm, Client: claude, Header: "Release",
 			Message: "I am about to tag the release. Fill in **what it should be**; then this runs:\n\n```sh\ngit tag -s v<version> && git push origin v<version>\n```",
-			Schema: schema(release)},
+			Schema:  schema(release)},
 			func(ctx context.Context) error {
 				err := chromedp.Do(ctx,
 					chromedp.SendKeys(chromedp.CSS("#f0"), "1.4.2"),

@@ -29,16 +29,16 @@ type view struct {
 	// the dialog renders it (renderMarkdown).
 	Title, Heading string
 	Body           template.HTML
-	ClientLine string
-	Asked      string
-	LeftMS     int64
-	Left       string
-	Warning    string // a destructive or high-risk request
-	RiskNote   string // "Low risk: only reads."
-	Intro      string // a form's description
-	Key, Token string
-	ArmMS      int64
-	Error      string // a problem with the whole answer
+	ClientLine     string
+	Asked          string
+	LeftMS         int64
+	Left           string
+	Warning        string // a destructive or high-risk request
+	RiskNote       string // "Low risk: only reads."
+	Intro          string // a form's description
+	Key, Token     string
+	ArmMS          int64
+	Error          string // a problem with the whole answer
 
 	Text     *textView
 	Options  *optionsView // choice, multi_choice, and text with free text off
@@ -94,10 +94,12 @@ type resultText struct {
 }
 
 // newView builds the page of q with its defaults filled in; home is the
-// person's home directory, or "".
-func newView(q question.Question, home string) (*view, error) {
+// person's home directory, or "", and started when q's session was first
+// seen asking, or zero: the client line names the session by its project
+// and start as the dialog does.
+func newView(q question.Question, home string, started time.Time) (*view, error) {
 	shown := present.Shown(q)
-	v := &view{Q: q, S: shown, Title: present.Headline(&q, home), ClientLine: present.ClientLine(shown.Client)}
+	v := &view{Q: q, S: shown, Title: present.Headline(&q, home), ClientLine: present.SessionLine(shown.Client, q.Cwd, started, time.Local)}
 	heading, body := present.TitleAndBody(q)
 	v.Heading, v.Body = heading, renderMarkdown(body)
 	v.Asked = "asked " + q.Created.Format("15:04:05 MST")

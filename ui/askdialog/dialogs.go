@@ -75,7 +75,7 @@ func newDialogs(a fyne.App, b *question.Broker, log *slog.Logger, armDelay time.
 		dialogShared: dialogShared{
 			app: a, broker: b, log: log.With("component", "dialogs"),
 			armDelay: clampArmDelay(armDelay), clock: realClock(),
-			home: homeDir(), sessions: map[string]time.Time{},
+			home: homeDir(),
 		},
 		byID: map[string]*questionDialog{},
 	}
@@ -93,33 +93,12 @@ type dialogShared struct {
 	webURL   func(id string) string // a question's page link, or ""; nil offers none
 	windows  *windowPool            // closed dialogs' windows, for reuse; nil: none
 	home     string                 // the person's home directory, shown as ~; "" for none
-	// sessions holds when each client session was first seen asking
-	// (sessionKey), for the line naming the session by its start.
-	sessions map[string]time.Time
 }
 
-// sessionKey keys a client session in dialogShared.sessions.
-func sessionKey(c question.Client) string { return c.Name + "\x00" + c.SessionID }
-
-// sessionStart returns when q's session was first seen asking, or the zero
-// time when q has no session.
+// sessionStart returns when q's session was first seen asking (the
+// broker's Broker.SessionStart), or the zero time when q has no session.
 func (s dialogShared) sessionStart(q question.Question) time.Time {
-	if q.Client.SessionID == "" {
-		return time.Time{}
-	}
-	return s.sessions[sessionKey(q.Client)]
-}
-
-// noteSession records q's session as asking since q was asked, unless it
-// was seen earlier.
-func (s dialogShared) noteSession(q question.Question) {
-	if q.Client.SessionID == "" {
-		return
-	}
-	k := sessionKey(q.Client)
-	if t, ok := s.sessions[k]; !ok || q.Created.Before(t) {
-		s.sessions[k] = q.Created
-	}
+	return s.broker.SessionStart(q.Client)
 }
 
 // Start opens the first visible pending question's dialog
@@ -199,7 +178,6 @@ func (m *Manager) Open(id string) {
 		m.enqueue(c.q)
 	}
 	m.unqueue(id)
-	m.noteSession(q)
 	m.show(q)
 	m.syncQueue()
 }
@@ -216,7 +194,6 @@ func homeDir() string {
 // arrive takes visible question q: it refreshes q's own dialog when open,
 // opens it when no dialog is, and otherwise queues it.
 func (m *Manager) arrive(q question.Question) {
-	m.noteSession(q)
 	if q.Kind == question.KindNotice {
 		return // a notification, never a window of its own accord
 	}
