@@ -95,16 +95,21 @@ func hookWait(timeoutSec int) time.Duration {
 // acknowledge, it says so in one line on stdio's Err and prints nothing.
 func askHook(ctx context.Context, c *control.Client, p hook.Payload, wait time.Duration, stdio IO) ([]byte, bool) {
 	ctx, cancel := context.WithTimeout(ctx, wait+time.Second)
+	req := hook.Request{Payload: p, WaitMS: wait.Milliseconds()}
+	tui := codexTUI{}
+	if p.Event == hook.PermissionRequest {
+		tui, req.Detached = codexBound(p, getppid())
+	}
 	watched := make(chan struct{})
 	go func() {
 		defer close(watched)
-		watchParent(ctx, cancel)
+		watchParent(ctx, cancel, tui)
 	}()
 	defer func() {
 		cancel()
 		<-watched
 	}()
-	rep, err := c.Hook(ctx, hook.Request{Payload: p, WaitMS: wait.Milliseconds()})
+	rep, err := c.Hook(ctx, req)
 	if errors.Is(err, control.ErrWrongServer) || errors.Is(err, control.ErrNoAck) {
 		fmt.Fprintf(stdio.Err, "asktray hook: %v; stepping aside\n", err)
 	}
@@ -116,10 +121,12 @@ func askHook(ctx context.Context, c *control.Client, p hook.Payload, wait time.D
 }
 
 // watchParent calls cancel when the agent exits: the hook's parent, or the
-// parent's parent when the agent ran the hook through a shell that stayed
-// (Codex runs hooks with $SHELL -lc), is gone and its child re-parented.
-// Nobody waits for the answer then. It returns when ctx ends.
-func watchParent(ctx context.Context, cancel func()) {
+// parent's parent when the agent ran the hook through a shell that stayed,
+// is gone and its child re-parented; or, when tui names one, the Codex
+// terminal UI that asks (codexBound) is gone, while Codex's app server, the
+// hook's parent, would wait on. Nobody waits for the answer then. It
+// returns when ctx ends.
+func watchParent(ctx context.Context, cancel func(), tui codexTUI) {
 	parent := getppid()
 	grand, haveGrand := parentOf(parent)
 	t := time.NewTicker(parentPoll)
@@ -134,6 +141,10 @@ func watchParent(ctx context.Context, cancel func()) {
 				return
 			}
 			if g, ok := parentOf(parent); haveGrand && (!ok || g != grand) {
+				cancel()
+				return
+			}
+			if tui.pid > 0 && !tui.alive() {
 				cancel()
 				return
 			}

@@ -29,6 +29,12 @@ type Request struct {
 	// WaitMS is how long the hook waits for an answer before it gives up and
 	// lets the agent ask in its own prompt.
 	WaitMS int64 `json:"wait_ms"`
+	// Detached says that the hook's parent outlives the agent's terminal
+	// (Codex's app-server daemon) and the hook found no terminal it could
+	// tell is the one asking: nothing ends the question when that terminal
+	// closes but the agent's own events, so the dialog says the agent may
+	// no longer be waiting there.
+	Detached bool `json:"detached,omitempty"`
 }
 
 // The behaviours of a Reply.

@@ -1,11 +1,14 @@
 package hookservice
 
 import (
+	"context"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/asktray/asktray/app/hook"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // TestHook_CodexTurnEndsItsApprovals is finding 6 of issue 25: Codex runs
@@ -70,5 +73,32 @@ func TestHook_CodexPromptIntoTheTurnAskedMeanwhile(t *testing.T) {
 	h.movedOn(hook.Request{Payload: other})
 	if !h.track("b", o, start) {
 		t.Error("a new turn's prompt did not count as moved on")
+	}
+}
+
+// TestHook_DetachedCodexSaysItMayNotWait: a Codex request the hook marks
+// detached (it runs under Codex's app server and found no terminal to
+// watch) leads its details with the line saying Codex may no longer be
+// waiting, in italics, before the working directory; an unmarked one does
+// not say it.
+func TestHook_DetachedCodexSaysItMayNotWait(t *testing.T) {
+	t.Parallel()
+	e := newHookServer(t)
+	perm := payload(t, hook.Codex, "real/PermissionRequest")
+	line := "_" + present.AsksFromBackground("Codex") + "_\n\n**Working directory:** `/tmp/realagents/work`"
+	for _, detached := range []bool{true, false} {
+		got := make(chan hook.Reply, 1)
+		go func() {
+			rep, _ := e.c.Hook(context.Background(), hook.Request{Payload: perm, WaitMS: time.Minute.Milliseconds(), Detached: detached})
+			got <- rep
+		}()
+		q := e.nextAsked(t)
+		if strings.HasPrefix(q.Details, line) != detached || strings.Contains(q.Details, "asks in its terminal too") {
+			t.Errorf("detached %v: details\n%s", detached, q.Details)
+		}
+		if err := e.b.Answer(q.ID, question.Response{Action: question.Cancel}); err != nil {
+			t.Fatal(err)
+		}
+		recv(t, got)
 	}
 }

@@ -202,10 +202,16 @@ func (h *Service) endAnswered(ids []string, req hook.Request) {
 
 // asksToo leads the details of req's approval when its agent shows its own
 // prompt while the tray asks (Claude Code) and sends nothing when that
-// prompt is answered Yes: the tray cannot know, so it says so.
+// prompt is answered Yes, or when the hook could not tell whether the
+// terminal asking is still there (req.Detached: Codex's app server asks):
+// the tray cannot know, so it says so.
 func asksToo(req hook.Request) string {
-	if req.Agent != hook.ClaudeCode {
-		return ""
+	switch {
+	case req.Agent == hook.ClaudeCode:
+		return "_" + present.AgentAsksToo(agentNames[req.Agent]) + "_\n\n"
+	case req.Detached:
+		// Codex's app server asks, and the hook found no terminal to watch.
+		return "_" + present.AsksFromBackground(agentNames[req.Agent]) + "_\n\n"
 	}
-	return "_" + present.AgentAsksToo(agentNames[req.Agent]) + "_\n\n"
+	return ""
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // newApprovalEnv is a dialog env whose broker is gated by a real policy
@@ -257,5 +258,26 @@ func TestApprovalDialog_AlwaysDenyAndEscape(t *testing.T) {
 	res := e.result(d.q.ID)
 	if res.Outcome != question.Declined || res.Note != "use the staging cluster" {
 		t.Fatalf("result %+v", res)
+	}
+}
+
+// codexDetached is a Codex approval as the hook service makes it when the
+// hook runs under Codex's app server and found no terminal to watch: its
+// details lead with the line saying Codex may no longer be waiting.
+func codexDetached() question.Question {
+	return question.Question{Kind: question.KindApproval, Tool: "permission_request", Action: "Bash", Message: "Bash",
+		Client:  question.Client{Name: "codex", SessionID: "01a2422b-0992-7890-83c5-867f92924074"},
+		Details: "_" + present.AsksFromBackground("Codex") + "_\n\n**Working directory:** `/tmp/work`\n\n```sh\nrm -f /tmp/marker\n```"}
+}
+
+// TestApprovalDialog_SaysCodexMayNoLongerWait (finding 6 of issue 25): the
+// dialog shows the line first, above the command.
+func TestApprovalDialog_SaysCodexMayNoLongerWait(t *testing.T) {
+	e, _ := newApprovalEnv(t)
+	d := e.ask(codexDetached())
+	msg := richText(d.message)
+	line := present.AsksFromBackground("Codex")
+	if i := strings.Index(msg, line); i < 0 || i > strings.Index(msg, "rm -f /tmp/marker") {
+		t.Fatalf("the dialog does not lead with %q:\n%s", line, msg)
 	}
 }

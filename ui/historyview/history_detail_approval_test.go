@@ -10,6 +10,7 @@ import (
 
 	"github.com/asktray/asktray/app/history/historytest"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // The history detail shows what an approval asked for: the tool, the
@@ -69,5 +70,20 @@ func TestHistory_ShowsTheAgentHadAlreadyProceeded(t *testing.T) {
 	}
 	if d.outcome.Text != "Denied" || d.note.Text != "Note: not now" {
 		t.Errorf("outcome %q, note %q", d.outcome.Text, d.note.Text)
+	}
+}
+
+// A Codex approval asked while the hook could not tell whether its terminal
+// still waits (finding 6 of issue 25) keeps the line in its detail.
+func TestHistory_DetailSaysCodexMayNoLongerWait(t *testing.T) {
+	s := historytest.New(t)
+	line := present.AsksFromBackground("Codex")
+	seedHistory(t, s, []seedRec{{time.Minute, 2 * time.Second, question.Question{Kind: question.KindApproval, Client: seedClient("codex", ""),
+		Message: "Bash", Tool: "permission_request", Action: "Bash", Details: "_" + line + "_\n\n```sh\nrm -f /tmp/marker\n```"},
+		&question.Result{Outcome: question.Withdrawn, DecidedBy: question.ByAgent}}})
+	x := newHistHarness(t, s).show()
+	x.h.list.Select(0)
+	if text := x.h.detail.message.Objects[0].(*widget.RichText).String(); !strings.Contains(text, line) {
+		t.Fatalf("detail lacks %q:\n%s", line, text)
 	}
 }

@@ -27,3 +27,13 @@ func AgentAsksToo(name string) string {
 	return name + " asks in its terminal too, and the first answer counts: if it was answered there, " +
 		"the command may already be running, and your answer here changes nothing."
 }
+
+// AsksFromBackground is what a tool approval says when its agent asks from a
+// background server that outlives the agent's terminal (Codex's app
+// server) and the hook could not find the terminal asking: the tray cannot
+// tell whether anyone still waits there, and an allow still runs the
+// command. name is the agent as a person calls it. It does not block.
+func AsksFromBackground(name string) string {
+	return name + " may no longer be waiting in its terminal: it asks from its background app server, which outlives " +
+		"the terminal, so if you closed that terminal, an allow here still runs the command."
+}

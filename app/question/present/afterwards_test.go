@@ -25,4 +25,8 @@ func TestAfterwards(t *testing.T) {
 	if a := AgentAsksToo("Claude Code"); !strings.HasPrefix(a, "Claude Code asks in its terminal too") || !strings.Contains(a, "changes nothing") {
 		t.Fatalf("%q", a)
 	}
+	if a := AsksFromBackground("Codex"); !strings.HasPrefix(a, "Codex may no longer be waiting in its terminal") ||
+		!strings.Contains(a, "background app server") || !strings.Contains(a, "still runs the command") {
+		t.Fatalf("%q", a)
+	}
 }
