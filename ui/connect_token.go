@@ -11,7 +11,7 @@ import (
 
 // tokenMask stands for the bearer token wherever the Connect window shows
 // it, until Show: a shared screen or a screenshot must not give it away.
-const tokenMask = "••••••••••••••••"
+const tokenMask = "••••••••••••••••" //nolint:gosec // G101 (named token): the bullets shown in the token's place, not a credential
 
 // newTokenRow makes the token row: the token masked, Show (Hide once
 // shown) and Copy token, which copies the real token either way.
