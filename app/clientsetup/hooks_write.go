@@ -51,8 +51,9 @@ func (h Hooks) note() string {
 	case hook.Codex:
 		s += "Codex asks you once to review the asktray hooks: at its next start it says hooks need review;\n" +
 			"type /hooks and trust them. Running this again writes the same entries, so Codex does not ask\n" +
-			"again. Codex shows its own prompt only after the hook returns. Hooks are on by default in Codex;\n" +
-			"[features] hooks = false in config.toml turns them off."
+			"again. Codex shows its own prompt only after the hook returns. The Stop and UserPromptSubmit\n" +
+			"hooks return at once: they end a tray question whose turn is over. Hooks are on by default in\n" +
+			"Codex; [features] hooks = false in config.toml turns them off."
 	case hook.CopilotCLI:
 		s += fmt.Sprintf("Copilot CLI reads the hooks in %s at its next start.", filepath.Dir(h.Path))
 	}
