@@ -62,6 +62,12 @@ func TestParseRecordedPayloads(t *testing.T) {
 		if p.Cwd == "" {
 			t.Errorf("%s/%s: no cwd", c.agent, c.file)
 		}
+		if (c.agent == Codex) != (p.TurnID != "") {
+			t.Errorf("%s/%s: turn %q (only Codex names its turn)", c.agent, c.file, p.TurnID)
+		}
+	}
+	if p := load(t, Codex, "PermissionRequest"); p.TurnID != "019d8d5f-39fc-7b21-8e4d-3c7a1b2c3d4e" {
+		t.Errorf("codex turn %q", p.TurnID)
 	}
 }
 
