@@ -2,6 +2,7 @@ package historyview
 
 import (
 	"log/slog"
+	"os"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -50,6 +51,9 @@ type Window struct {
 	now func() time.Time
 	// debounce is how long typing must pause before a search runs.
 	debounce time.Duration
+	// home is the person's home directory, shown as ~ in the detail's
+	// headline; "" when not known.
+	home string
 
 	// The filter bar, list and status line.
 	search      *widget.Entry
@@ -96,7 +100,7 @@ func New(a fyne.App, store history.Store, log *slog.Logger) *Window {
 	}
 	return &Window{
 		app: a, store: store, log: log,
-		do: fyne.Do, now: time.Now, debounce: historyDebounce,
+		do: fyne.Do, now: time.Now, debounce: historyDebounce, home: homeDir(),
 		selIdx: -1, stale: true,
 	}
 }
@@ -276,4 +280,13 @@ func (h *Window) setSearch(text string) {
 	h.search.SetText(text)
 	h.search.OnChanged = func(string) { h.searchChanged() }
 	h.reload()
+}
+
+// homeDir is the person's home directory, or "" when it is not known.
+func homeDir() string {
+	h, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return h
 }

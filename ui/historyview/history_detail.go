@@ -31,6 +31,7 @@ type historyDetail struct {
 	placeholder *widget.Label
 	body        *fyne.Container // hidden while nothing is selected
 
+	who         *widget.Label // who asked and where, as the dialog's headline
 	title       *widget.Label
 	outcomeIcon *widget.Icon
 	outcome     *widget.Label
@@ -46,6 +47,8 @@ type historyDetail struct {
 	asked       *widget.Label
 	decided     *widget.Label
 	took        *widget.Label
+	where       *widget.Label // the working directory in full
+	whereKey    *widget.Label
 	client      *widget.Label
 	kind        *widget.Label
 	id          *widget.Label
@@ -67,8 +70,9 @@ func newHistoryDetail(h *Window) *historyDetail {
 	value := func() *widget.Label { l := wrap(widget.NewLabel("")); l.Selectable = true; return l }
 	d.placeholder = widget.NewLabelWithStyle("Select a question to see what was asked and how it ended.", fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
 	d.placeholder.Truncation = fyne.TextTruncateEllipsis
+	d.who = wrap(widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+	d.who.SizeName = theme.SizeNameSubHeadingText
 	d.title = wrap(widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
-	d.title.SizeName = theme.SizeNameSubHeadingText
 	d.outcomeIcon = widget.NewIcon(nil)
 	d.outcome = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	d.decider = widget.NewLabel("")
@@ -83,6 +87,7 @@ func newHistoryDetail(h *Window) *historyDetail {
 	d.answerBox = container.NewStack(d.answerBg, d.answer)
 	d.note = value()
 	d.asked, d.decided, d.took, d.client, d.kind, d.id = value(), value(), value(), value(), value(), value()
+	d.where, d.whereKey = value(), metaKey("Where")
 	d.schema = value()
 	d.schema.TextStyle.Monospace = true
 	d.schemaBox = widget.NewAccordion(widget.NewAccordionItem("Form schema", d.schema))
@@ -98,9 +103,9 @@ func newHistoryDetail(h *Window) *historyDetail {
 
 	meta := container.New(layout.NewFormLayout(),
 		metaKey("Asked"), d.asked, metaKey("Decided"), d.decided, metaKey("Took"), d.took,
-		metaKey("Client"), d.client, metaKey("Kind"), d.kind, metaKey("ID"), d.id)
+		d.whereKey, d.where, metaKey("Client"), d.client, metaKey("Kind"), d.kind, metaKey("ID"), d.id)
 	d.body = container.NewVBox(
-		d.title,
+		d.who, d.title,
 		container.NewHBox(d.outcomeIcon, d.outcome, d.decider),
 		d.afterwards,
 		widget.NewSeparator(),
@@ -169,6 +174,9 @@ func (d *historyDetail) show(rec history.Record) {
 	q, r := rec.Question, rec.Result
 	look := lookOf(verdictOf(rec))
 	d.placeholder.Hide()
+	d.who.SetText(present.Headline(&q, d.h.home))
+	d.where.SetText(present.Visible(q.Cwd))
+	d.where.Hidden, d.whereKey.Hidden = q.Cwd == "", q.Cwd == ""
 	d.title.SetText(q.Header)
 	d.title.Hidden = q.Header == ""
 	d.outcomeIcon.SetResource(look.icon)

@@ -87,3 +87,32 @@ func TestHistory_DetailSaysCodexMayNoLongerWait(t *testing.T) {
 		t.Fatalf("detail lacks %q:\n%s", line, text)
 	}
 }
+
+// TestHistory_DetailLeadsWithWhoAndWhere: the detail leads with the
+// dialog's headline (who asked, what it wanted, in which project, ~ for
+// home) and lists the working directory in full beside the client; a
+// question with no working directory has no Where row.
+func TestHistory_DetailLeadsWithWhoAndWhere(t *testing.T) {
+	s := historytest.New(t)
+	seedHistory(t, s, []seedRec{
+		{2 * time.Minute, time.Second, question.Question{Kind: question.KindText, Client: seedClient("cursor", "1.2"), Message: "Name the branch", FreeText: true},
+			&question.Result{Outcome: question.Declined, DecidedBy: question.ByHuman, Via: question.ViaDialog}},
+		{time.Minute, 2 * time.Second, question.Question{Kind: question.KindApproval, Client: seedClient("claude-code", "2.1.3"),
+			Message: "Bash", Tool: "permission_request", Action: "Bash", Details: "```sh\nmake deploy\n```",
+			Input: []byte(`{"command":"make deploy"}`), Cwd: "/home/ada/projects/payments-service"},
+			&question.Result{Outcome: question.Declined, DecidedBy: question.ByHuman, Via: question.ViaDialog}},
+	})
+	x := newHistHarness(t, s).show()
+	h, d := x.h, x.h.detail
+	h.list.Select(0)
+	if want := "claude-code wants to run a shell command in ~/projects/payments-service"; d.who.Text != want {
+		t.Errorf("headline %q, want %q", d.who.Text, want)
+	}
+	if d.where.Hidden || d.whereKey.Hidden || d.where.Text != "/home/ada/projects/payments-service" {
+		t.Errorf("where %q (hidden %v)", d.where.Text, d.where.Hidden)
+	}
+	h.list.Select(1)
+	if d.who.Text != "cursor asks" || !d.where.Hidden || !d.whereKey.Hidden {
+		t.Errorf("no cwd: headline %q, where %q (hidden %v)", d.who.Text, d.where.Text, d.where.Hidden)
+	}
+}

@@ -131,6 +131,7 @@ func attachHarness(t testing.TB, a fyne.App, s history.Store) *histHarness {
 	h.do = func(fn func()) { x.queue <- fn }
 	h.now = func() time.Time { return histNow }
 	h.debounce = 30 * time.Millisecond
+	h.home = "/home/ada"
 	t.Cleanup(func() {
 		h.stopTick()
 	})
