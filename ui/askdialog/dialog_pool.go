@@ -61,8 +61,12 @@ func (p *windowPool) get(a fyne.App, title string) (fyne.Window, bool) {
 	}
 	w := p.free[len(p.free)-1]
 	p.free = p.free[:len(p.free)-1]
-	w.SetTitle(title)
-	setWindowClass(w, title)
+	if w.Title() != title {
+		// Its class is its title's, set when the window was made or last
+		// retitled; only a new title needs the X round trips of a new class.
+		w.SetTitle(title)
+		setWindowClass(w, title)
+	}
 	return w, true
 }
 
