@@ -13,13 +13,21 @@ import (
 // would have for title; elsewhere, and on Fyne's test driver, it does
 // nothing. Runs on the Fyne goroutine, while w is hidden.
 func setWindowClass(w fyne.Window, title string) {
-	nw, ok := w.(driver.NativeWindow)
-	if !ok {
-		return
+	if h := x11Handle(w); h != 0 {
+		setX11Class(h, title)
 	}
-	nw.RunNative(func(ctx any) {
-		if x, ok := ctx.(driver.X11WindowContext); ok && x.WindowHandle != 0 {
-			setX11Class(x.WindowHandle, title)
-		}
-	})
+}
+
+// x11Handle returns w's X window, or 0 off X11 and on Fyne's test driver.
+// Runs on the Fyne goroutine.
+func x11Handle(w fyne.Window) uintptr {
+	var handle uintptr
+	if nw, ok := w.(driver.NativeWindow); ok {
+		nw.RunNative(func(ctx any) {
+			if x, ok := ctx.(driver.X11WindowContext); ok {
+				handle = x.WindowHandle
+			}
+		})
+	}
+	return handle
 }

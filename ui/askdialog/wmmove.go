@@ -2,7 +2,6 @@ package askdialog
 
 import (
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/driver"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -37,14 +36,18 @@ func (h *moveHandle) CreateRenderer() fyne.WidgetRenderer {
 // screen is read from the X server at each event and the window keeps the
 // offset it had when the drag began, so no event's rounding adds up.
 func (h *moveHandle) Dragged(ev *fyne.DragEvent) {
-	handle := h.x11Handle()
+	w := h.win()
+	if w == nil {
+		return
+	}
+	handle := x11Handle(w)
 	if handle == 0 {
 		return
 	}
 	if h.drag == nil {
 		// The first event comes once the pointer has moved past the
 		// driver's drag threshold: begin where the button went down.
-		scale := h.win().Canvas().Scale()
+		scale := w.Canvas().Scale()
 		d, ok := beginX11Drag(handle, ev.Dragged.DX*scale, ev.Dragged.DY*scale)
 		if !ok {
 			h.drag = &x11Drag{} // framed: leave it to the window manager
@@ -59,18 +62,3 @@ func (h *moveHandle) Dragged(ev *fyne.DragEvent) {
 
 // DragEnd ends the drag.
 func (h *moveHandle) DragEnd() { h.drag = nil }
-
-// x11Handle returns the dialog's X window, or 0 off X11 or on the test driver.
-func (h *moveHandle) x11Handle() uintptr {
-	var handle uintptr
-	if w := h.win(); w != nil {
-		if nw, ok := w.(driver.NativeWindow); ok {
-			nw.RunNative(func(ctx any) {
-				if x, ok := ctx.(driver.X11WindowContext); ok {
-					handle = x.WindowHandle
-				}
-			})
-		}
-	}
-	return handle
-}

@@ -98,9 +98,10 @@ func New(a fyne.App, store history.Store, log *slog.Logger) *Window {
 	if log == nil {
 		log = slog.Default()
 	}
+	home, _ := os.UserHomeDir() // "" when not known: directories shown in full
 	return &Window{
 		app: a, store: store, log: log,
-		do: fyne.Do, now: time.Now, debounce: historyDebounce, home: homeDir(),
+		do: fyne.Do, now: time.Now, debounce: historyDebounce, home: home,
 		selIdx: -1, stale: true,
 	}
 }
@@ -280,13 +281,4 @@ func (h *Window) setSearch(text string) {
 	h.search.SetText(text)
 	h.search.OnChanged = func(string) { h.searchChanged() }
 	h.reload()
-}
-
-// homeDir is the person's home directory, or "" when it is not known.
-func homeDir() string {
-	h, err := os.UserHomeDir()
-	if err != nil {
-		return ""
-	}
-	return h
 }
