@@ -222,7 +222,7 @@ func (h *Window) build() {
 	split.SetOffset(0.6)
 	bottom := container.NewHBox(h.status, layout.NewSpacer())
 	content := container.NewBorder(container.NewPadded(top), container.NewPadded(bottom), nil, nil, split)
-	h.win.SetContent(container.NewThemeOverride(content, legibleTheme{}))
+	h.win.SetContent(content)
 	h.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault},
 		func(fyne.Shortcut) { h.win.Canvas().Focus(h.search) })
 	h.win.Resize(fyne.NewSize(1000, 640))

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"image/color"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -315,67 +313,4 @@ func deciderText(r *question.Result) string {
 		return "Asktray"
 	}
 	return string(r.DecidedBy)
-}
-
-// legibleTheme is the app's current theme with the success, warning and
-// error colours adjusted by legible against its background, so that the
-// history's outcome colours read well as text. It may be used from any
-// goroutine.
-type legibleTheme struct{}
-
-func (legibleTheme) base() fyne.Theme { return fyne.CurrentApp().Settings().Theme() }
-
-func (t legibleTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
-	c := t.base().Color(n, v)
-	switch n {
-	case theme.ColorNameSuccess, theme.ColorNameWarning, theme.ColorNameError:
-		return legible(c, t.base().Color(theme.ColorNameBackground, v))
-	}
-	return c
-}
-
-func (t legibleTheme) Font(s fyne.TextStyle) fyne.Resource     { return t.base().Font(s) }
-func (t legibleTheme) Icon(n fyne.ThemeIconName) fyne.Resource { return t.base().Icon(n) }
-func (t legibleTheme) Size(n fyne.ThemeSizeName) float32       { return t.base().Size(n) }
-
-// legible returns c, darkened or lightened just enough to read as text on
-// bg (a contrast of at least 3.5:1): the light theme's success and warning
-// colours are too pale for text on white.
-func legible(c, bg color.Color) color.Color {
-	lbg := relLuminance(bg)
-	target := color.Color(color.Black)
-	if lbg < 0.5 {
-		target = color.White
-	}
-	out := c
-	for i := 1; i <= 10 && contrastRatio(relLuminance(out), lbg) < 3.5; i++ {
-		out = mixColor(c, target, float64(i)/10)
-	}
-	return out
-}
-
-// mixColor blends a towards b by t in [0, 1].
-func mixColor(a, b color.Color, t float64) color.Color {
-	ar, ag, ab, aa := a.RGBA()
-	br, bg, bb, _ := b.RGBA()
-	m := func(x, y uint32) uint8 { return uint8((float64(x)*(1-t) + float64(y)*t) / 257) }
-	return color.NRGBA{R: m(ar, br), G: m(ag, bg), B: m(ab, bb), A: m(aa, aa)}
-}
-
-// relLuminance is the WCAG relative luminance of c.
-func relLuminance(c color.Color) float64 {
-	r, g, b, _ := c.RGBA()
-	lin := func(v uint32) float64 {
-		x := float64(v) / 0xffff
-		if x <= 0.03928 {
-			return x / 12.92
-		}
-		return math.Pow((x+0.055)/1.055, 2.4)
-	}
-	return 0.2126*lin(r) + 0.7152*lin(g) + 0.0722*lin(b)
-}
-
-// contrastRatio is the WCAG contrast ratio of two luminances.
-func contrastRatio(a, b float64) float64 {
-	return (max(a, b) + 0.05) / (min(a, b) + 0.05)
 }

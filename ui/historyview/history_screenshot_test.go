@@ -11,9 +11,10 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 	"github.com/asktray/asktray/app/history/historytest"
+	"github.com/asktray/asktray/ui/internal/uitheme"
 )
 
-// fixedVariantTheme is the default theme held to one variant, so screenshots do
+// fixedVariantTheme is a theme (the app's, uitheme) held to one variant, so screenshots do
 // not depend on the desktop's setting.
 type fixedVariantTheme struct {
 	fyne.Theme
@@ -34,7 +35,7 @@ func TestHistory_Screenshots(t *testing.T) {
 		s := historytest.New(t)
 		seedHistory(t, s, histSeed)
 		x := newHistHarness(t, s)
-		x.h.app.Settings().SetTheme(fixedVariantTheme{theme.DefaultTheme(), v.variant})
+		x.h.app.Settings().SetTheme(fixedVariantTheme{uitheme.New(), v.variant})
 		x.show()
 		h := x.h
 		h.OnOpenDialog = func(string) {}
