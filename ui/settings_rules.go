@@ -92,10 +92,7 @@ func (s *settingsWindow) loadRules() {
 
 func (s *settingsWindow) ruleRow(r policy.Rule, now time.Time) *ruleRow {
 	row := &ruleRow{rule: r}
-	verb := "Allow"
-	if r.Decision == policy.Deny {
-		verb = "Deny"
-	}
+	verb := map[policy.Decision]string{policy.Allow: "Allow", policy.Deny: "Deny", policy.Ask: "Always ask"}[r.Decision]
 	row.title = widget.NewLabelWithStyle(fmt.Sprintf("%s  ·  %s  ·  %s", verb, r.Client, r.Action),
 		fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	row.title.Wrapping = fyne.TextWrapWord // the action in full, however long
@@ -174,7 +171,11 @@ func (s *settingsWindow) editRule(id string) {
 		s.loadRules()
 		return
 	}
-	t.editDecision = widget.NewSelect([]string{string(policy.Allow), string(policy.Deny)}, nil)
+	decisions := make([]string, len(policy.Decisions))
+	for i, d := range policy.Decisions {
+		decisions[i] = string(d)
+	}
+	t.editDecision = widget.NewSelect(decisions, nil)
 	t.editDecision.SetSelected(string(r.Decision))
 	t.editExpires = widget.NewEntry()
 	t.editExpires.SetPlaceHolder("never; or " + expiresLayout)

@@ -118,7 +118,8 @@ func cmdRules(ctx context.Context, args []string, stdio IO) error {
 	return tw.Flush()
 }
 
-// removeRule removes rule id. Removing a deny rule can allow what it denied,
+// removeRule removes rule id. Removing a deny or ask rule can allow what it
+// denied or sent to the person,
 // so the app then wants what an approval wants: this command in the
 // foreground of a terminal and the login password (or that terminal's grace
 // period). When the app asks for the password, removeRule reads it from the
@@ -131,10 +132,10 @@ func removeRule(ctx context.Context, c *control.Client, id string) (policy.Rule,
 	}
 	t, terr := openTerminal(ctx)
 	if terr != nil {
-		return r, fmt.Errorf("refused: removing a deny rule needs your login password on a terminal, and this command has none (%w); the rule stays", terr)
+		return r, fmt.Errorf("refused: removing a deny or ask rule needs your login password on a terminal, and this command has none (%w); the rule stays", terr)
 	}
 	defer t.Close()
-	t.printf("Removing deny rule %s can allow what it denies.\n", id)
+	t.printf("Removing rule %s can allow what it denies or asks you about.\n", id)
 	pw, ok, err := t.readPassword("To remove it, type your login password (Esc to keep it); it is not shown. ")
 	t.printf("\n")
 	if err != nil {

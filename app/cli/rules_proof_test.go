@@ -24,7 +24,8 @@ import (
 // inside a pty the agent owns (script(1)) that types a guess; the rule
 // stays and the hook is still denied. On the person's terminal with the
 // login password the rule goes, and the next request is allowed by the
-// allow rule. Removing an allow rule (narrowing) needs none of this.
+// allow rule. An ask rule is refused the same way. Removing an allow rule
+// (narrowing) needs none of this.
 func TestCLI_RulesRmDenyNeedsThePerson(t *testing.T) {
 	t.Parallel()
 	dir := shortTempDir(t)
@@ -34,7 +35,8 @@ func TestCLI_RulesRmDenyNeedsThePerson(t *testing.T) {
 	pre := `{"away": false, "rules": [
 	  {"id": "allowbash", "client": "claude-code", "action": "permission_request:Bash", "decision": "allow", "scope": "always", "created": "2026-12-01T10:00:00Z"},
 	  {"id": "denydeploy", "client": "claude-code", "action": "permission_request:Bash", "decision": "deny", "scope": "always", "match": "command", "pattern": "make deploy", "created": "2026-12-01T10:00:00Z"},
-	  {"id": "allowtest", "client": "claude-code", "action": "permission_request:Bash", "decision": "allow", "scope": "always", "match": "command", "pattern": "make test", "created": "2026-12-01T10:00:00Z"}]}`
+	  {"id": "allowtest", "client": "claude-code", "action": "permission_request:Bash", "decision": "allow", "scope": "always", "match": "command", "pattern": "make test", "created": "2026-12-01T10:00:00Z"},
+	  {"id": "askpush", "client": "claude-code", "action": "permission_request:Bash", "decision": "ask", "scope": "always", "match": "prefix", "pattern": "git push", "created": "2026-12-01T10:00:00Z"}]}`
 	if err := os.WriteFile(filepath.Join(dir, policy.File), []byte(pre), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -75,6 +77,10 @@ func TestCLI_RulesRmDenyNeedsThePerson(t *testing.T) {
 		t.Fatalf("rules rm without a terminal: %+v", r)
 	}
 	ruleStays("rules rm without a terminal")
+	// An ask rule holds back what the allow rule would allow: the same.
+	if r := run(t, dir, "rules", "rm", "askpush"); r.code == 0 || !strings.Contains(r.stderr, "refused") || !strings.Contains(r.stderr, "removing ask rule askpush") {
+		t.Fatalf("rules rm of an ask rule without a terminal: %+v", r)
+	}
 
 	// A pty of the agent's own, typing a guess at the password: PAM says no.
 	if got := inScript(t, "make deploy\r", "rules", "rm", "denydeploy", "--data-dir", dir); !strings.Contains(got, "refused: wrong password") || strings.Contains(got, "Removed rule") {

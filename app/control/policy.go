@@ -81,7 +81,7 @@ func (s *Server) removeRule(w http.ResponseWriter, r *http.Request) {
 		writeError(w, policy.ErrNotFound)
 		return
 	}
-	if rule.Decision == policy.Deny {
+	if rule.Decision != policy.Allow {
 		if err := s.proveWidening(r, rule); err != nil {
 			writeError(w, err)
 			return
@@ -102,9 +102,9 @@ type RuleChange struct {
 	Password string `json:"password,omitempty"`
 }
 
-// proveWidening checks the person's proof for removing deny rule rule:
-// removing it can allow what it denied (an allow rule beneath it, or the
-// agent's own permissions), so it needs what an approval needs: a caller in
+// proveWidening checks the person's proof for removing deny or ask rule
+// rule: removing it can allow what it denied or sent to the person (an
+// allow rule beneath it, or the agent's own permissions), so it needs what an approval needs: a caller in
 // the foreground of a terminal and the login password (or that terminal's
 // grace period). It blocks while PAM checks.
 func (s *Server) proveWidening(r *http.Request, rule policy.Rule) error {
@@ -114,11 +114,11 @@ func (s *Server) proveWidening(r *http.Request, rule policy.Rule) error {
 			return err
 		}
 	}
-	what := fmt.Sprintf("removing deny rule %s (%s for %s)", rule.ID, rule.Action, rule.Client)
+	what := fmt.Sprintf("removing %s rule %s (%s for %s)", rule.Decision, rule.ID, rule.Action, rule.Client)
 	term, err := s.onTerminal(r)
 	if err != nil {
 		s.log().Warn("rule change over the control socket refused", "id", rule.ID, "err", err)
-		return fmt.Errorf("%w (%s can allow what it denies; %v); the rule stays. Remove it in the Asktray "+
+		return fmt.Errorf("%w (%s can allow what it holds back; %v); the rule stays. Remove it in the Asktray "+
 			"window's Rules tab, or run 'asktray rules rm %s' in your own terminal", errNeedsPerson, what, err, rule.ID)
 	}
 	return s.proveTerminal(what, term, req.Password)

@@ -26,7 +26,7 @@ const (
 
 // AwayHold returns what away mode does with q, a question about to be
 // asked: the mode ends it (res is then its result) or holds it, unless a
-// rule decides it; a notice is held, never ended. The Gate and the agent
+// rule decides it (an ask rule decides nothing); a notice is held, never ended. The Gate and the agent
 // hooks follow it, and Visible (the tray, the dialogs) applies the same
 // rule to questions already pending. A nil Policy is never away. It does
 // not block; any goroutine may call it.
@@ -34,7 +34,7 @@ func (p *Policy) AwayHold(q question.Question) (h Hold, res question.Result) {
 	if p == nil {
 		return NotHeld, question.Result{}
 	}
-	if _, ruled := p.Match(q, p.now()); ruled {
+	if r, ruled := p.Match(q, p.now()); ruled && r.Decision != Ask {
 		return NotHeld, question.Result{}
 	}
 	return p.hold(q, false)

@@ -287,13 +287,13 @@ func coverParts(prefixes []*Rule, s Subject) (cands []*Rule, real map[string]Rul
 }
 
 // coverCommand returns the most specific allow rule whose prefix starts c,
-// and every deny rule whose prefix does.
+// and every deny or ask rule whose prefix does (each stands on its own).
 func coverCommand(c shellcmd.Command, prefixes []*Rule, words map[*Rule][]string) (by *Rule, denies []*Rule) {
 	for _, r := range prefixes {
 		if w, ok := words[r]; !ok || !c.HasPrefix(w) {
 			continue
 		}
-		if r.Decision == Deny {
+		if r.Decision != Allow {
 			denies = append(denies, r)
 		} else if by == nil || r.beats(by) {
 			by = r

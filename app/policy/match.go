@@ -62,11 +62,12 @@ func pick(cands []*Rule) (Rule, bool) {
 	return *best, true
 }
 
-// better orders two unbeaten rules: deny first, then a more specific
-// action, then a more specific client, then the older one, then by id.
+// better orders two unbeaten rules: deny first, then ask, then a more
+// specific action, then a more specific client, then the older one, then by
+// id.
 func better(a, b *Rule) bool {
 	if a.Decision != b.Decision {
-		return a.Decision == Deny
+		return rank(a.Decision) > rank(b.Decision)
 	}
 	if c := cmpSpecificity(specificityOf(a.Action), specificityOf(b.Action)); c != 0 {
 		return c > 0
@@ -77,17 +78,29 @@ func better(a, b *Rule) bool {
 	return cmp.Or(a.Created.Compare(b.Created), cmp.Compare(a.ID, b.ID)) < 0
 }
 
+// rank orders decisions at equal specificity: deny over ask over allow.
+func rank(d Decision) int {
+	switch d {
+	case Deny:
+		return 2
+	case Ask:
+		return 1
+	}
+	return 0
+}
+
 // Gate decides q before anyone is shown it, for question.Config.Gate: a
 // matching rule ends it as auto_approved (value "allow" for an approval, "yes"
 // for a confirm) or auto_rejected, decided by rule, reason rule, via rule,
-// with the rule's id and its note; else, when away mode ends it (AwayHold),
+// with the rule's id and its note; a matching ask rule decides nothing (the
+// person is asked, as with no rule); else, when away mode ends it (AwayHold),
 // it ends as auto_rejected, decided by app: with the away mode reject
 // reason away, with the away mode handback, for a question that cannot
 // approve anything, reason handed_back (approvals and destructive
 // confirmations wait instead). Notices are never decided by away. Away
 // never approves. It does not block; any goroutine may call it.
 func (p *Policy) Gate(q question.Question) (question.Result, bool) {
-	if r, ok := p.Match(q, p.now()); ok {
+	if r, ok := p.Match(q, p.now()); ok && r.Decision != Ask {
 		res := question.Result{DecidedBy: question.ByRule, Reason: question.ReasonRule, Via: question.ViaRule, RuleID: r.ID, Note: r.Note}
 		if r.Decision == Allow {
 			res.Outcome = question.AutoApproved

@@ -112,7 +112,7 @@ func TestAddValidation(t *testing.T) {
 		{"empty_action", func(r *Rule) { r.Action = "" }, "action: must not be empty"},
 		{"long_action", func(r *Rule) { r.Action = strings.Repeat("a", MaxPattern+1) }, "action: at most 300 characters, got 301"},
 		{"bad_escape", func(r *Rule) { r.Action = `Bash\` }, "action: ends with an unfinished escape"},
-		{"bad_decision", func(r *Rule) { r.Decision = "maybe" }, `decision: "maybe" is not one of allow, deny`},
+		{"bad_decision", func(r *Rule) { r.Decision = "maybe" }, `decision: "maybe" is not one of allow, ask, deny`},
 		{"bad_scope", func(r *Rule) { r.Scope = "" }, `scope: "" is not one of session, always`},
 		{"session_without_id", func(r *Rule) { r.Scope = ScopeSession }, "session_id: a session rule needs the session"},
 		{"expires_past", func(r *Rule) { r.Expires = time.Now().Add(-time.Hour) }, "expires: must be after the rule was created"},

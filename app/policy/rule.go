@@ -58,7 +58,18 @@ type Decision string
 const (
 	Allow Decision = "allow"
 	Deny  Decision = "deny"
+	// Ask sends what it matches to the person, "always ask me for this":
+	// no allow rule beneath it and no agent's own mode (Claude Code's auto
+	// mode, through its PreToolUse hook) decides it instead. A deny rule
+	// as specific still wins over it.
+	Ask Decision = "ask"
 )
+
+// Decisions lists the decisions in the order a person is offered them.
+var Decisions = []Decision{Allow, Ask, Deny}
+
+// Valid reports whether d is a known decision.
+func (d Decision) Valid() bool { return d == Allow || d == Deny || d == Ask }
 
 // Scope says how long a rule lasts.
 type Scope string
@@ -197,8 +208,8 @@ func (r *Rule) applies(q question.Question, now time.Time) bool {
 // guarded question with content (a command, a path, an input, details) is
 // allowed only by an exact content rule made with the high-risk tick.
 func (r *Rule) mayDecide(q question.Question, s Subject) bool {
-	if r.Decision == Deny || !Guarded(q) {
-		return true
+	if r.Decision != Allow || !Guarded(q) {
+		return true // deny and ask rules always apply
 	}
 	if !r.HighRisk || !IsLiteral(r.Client) || !IsLiteral(r.Action) {
 		return false
@@ -235,8 +246,8 @@ func (r *Rule) validate() error {
 		}
 	}
 	errs = append(errs, r.validateContent()...)
-	if r.Decision != Allow && r.Decision != Deny {
-		errs = append(errs, fieldErr("decision", "%q is not one of allow, deny", r.Decision))
+	if !r.Decision.Valid() {
+		errs = append(errs, fieldErr("decision", "%q is not one of allow, ask, deny", r.Decision))
 	}
 	switch r.Scope {
 	case ScopeAlways:
