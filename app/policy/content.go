@@ -236,8 +236,9 @@ func DescribeSubject(s Subject) string {
 
 // coverParts returns the candidates prefix rules make for s's command line:
 // each deny rule whose prefix starts any of its commands, and, when every
-// command that runs something starts with an allow rule's prefix and no
-// redirection writes outside the working directory, one allow candidate
+// command that runs something starts with an allow rule's prefix, no
+// redirection writes outside the working directory and nothing in the line
+// can run code of its own (shellcmd.Line.Evaluates), one allow candidate
 // standing for them all. That candidate is as specific, in each part of a
 // rule, as the least specific of the rules it stands for, so that it beats
 // another rule only when every one of them would; real maps its id to the
@@ -254,7 +255,9 @@ func coverParts(prefixes []*Rule, s Subject) (cands []*Rule, real map[string]Rul
 	}
 	var covering []*Rule
 	_, outside := s.Line.WritesOutside(s.Cwd)
-	allCovered := !outside
+	// A line through which Bash can run code none of its commands shows
+	// ($((x)) evaluating a subscript, ${x@P}, eval, …) is never covered.
+	allCovered := !outside && s.Line.Evaluates == ""
 	for _, c := range s.Line.Commands {
 		if c.Unpacked || (len(c.Words) == 0 && len(c.Assigns) == 0) {
 			continue // runs nothing itself: its parts, or its redirections, are checked

@@ -75,6 +75,13 @@ type Line struct {
 	// Commands are every simple command of the line, in source order,
 	// those nested in substitutions and bash -c strings included.
 	Commands []Command
+	// Evaluates is the source text of the first construct through which
+	// Bash can run code that is none of Commands, or change what they run
+	// ($((x)), $[x], ${x:o:l}, ${!x}, ${x@P}, ${x:=v}, ${a[i]}, a[i]=v,
+	// [[ x -eq y ]], for PATH in …, eval, trap, source, printf -v 'a[…]',
+	// …: arithmetic evaluates the array subscripts a value holds, and so
+	// its command substitutions), or "". No prefix rule covers such a line.
+	Evaluates string
 }
 
 // ErrTooLong is returned for a line longer than MaxLine.
@@ -117,6 +124,9 @@ func (l *Line) parse(src string, depth int) error {
 	}
 	var werr error
 	syntax.Walk(f, func(n syntax.Node) bool {
+		if l.Evaluates == "" && n != nil {
+			l.Evaluates = evaluates(src, n)
+		}
 		st, ok := n.(*syntax.Stmt)
 		if !ok || werr != nil {
 			return werr == nil
@@ -144,6 +154,9 @@ func (l *Line) add(c Command, depth int) error {
 	c.Unpacked = true
 	l.Commands = append(l.Commands, c)
 	l.Commands = append(l.Commands, sub.Commands...)
+	if l.Evaluates == "" {
+		l.Evaluates = sub.Evaluates
+	}
 	return nil
 }
 

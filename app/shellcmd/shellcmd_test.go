@@ -18,7 +18,7 @@ func covered(t *testing.T, line, prefix, cwd string) bool {
 	if err != nil {
 		return false
 	}
-	if _, ok := l.WritesOutside(cwd); ok {
+	if _, ok := l.WritesOutside(cwd); ok || l.Evaluates != "" {
 		return false
 	}
 	for _, c := range l.Commands {
@@ -101,6 +101,28 @@ func TestPrefixCoverage(t *testing.T) {
 		{"cd / && npm test > etc/profile", "cd", false},
 		{"npm test > 'C:\\Windows\\x'", "npm test", false},
 		{"npm test > C:/Windows/x", "npm test", false},
+		// Words Bash can turn into code (issue 33 item 2): arithmetic
+		// evaluates the array subscript a value holds, and with it the
+		// command substitution inside; prompt expansion re-expands a value.
+		{"npm test ${x:='a[$(touch /tmp/p)]'} $((x))", "npm test", false},
+		{"for x in 'a[$(touch /tmp/p)]'; do npm test $((x)); done", "npm test", false},
+		{"npm test ${x:='$(touch /tmp/p)'} ${x@P}", "npm test", false},
+		{"npm test $[x]", "npm test", false},
+		{"npm test ${HOME:x:1}", "npm test", false},
+		{"npm test ${!x}", "npm test", false},
+		{"npm test ${a[x]}", "npm test", false},
+		{"for x in 'a[$(id)]'; do ((x)); npm test; done", "npm test", false},
+		{"for x in 'a[$(id)]'; do [[ x -eq 1 ]] && npm test; done", "npm test", false},
+		{"for x in 'a[$(id)]'; do for ((x;;)); do npm test; done; done", "npm test", false},
+		{"npm test <<EOF\n$((x))\nEOF", "npm test", false},
+		{"bash -c 'npm test $((x))'", "npm test", false},
+		{"for PATH in /tmp/evil; do npm test; done", "npm test", false},
+		{"npm test {PATH}>/dev/null", "npm test", false},
+		{"printf -v 'a[$(id)]' x", "printf", false},
+		{"eval 'npm test; rm -rf ~'", "eval", false},
+		{"npm test \"$x\" ${x:-a} ${#x} \"${args[@]}\" ${x%.go} ${x@Q} ${a[0]}", "npm test", true},
+		{"for f in a b; do npm test $f; done", "npm test", true},
+		{"npm test <<'EOF'\n$((x))\nEOF", "npm test", true},
 	}
 	for _, c := range cases {
 		if got := covered(t, c.line, c.prefix, "/home/u/app"); got != c.want {
