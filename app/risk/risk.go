@@ -183,6 +183,9 @@ func gradePath(g *Grade, p, cwd string, writes bool) {
 	if writes && outside(p, cwd) {
 		g.high("writes outside the working directory, `" + p + "`")
 	}
+	if s := startupFile(p); writes && s != "" {
+		g.high("writes a shell start-up file, which runs code later, `" + short(s) + "`")
+	}
 }
 
 // outside reports whether p is known to lie outside cwd: it climbs out with

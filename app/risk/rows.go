@@ -106,6 +106,9 @@ func (lg *lineGrade) redirects(rs []shellcmd.Redirect) {
 		if r.Target.Literal && outside(t, lg.cwd) {
 			lg.g.high("writes outside the working directory, `" + r.Op + " " + t + "`")
 		}
+		if sf := startupFile(t); sf != "" {
+			lg.g.high("writes a shell start-up file, which runs code later, `" + r.Op + " " + short(t) + "`")
+		}
 	}
 }
 
@@ -124,6 +127,7 @@ func (lg *lineGrade) part(p part, assigns bool) {
 			lg.g.high(why)
 		}
 	}
+	lg.computed(p)
 	lg.downloads = lg.downloads || name == "curl" || name == "wget" || name == "fetch"
 	lg.shells = lg.shells || isInterpreter(name)
 	if name == "tee" || name == "cp" || name == "mv" || name == "install" {
@@ -137,10 +141,12 @@ func (lg *lineGrade) part(p part, assigns bool) {
 }
 
 // part is one command to grade: a command's words, or those of a command
-// a wrapper (sudo, env, xargs, find -exec, …) runs, via names the wrapper.
+// a wrapper (sudo, env, xargs, find -exec, busybox, …) runs, via names the
+// wrapper. words are the name and args as the splitter read them.
 type part struct {
 	name, via string
 	args      []string
+	words     []shellcmd.Word
 }
 
 // wrappers run the command in their arguments; the value skips the
@@ -150,6 +156,8 @@ var wrappers = map[string]func(args []string) int{
 	"env": skipEnv, "nice": skipFlags("n"), "nohup": skipFlags(), "time": skipFlags(),
 	"command": skipFlags(), "builtin": skipFlags(), "exec": skipFlags("a"), "stdbuf": skipFlags("i", "o", "e"),
 	"ionice": skipFlags("c", "n", "p"), "xargs": skipFlags("a", "d", "E", "I", "L", "n", "P", "s"),
+	// Multi-call binaries run the applet their first argument names.
+	"busybox": skipFlags(), "toybox": skipFlags(),
 	"timeout": func(args []string) int {
 		i := skipFlags("k", "s")(args)
 		return min(i+1, len(args)) // the duration
@@ -162,12 +170,13 @@ func unwrap(c shellcmd.Command) []part {
 	for _, w := range c.Words {
 		words = append(words, w.Value)
 	}
+	ws := c.Words
 	var out []part
 	via := ""
 	for len(words) > 0 {
 		name := path.Base(words[0])
 		args := words[1:]
-		out = append(out, part{name: name, args: args, via: via})
+		out = append(out, part{name: name, args: args, via: via, words: ws})
 		if name == "find" {
 			for i, a := range args {
 				if a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir" {
@@ -177,7 +186,7 @@ func unwrap(c shellcmd.Command) []part {
 					}
 					if end > 0 {
 						sub := args[i+1 : i+1+end]
-						out = append(out, part{name: path.Base(sub[0]), args: sub[1:], via: "find"})
+						out = append(out, part{name: path.Base(sub[0]), args: sub[1:], via: "find", words: ws[i+2 : i+2+end]})
 					}
 				}
 			}
@@ -187,7 +196,8 @@ func unwrap(c shellcmd.Command) []part {
 			break
 		}
 		via = name
-		words = args[skip(args):]
+		n := skip(args)
+		words, ws = args[n:], ws[1+n:]
 	}
 	return out
 }
@@ -220,7 +230,10 @@ func skipEnv(args []string) int {
 }
 
 // hasFlag reports whether args hold one of the short options (alone or in a
-// cluster, "-rf") or long ones ("--force", "--force=…").
+// cluster, "-rf") or long ones ("--force", "--force=…"), a long one also
+// by any prefix ("--rec", "--forc"): GNU tools and git take an unambiguous
+// prefix of a long option, and which prefixes are unambiguous depends on
+// the tool's version, so every prefix counts.
 func hasFlag(args []string, short string, long ...string) bool {
 	for _, a := range args {
 		if a == "--" {
@@ -229,7 +242,7 @@ func hasFlag(args []string, short string, long ...string) bool {
 		switch {
 		case strings.HasPrefix(a, "--"):
 			n, _, _ := strings.Cut(a[2:], "=")
-			if slices.Contains(long, n) {
+			if n != "" && slices.ContainsFunc(long, func(l string) bool { return strings.HasPrefix(l, n) }) {
 				return true
 			}
 		case strings.HasPrefix(a, "-") && len(a) > 1:
