@@ -101,7 +101,7 @@ func TestHook_RulesDoNotAllowHiddenCode(t *testing.T) {
 }
 
 // hookProc is `asktray hook claude-code` for a Bash command run in cwd, in
-// session sid, without a terminal, ended after 30 s.
+// session sid, without a terminal, ended after 3 minutes.
 func hookProc(t *testing.T, dir, sid, cwd, command string) *exec.Cmd {
 	t.Helper()
 	var p map[string]any
@@ -110,7 +110,7 @@ func hookProc(t *testing.T, dir, sid, cwd, command string) *exec.Cmd {
 	p["tool_input"] = map[string]any{"command": command}
 	delete(p, "permission_suggestions")
 	b, _ := json.Marshal(p)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	t.Cleanup(cancel)
 	cmd := exec.CommandContext(ctx, os.Args[0], "hook", "claude-code", "--data-dir", dir) //nolint:gosec // the test binary
 	cmd.Env = append(os.Environ(), "ASKTRAY_TEST_CHILD=1")
@@ -125,7 +125,7 @@ func hookProc(t *testing.T, dir, sid, cwd, command string) *exec.Cmd {
 func pendingBySession(t *testing.T, dir string, n int, done []chan string) map[string]question.Question {
 	t.Helper()
 	by := map[string]question.Question{}
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
 		var qs []control.PendingQuestion
 		if r := run(t, dir, "pending", "--json"); json.Unmarshal([]byte(r.stdout), &qs) != nil {
 			t.Fatalf("pending --json: %+v", r)
