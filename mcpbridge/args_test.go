@@ -58,7 +58,8 @@ func sampleValues(t *testing.T, schema json.RawMessage) []string {
 func TestEveryDeclaredArgumentIsDecoded(t *testing.T) {
 	t.Parallel()
 	for _, tool := range Tools() {
-		if spec, _ := specOf(tool.Name); spec.args == nil {
+		spec := specNamed(t, tool.Name)
+		if spec.args == nil {
 			continue
 		}
 		var schema struct {
@@ -67,14 +68,14 @@ func TestEveryDeclaredArgumentIsDecoded(t *testing.T) {
 		if err := json.Unmarshal(tool.RawInputSchema, &schema); err != nil {
 			t.Fatal(err)
 		}
-		base, err := parseAsk(tool.Name, nil)
+		base, err := spec.parseAsk(nil)
 		if err != nil {
 			t.Fatalf("%s with no arguments: %v", tool.Name, err)
 		}
 		for name, prop := range schema.Properties {
 			changed := false
 			for _, v := range sampleValues(t, prop) {
-				a, err := parseAsk(tool.Name, json.RawMessage(`{"`+name+`":`+v+`}`))
+				a, err := spec.parseAsk(json.RawMessage(`{"`+name+`":`+v+`}`))
 				if err != nil {
 					t.Errorf("%s: %s=%s refused: %v", tool.Name, name, v, err)
 					continue
@@ -100,7 +101,7 @@ func TestDecodedArgumentsAreDeclared(t *testing.T) {
 			continue
 		}
 		name, newArgs := spec.name, spec.args
-		declared := declaredArgs()[name]
+		declared := spec.argNames()
 		if len(declared) == 0 {
 			t.Fatalf("%s declares no arguments", name)
 		}
@@ -132,15 +133,28 @@ func jsonFields(t reflect.Type) []string {
 // ask_multi_select does, so it refuses them, naming what it takes.
 func TestUndeclaredArgumentRefused(t *testing.T) {
 	t.Parallel()
-	_, err := parseAsk(ToolAskChoice, json.RawMessage(`{"question":"q","min_selections":1}`))
+	_, err := askChoiceSpec.parseAsk(json.RawMessage(`{"question":"q","min_selections":1}`))
 	if err == nil || !strings.Contains(err.Error(), "min_selections: unknown argument; this tool takes default, free_text, header, options, question, timeout_seconds, wait") {
 		t.Fatalf("got %v", err)
 	}
-	if _, err := parseAsk(ToolAskMultiSelect, json.RawMessage(`{"question":"q","min_selections":1}`)); err != nil {
+	if _, err := askMultiSelectSpec.parseAsk(json.RawMessage(`{"question":"q","min_selections":1}`)); err != nil {
 		t.Fatal(err)
 	}
-	_, err = parseAsk(ToolAskMultiSelect, json.RawMessage(`{"max_selections":"two"}`))
+	_, err = askMultiSelectSpec.parseAsk(json.RawMessage(`{"max_selections":"two"}`))
 	if err == nil || err.Error() != `max_selections: must be an integer, got string` {
 		t.Fatalf("type error names %v", err)
 	}
+}
+
+// specNamed returns the spec of the tool called name, failing t when there
+// is none.
+func specNamed(t testing.TB, name string) *toolSpec {
+	t.Helper()
+	for _, s := range toolSpecs {
+		if s.name == name {
+			return s
+		}
+	}
+	t.Fatalf("no tool %q", name)
+	return nil
 }

@@ -15,26 +15,26 @@ import (
 )
 
 // ask runs an ask tool: validate, re-attach or ask, then wait.
-func (b *Bridge) ask(ctx context.Context, c caller, tool string, raw json.RawMessage) (*toolResult, error) {
-	a, err := parseAsk(tool, raw)
+func (b *Bridge) ask(ctx context.Context, c caller, spec *toolSpec, raw json.RawMessage) (*toolResult, error) {
+	a, err := spec.parseAsk(raw)
 	if err != nil {
 		return nil, err
 	}
-	return b.askParsed(ctx, c, tool, a)
+	return b.askParsed(ctx, c, spec, a)
 }
 
-// askParsed asks a.q for tool: validate, re-attach or ask, then wait.
-func (b *Bridge) askParsed(ctx context.Context, c caller, tool string, a ask) (*toolResult, error) {
+// askParsed asks a.q for spec's tool: validate, re-attach or ask, then wait.
+func (b *Bridge) askParsed(ctx context.Context, c caller, spec *toolSpec, a ask) (*toolResult, error) {
 	a.q.Client = c.client
-	a.q.Tool = tool
+	a.q.Tool = spec.name
 	now := time.Now()
 	a.q.Deadline = a.common.deadline(now, b.defaultTimeout())
 	if err := a.q.Validate(); err != nil {
-		return nil, &argError{describeInvalid(tool, err)}
+		return nil, &argError{describeInvalid(spec, err)}
 	}
 
 	key := attachKey{owner: c.owner(), fp: fingerprint(a.q, a.inputFP)}
-	if tool != ToolNotify {
+	if !spec.notice {
 		if id, res := b.attach.find(b.cfg.Broker, key); id != "" {
 			b.cfg.Log.Info("re-attached a repeated question", "id", id, "client", c.client.Name)
 			q, _, err := b.cfg.Broker.Get(id)
@@ -50,24 +50,24 @@ func (b *Bridge) askParsed(ctx context.Context, c caller, tool string, a ask) (*
 			return b.await(ctx, c, q, b.window(c.client), nil)
 		}
 	}
-	release, err := b.limit.reserve(b.cfg.Broker, c, tool == ToolNotify, b.maxPending())
+	release, err := b.limit.reserve(b.cfg.Broker, c, spec.notice, b.maxPending())
 	if err != nil {
 		return nil, err
 	}
 	var plan *elicitPlan
-	if tool != ToolNotify && a.common.wait() {
+	if !spec.notice && a.common.wait() {
 		plan = b.route(ctx, c, &a.q)
 	}
 	q, err := b.cfg.Broker.Ask(ctx, a.q)
 	release()
 	if err != nil {
 		if errors.Is(err, question.ErrInvalid) {
-			return nil, &argError{describeInvalid(tool, err)}
+			return nil, &argError{describeInvalid(spec, err)}
 		}
 		return nil, fmt.Errorf("ask: %w", err)
 	}
 	b.attach.add(key, q.ID)
-	if tool == ToolNotify {
+	if spec.notice {
 		r := b.pendingResult(c, q)
 		r.NextStep = "The user has been notified. Nothing comes back; carry on."
 		return r, nil
@@ -174,88 +174,14 @@ func (b *Bridge) keepAlive(ctx context.Context, c caller, q question.Question) (
 	return func() { cancel(); <-done }
 }
 
-// getAnswer runs get_answer.
-func (b *Bridge) getAnswer(ctx context.Context, c caller, raw json.RawMessage) (*toolResult, error) {
-	var in struct {
-		QuestionID  string `json:"question_id"`
-		WaitSeconds *int64 `json:"wait_seconds"`
-	}
-	if err := decodeToolArgs(ToolGetAnswer, raw, &in); err != nil {
-		return nil, err
-	}
-	if in.QuestionID == "" {
-		return nil, argErrorf("question_id: required")
-	}
-	if in.WaitSeconds != nil && (*in.WaitSeconds < 0 || *in.WaitSeconds > MaxWaitSeconds) {
-		return nil, argErrorf("wait_seconds: must be between 0 and %d, got %d", MaxWaitSeconds, *in.WaitSeconds)
-	}
-	q, res, err := b.cfg.Broker.Get(in.QuestionID)
-	if errors.Is(err, question.ErrNotFound) || (err == nil && !b.attach.owns(q.ID, c.owner())) {
-		// Another asker's question is as unknown as no question at all.
-		return nil, argErrorf("question_id: no question %q; use the question_id from an earlier result", in.QuestionID)
-	} else if err != nil {
-		return nil, err
-	}
-	if res != nil {
-		return b.finished(c, q, res)
-	}
-	window := b.window(c.client)
-	if in.WaitSeconds != nil {
-		window = min(window, time.Duration(*in.WaitSeconds)*time.Second)
-	}
-	if window == 0 {
-		return b.pendingResult(c, q), nil
-	}
-	return b.await(ctx, c, q, window, nil)
-}
-
-// cancelQuestion runs cancel_question.
-func (b *Bridge) cancelQuestion(c caller, raw json.RawMessage) (*toolResult, error) {
-	var in struct {
-		QuestionID string `json:"question_id"`
-	}
-	if err := decodeToolArgs(ToolCancelQuestion, raw, &in); err != nil {
-		return nil, err
-	}
-	if in.QuestionID == "" {
-		return nil, argErrorf("question_id: required")
-	}
-	if !b.attach.owns(in.QuestionID, c.owner()) {
-		// Another asker's question is as unknown as no question at all.
-		return nil, argErrorf("question_id: no question %q", in.QuestionID)
-	}
-	err := b.cfg.Broker.Withdraw(in.QuestionID)
-	if err != nil && !errors.Is(err, question.ErrNotPending) {
-		if errors.Is(err, question.ErrNotFound) {
-			return nil, argErrorf("question_id: no question %q", in.QuestionID)
-		}
-		return nil, err
-	}
-	q, res, gerr := b.cfg.Broker.Get(in.QuestionID)
-	if gerr != nil {
-		return nil, gerr
-	}
-	if res == nil {
-		return b.pendingResult(c, q), nil
-	}
-	r, ferr := b.finished(c, q, res)
-	if ferr != nil {
-		return nil, ferr
-	}
-	if err != nil { // it had ended before
-		r.NextStep = "It had already ended before you withdrew it. " + r.NextStep
-	}
-	return r, nil
-}
-
 // describeInvalid turns a validation error into one message naming the
 // tool's own argument names.
-func describeInvalid(tool string, err error) string {
+func describeInvalid(spec *toolSpec, err error) string {
 	var parts []string
 	var walk func(error)
 	walk = func(e error) {
 		if fe, ok := e.(*question.FieldError); ok {
-			parts = append(parts, renameField(tool, fe.Error()))
+			parts = append(parts, spec.renameField(fe.Error()))
 			return
 		}
 		if u, ok := e.(interface{ Unwrap() []error }); ok {
@@ -266,7 +192,7 @@ func describeInvalid(tool string, err error) string {
 	}
 	walk(err)
 	if len(parts) == 0 {
-		return renameField(tool, err.Error())
+		return spec.renameField(err.Error())
 	}
 	return strings.Join(parts, "; ")
 }

@@ -121,24 +121,24 @@ func (b *Bridge) MCPServer() *mcpserver.MCPServer { return b.srv }
 
 // handler serves spec's calls: the raw arguments and the caller go to
 // spec.serve.
-func (b *Bridge) handler(spec toolSpec) mcpserver.ToolHandlerFunc {
+func (b *Bridge) handler(spec *toolSpec) mcpserver.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		raw, _ := req.GetRawArguments().(json.RawMessage)
 		if raw == nil && req.Params.Arguments != nil {
 			raw, _ = json.Marshal(req.Params.Arguments)
 		}
-		return spec.serve(b, ctx, b.caller(ctx, req), spec.name, raw), nil
+		return spec.serve(b, ctx, b.caller(ctx, req), spec, raw), nil
 	}
 }
 
 // result is a tool's result for res, or for err: an argument error is the
 // agent's to fix, anything else is logged; both reach the agent as isError.
-func (b *Bridge) result(name string, res *toolResult, err error) *mcp.CallToolResult {
+func (b *Bridge) result(spec *toolSpec, res *toolResult, err error) *mcp.CallToolResult {
 	if err != nil {
 		if ae, ok := errors.AsType[*argError](err); ok {
 			return mcp.NewToolResultError(ae.msg)
 		}
-		b.cfg.Log.Error("tool call failed", "tool", name, "err", err)
+		b.cfg.Log.Error("tool call failed", "tool", spec.name, "err", err)
 		return mcp.NewToolResultError("asktray could not handle this call: " + err.Error())
 	}
 	return mcp.NewToolResultStructured(res, mustText(res))

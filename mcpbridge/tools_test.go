@@ -188,7 +188,7 @@ func FuzzToolArguments(f *testing.F) {
 			}
 			return
 		}
-		a, err := parseAsk(tool, raw)
+		a, err := specNamed(t, tool).parseAsk(raw)
 		if err != nil {
 			return
 		}

@@ -8,11 +8,36 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/app/question/present"
 	"github.com/asktray/asktray/app/risk"
 	"github.com/asktray/asktray/app/toolinput"
 )
+
+// ToolPermission is Claude Code's --permission-prompt-tool. The name is
+// fixed: agents and user configs refer to it.
+const ToolPermission = "permission_prompt"
+
+// permissionSpec decodes its own arguments (parsePermission); a permission
+// prompt's message and action are Claude Code's tool name.
+var permissionSpec = &toolSpec{name: ToolPermission, define: permissionTool, serve: servePermission,
+	fields: map[string]string{"message": "tool_name", "action": "tool_name"}}
+
+func servePermission(b *Bridge, ctx context.Context, c caller, spec *toolSpec, raw json.RawMessage) *mcp.CallToolResult {
+	pr := b.permissionPrompt(ctx, c, spec, raw)
+	return mcp.NewToolResultStructured(pr, pr.text())
+}
+
+// permissionTool defines permission_prompt.
+func permissionTool(name string) mcp.Tool {
+	return newTool(name, "Claude Code permission prompt",
+		"Permission prompt for Claude Code's --permission-prompt-tool: Claude Code calls it with tool_name, input and tool_use_id before running a tool, and gets back as text {\"behavior\":\"allow\",\"updatedInput\":{...}} or {\"behavior\":\"deny\",\"message\":\"...\"}. The request shows in Asktray like request_approval. Models should call request_approval instead.",
+		permissionInput(),
+		permissionOutput(),
+		true, false, false)
+}
 
 // Claude Code's --permission-prompt-tool contract: before running a tool it
 // calls the named MCP tool with {"tool_name", "input", "tool_use_id"} and
@@ -132,14 +157,14 @@ func clipRunes(s string, n int) string { return present.ShortenRunes(s, n-1) }
 
 // permissionPrompt runs permission_prompt. It never fails: whatever goes
 // wrong becomes a deny whose message says why.
-func (b *Bridge) permissionPrompt(ctx context.Context, c caller, raw json.RawMessage) permissionResult {
+func (b *Bridge) permissionPrompt(ctx context.Context, c caller, spec *toolSpec, raw json.RawMessage) permissionResult {
 	p, err := parsePermission(raw)
 	if err != nil {
 		return permissionResult{Behavior: "deny", Message: "Asktray could not read this permission request, so it is denied: " + err.Error()}
 	}
 	// A retry re-attaches only to a request with the very same input: the
 	// fingerprint covers every key, not the (possibly cut) rendered text.
-	res, err := b.askParsed(ctx, c, ToolPermission, ask{q: permissionQuestion(p), inputFP: toolinput.Fingerprint(p.ToolName, p.Input)})
+	res, err := b.askParsed(ctx, c, spec, ask{q: permissionQuestion(p), inputFP: toolinput.Fingerprint(p.ToolName, p.Input)})
 	if err != nil {
 		if ae, ok := errors.AsType[*argError](err); ok {
 			return permissionResult{Behavior: "deny", Message: "Asktray could not show this permission request, so it is denied: " + ae.msg}
