@@ -122,7 +122,8 @@ func FuzzAgreesWithBash(f *testing.F) {
 		"npm test ${x:='$(touch /tmp/p)'} ${x@P}", "x='a[$(touch p)]'; npm test $[x]", "x='a[$(touch p)]'; npm ${HOME:x:1}",
 		"x='a[$(touch p)]'; npm ${!x}", "for x in 'a[$(id)]'; do [[ x -eq 1 ]]; done", "printf -v 'a[$(id)]' x",
 		"for x in 'a[$(id)]'; do ((x)); done", "x='a[$(id)]'; echo ${a[x]}", "declare 'a[$(id)]=1'", "read 'a[$(id)]' </dev/null",
-		"npm test \"$x\" ${x:-a} ${#x} ${x%.go} ${x@Q} $(id)",
+		"npm test \"$x\" ${x:-a} ${#x} ${x%.go} ${x@Q} $(id)", "mapfile -C id -c 1 <<< $'a\\nb'",
+		"x='a[$(id)]'; typeset -i y; y=x", "declare -n y='a[$(id)]'; echo $y", "x='a[$(id)]'; echo ${a[@]:x}",
 	} {
 		f.Add(s)
 	}

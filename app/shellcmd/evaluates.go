@@ -52,9 +52,13 @@ func evaluates(src string, n syntax.Node) string {
 	case *syntax.CallExpr:
 		return builtinEvaluates(src, x)
 	case *syntax.DeclClause:
-		// declare 'a[$(id)]=1' evaluates the subscript, as an assignment does.
+		// declare 'a[$(id)]=1' evaluates the subscript, as an assignment
+		// does; declare -i makes later assignments arithmetic and -n makes
+		// a name a reference, whose subscript is evaluated where it is used.
 		for _, a := range x.Args {
-			if strings.ContainsAny(text(src, a), "[$`") {
+			t := text(src, a)
+			opt := a.Naked && (strings.HasPrefix(t, "-") || strings.HasPrefix(t, "+"))
+			if strings.ContainsAny(t, "[$`") || opt && strings.ContainsAny(t, "in") {
 				return text(src, x)
 			}
 		}
@@ -108,14 +112,17 @@ func shellVariable(name string) bool {
 	return name != "" && strings.ToUpper(name) == name
 }
 
-// codeBuiltins run a string as code (eval, trap, source) or load code
-// (enable -f): a rule cannot see what they run.
-var codeBuiltins = map[string]bool{"eval": true, "trap": true, "source": true, ".": true, "enable": true, "fc": true}
+// codeBuiltins run a string as code (eval, trap, source, mapfile -C) or
+// load code (enable -f): a rule cannot see what they run.
+var codeBuiltins = map[string]bool{
+	"eval": true, "trap": true, "source": true, ".": true, "enable": true, "fc": true,
+	"mapfile": true, "readarray": true, // -C runs a callback string
+}
 
 // nameBuiltins take variable names, in which an array subscript is
 // evaluated as arithmetic (printf -v 'a[$(id)]' runs id).
 var nameBuiltins = map[string]bool{
-	"printf": true, "read": true, "mapfile": true, "readarray": true, "unset": true, "wait": true,
+	"printf": true, "read": true, "unset": true, "wait": true,
 	"getopts": true, "test": true, "[": true, "declare": true, "typeset": true, "local": true,
 	"export": true, "readonly": true, "let": true, "shift": true, "return": true, "exit": true,
 }
