@@ -37,9 +37,22 @@ func (lg *lineGrade) computed(p part) {
 		}
 	}
 	for _, f := range writtenFiles(p.name, p.args) {
-		if s := startupFile(f); s != "" {
-			lg.g.high("writes a shell start-up file, which runs code later, `" + p.name + " … " + s + "`")
-		}
+		runsLater(&lg.g, p.name+" …", f)
+	}
+}
+
+// runsLater makes g high when a command (op: "tee …", ">>", "" for a file
+// tool) writes f, a file that runs code later: a shell start-up file or a
+// git hook.
+func runsLater(g *Grade, op, f string) {
+	if op != "" {
+		op += " "
+	}
+	if s := startupFile(f); s != "" {
+		g.high("writes a shell start-up file, which runs code later, `" + op + short(s) + "`")
+	}
+	if strings.Contains(f, ".git/hooks/") {
+		g.high("writes a git hook, which runs code at a later git command, `" + op + short(f) + "`")
 	}
 }
 

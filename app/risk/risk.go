@@ -183,8 +183,8 @@ func gradePath(g *Grade, p, cwd string, writes bool) {
 	if writes && outside(p, cwd) {
 		g.high("writes outside the working directory, `" + p + "`")
 	}
-	if s := startupFile(p); writes && s != "" {
-		g.high("writes a shell start-up file, which runs code later, `" + short(s) + "`")
+	if writes {
+		runsLater(g, "", p)
 	}
 }
 

@@ -106,9 +106,7 @@ func (lg *lineGrade) redirects(rs []shellcmd.Redirect) {
 		if r.Target.Literal && outside(t, lg.cwd) {
 			lg.g.high("writes outside the working directory, `" + r.Op + " " + t + "`")
 		}
-		if sf := startupFile(t); sf != "" {
-			lg.g.high("writes a shell start-up file, which runs code later, `" + r.Op + " " + short(t) + "`")
-		}
+		runsLater(&lg.g, r.Op, t)
 	}
 }
 
@@ -129,7 +127,7 @@ func (lg *lineGrade) part(p part, assigns bool) {
 	}
 	lg.computed(p)
 	lg.downloads = lg.downloads || name == "curl" || name == "wget" || name == "fetch"
-	lg.shells = lg.shells || isInterpreter(name)
+	lg.shells = lg.shells || isInterpreter(name) || name == "source" || name == "." || name == "eval"
 	if name == "tee" || name == "cp" || name == "mv" || name == "install" {
 		if dst := lastPath(args); dst != "" && outside(dst, lg.cwd) {
 			lg.g.high("writes outside the working directory, `" + name + " … " + dst + "`")
