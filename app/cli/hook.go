@@ -8,13 +8,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/hook"
+	"github.com/asktray/asktray/app/procfs"
 )
 
 // getppid, parentOf and parentPoll let tests stand in for the agent exiting.
@@ -155,20 +154,6 @@ func watchParent(ctx context.Context, cancel func(), tui codexTUI) {
 // procParent reads pid's parent from /proc (Linux); ok is false elsewhere or
 // when pid is gone.
 func procParent(pid int) (int, bool) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, false
-	}
-	// pid (comm) state ppid ...: comm may hold spaces and parentheses.
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0, false
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 2 {
-		return 0, false
-	}
-	ppid, err := strconv.Atoi(f[1])
-	return ppid, err == nil
+	st, err := procfs.ReadStat(pid)
+	return st.PPID, err == nil
 }

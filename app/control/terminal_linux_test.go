@@ -14,30 +14,22 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/asktray/asktray/app/history/historytest"
+	"github.com/asktray/asktray/app/procfs"
 	"github.com/asktray/asktray/app/question"
 )
 
-func TestParseStat(t *testing.T) {
+func TestForeground(t *testing.T) {
 	t.Parallel()
-	st, err := parseStat([]byte("4242 (a) (b c)) S 1 4240 4200 34817 4240 4194560 0 0 0 0 0 0 0 0 20 0 1 0 98765 0 0"))
-	if err != nil || st != (procStat{pgrp: 4240, session: 4200, ttyNr: 34817, tpgid: 4240, start: 98765}) {
-		t.Fatalf("parseStat = %+v %v", st, err)
-	}
-	for _, bad := range []string{"4242 no-parens S 1 2 3 4 5", "1 (x) S 1 2", "1 (x) S 1 two 3 4 5"} {
-		if _, err := parseStat([]byte(bad)); err == nil {
-			t.Errorf("parseStat(%q) accepted", bad)
-		}
-	}
 	cases := []struct {
-		st procStat
+		st procfs.Stat
 		ok bool
 	}{
-		{procStat{pgrp: 10, ttyNr: 34817, tpgid: 10}, true},
-		{procStat{pgrp: 10, ttyNr: 0, tpgid: -1}, false},     // no controlling terminal (setsid, a daemon)
-		{procStat{pgrp: 10, ttyNr: 34817, tpgid: 12}, false}, // a background job
+		{procfs.Stat{PGRP: 10, TTYNr: 34817, TPGID: 10}, true},
+		{procfs.Stat{PGRP: 10, TTYNr: 0, TPGID: -1}, false},     // no controlling terminal (setsid, a daemon)
+		{procfs.Stat{PGRP: 10, TTYNr: 34817, TPGID: 12}, false}, // a background job
 	}
 	for _, tc := range cases {
-		if err := tc.st.foreground(); (err == nil) != tc.ok {
+		if err := foreground(tc.st); (err == nil) != tc.ok {
 			t.Errorf("%+v: foreground = %v, want ok=%v", tc.st, err, tc.ok)
 		}
 	}
