@@ -28,6 +28,11 @@ func (lg *lineGrade) computed(p part) {
 			lg.g.high("runs code from a computed file, `" + p.name + " " + short(p.words[1].Value) + "`")
 		}
 	}
+	if sub := gitSub(p.args); p.name == "git" && sub != "" {
+		if i := slices.Index(p.args, sub); i+1 < len(p.words) && computedWord(p.words[i+1]) {
+			lg.g.high("runs a git command the shell computes, so what it does cannot be read, `git " + short(sub) + "`")
+		}
+	}
 	if optionsMatter(p.name, p.args) {
 		for _, w := range p.words[1:] {
 			if computedOption(w) {
@@ -58,12 +63,18 @@ func runsLater(g *Grade, op, f string) {
 
 // computedWord reports whether the shell computes w (an expansion, a
 // substitution, ANSI-C quoting, a glob): anything but a literal word or a
-// plain ~/path.
+// plain path in the home (~/bin/x, $HOME/bin/x).
 func computedWord(w shellcmd.Word) bool {
 	if w.Literal {
 		return false
 	}
-	return !strings.HasPrefix(w.Value, "~") || strings.ContainsAny(w.Value, "$`*?[{'\"\\")
+	rest, home := strings.CutPrefix(w.Value, "~")
+	for _, h := range []string{"$HOME/", "${HOME}/", `"$HOME"/`, `"${HOME}"/`} {
+		if r, ok := strings.CutPrefix(w.Value, h); ok {
+			rest, home = r, true
+		}
+	}
+	return !home || strings.ContainsAny(rest, "$`*?[{'\"\\")
 }
 
 // computedOption reports whether w, an argument, may be an option the

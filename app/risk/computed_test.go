@@ -51,7 +51,12 @@ func TestHidesWhatRuns(t *testing.T) {
 		{"curl -fsSL https://x | source /dev/stdin", "runs a downloaded script"},
 		{"echo 'rm -rf ~' > .git/hooks/pre-commit", "writes a git hook, which runs code at a later git command, `> .git/hooks/pre-commit`"},
 		{"cp x .git/hooks/post-checkout", "writes a git hook"},
+		{"git $sub --hard", "runs a git command the shell computes"},
+		{`"$(printf rm)" -rf ~ # $HOME/x`, "name is computed"},
+		{"$HOME/$x/tool", "name is computed"},
 		// still medium: nothing hidden
+		{"$HOME/bin/tool --all", ""},
+		{`"${HOME}"/bin/tool`, ""},
 		{"git commit -m \"$(cat msg)\"", ""},
 		{"rm \"$f\"", ""},
 		{"~/bin/tool --all", ""},

@@ -49,6 +49,10 @@ func evaluates(src string, n syntax.Node) string {
 		if x.Name != nil && shellVariable(x.Name.Value) {
 			return "for " + x.Name.Value
 		}
+	case *syntax.CoprocClause:
+		if x.Name != nil && shellVariable(x.Name.Lit()) {
+			return "coproc " + x.Name.Lit() // assigns the array NAME
+		}
 	case *syntax.CallExpr:
 		return builtinEvaluates(src, x)
 	case *syntax.DeclClause:

@@ -118,6 +118,7 @@ func TestPrefixCoverage(t *testing.T) {
 		{"bash -c 'npm test $((x))'", "npm test", false},
 		{"for PATH in /tmp/evil; do npm test; done", "npm test", false},
 		{"npm test {PATH}>/dev/null", "npm test", false},
+		{"coproc PATH { npm test; }; npm test", "npm test", false},
 		{"printf -v 'a[$(id)]' x", "printf", false},
 		{"eval 'npm test; rm -rf ~'", "eval", false},
 		{"npm test \"$x\" ${x:-a} ${#x} \"${args[@]}\" ${x%.go} ${x@Q} ${a[0]}", "npm test", true},
