@@ -52,7 +52,7 @@ func bashRuns(t *testing.T, line string) []string {
 	script := strings.ReplaceAll(sandboxPrelude, "%NPROC%", strconv.Itoa(procLimit())) + line
 	cmd := exec.CommandContext(ctx, bash, "--norc", "--noprofile", "-r", "-c", script)
 	cmd.Dir = dir
-	cmd.Env = []string{"PATH=/nonexistent", "HOME=" + dir, "LC_ALL=C"}
+	cmd.Env = []string{"PATH=/nonexistent", "HOME=" + dir, "LC_ALL=C.UTF-8"}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if os.Getuid() == 0 {
 		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: 65534, Gid: 65534}
@@ -68,9 +68,48 @@ func bashRuns(t *testing.T, line string) []string {
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // a job left in the background
 	var out []string
 	for _, m := range notFoundRE.FindAllStringSubmatch(stderr.String(), -1) {
-		out = append(out, m[1])
+		out = append(out, unquoteANSIC(m[1]))
 	}
 	return out
+}
+
+// unquoteANSIC undoes the $'…' quoting Bash gives a name it prints that
+// holds bytes it cannot print ($'\346\246\246'): octal, \xHH and the
+// one-letter escapes. Any other name is returned as it is.
+func unquoteANSIC(s string) string {
+	body, ok := strings.CutPrefix(s, "$'")
+	if body, ok = strings.CutSuffix(body, "'"); !ok {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		if c != '\\' || i+1 == len(body) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch e := body[i]; {
+		case e >= '0' && e <= '7':
+			n, j := 0, i
+			for ; j < len(body) && j < i+3 && body[j] >= '0' && body[j] <= '7'; j++ {
+				n = n*8 + int(body[j]-'0')
+			}
+			b.WriteByte(byte(n))
+			i = j - 1
+		case e == 'x' && i+2 < len(body):
+			if v, err := strconv.ParseUint(body[i+1:i+3], 16, 8); err == nil {
+				b.WriteByte(byte(v))
+				i += 2
+			}
+		default:
+			b.WriteString(map[byte]string{'n': "\n", 't': "\t", 'r': "\r", 'e': "\x1b", 'E': "\x1b", 'a': "\a", 'b': "\b", 'f': "\f", 'v': "\v"}[e])
+			if strings.IndexByte("ntreEabfv", e) < 0 {
+				b.WriteByte(e)
+			}
+		}
+	}
+	return b.String()
 }
 
 var (
@@ -131,4 +170,14 @@ func keys(m map[string]bool) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// TestUnquoteANSIC: a name Bash printed quoted reads back as the name ran.
+func TestUnquoteANSIC(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{`$'\346\246\246'`: "榦", `$'a\x41\tb\'c'`: "aA\tb'c", "npm": "npm", `$'x`: `$'x`} {
+		if got := unquoteANSIC(in); got != want {
+			t.Errorf("unquoteANSIC(%q) = %q, want %q", in, got, want)
+		}
+	}
 }
