@@ -75,7 +75,7 @@ func TestEveryDeclaredArgumentIsDecoded(t *testing.T) {
 		for name, prop := range schema.Properties {
 			changed := false
 			for _, v := range sampleValues(t, prop) {
-				a, err := spec.parseAsk(json.RawMessage(`{"`+name+`":`+v+`}`))
+				a, err := spec.parseAsk(json.RawMessage(`{"` + name + `":` + v + `}`))
 				if err != nil {
 					t.Errorf("%s: %s=%s refused: %v", tool.Name, name, v, err)
 					continue

@@ -7,12 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/app/question/present"
-	"github.com/asktray/asktray/app/risk"
+	"github.com/asktray/asktray/app/toolcall"
 	"github.com/asktray/asktray/app/toolinput"
 )
 
@@ -136,20 +137,24 @@ func parsePermission(raw json.RawMessage) (permissionArgs, error) {
 }
 
 // permissionQuestion turns Claude Code's request into an approval showing
-// the whole input: the tool's own rendering and every other key under it,
-// graded by what it does (app/risk). The input goes with it, so that rules
-// match its content.
+// the whole input, graded by what it does: the question an agent's
+// permission hook asks for the same call (toolcall.Approval). The input
+// goes with it, so that rules match its content.
 func permissionQuestion(p permissionArgs) question.Question {
-	r := toolinput.RenderJSON(p.ToolName, p.Input)
-	g := risk.Tool(p.ToolName, p.Input, "")
-	q := question.Question{
-		Kind: question.KindApproval, Message: p.ToolName, Action: p.ToolName,
-		Details: r.Details, AgentReason: r.Reason, Risk: g.Risk, RiskWhy: clipRunes(g.Why(), question.MaxRiskWhy),
+	return toolcall.Approval(toolcall.Call{Tool: p.ToolName, Input: p.Input})
+}
+
+// toolNameUnfit says why name cannot be an approval's action as it is, or
+// "": permission_prompt refuses a name the hooks would cut
+// (toolcall.Approval), since Claude Code calls it with its own tools' names.
+func toolNameUnfit(name string) string {
+	if !utf8.ValidString(name) {
+		return "tool_name: not valid UTF-8"
 	}
-	if len(p.Input) <= question.MaxInput {
-		q.Input = p.Input // a longer one is asked with no content rules
+	if n := utf8.RuneCountInString(name); n > question.MaxAction {
+		return fmt.Sprintf("tool_name: at most %d characters, got %d", question.MaxAction, n)
 	}
-	return q
+	return ""
 }
 
 // clipRunes cuts s to at most n runes, ending it with "…" when cut.
@@ -161,6 +166,9 @@ func (b *Bridge) permissionPrompt(ctx context.Context, c caller, spec *toolSpec,
 	p, err := parsePermission(raw)
 	if err != nil {
 		return permissionResult{Behavior: "deny", Message: "Asktray could not read this permission request, so it is denied: " + err.Error()}
+	}
+	if msg := toolNameUnfit(p.ToolName); msg != "" {
+		return permissionResult{Behavior: "deny", Message: "Asktray could not show this permission request, so it is denied: " + msg}
 	}
 	// A retry re-attaches only to a request with the very same input: the
 	// fingerprint covers every key, not the (possibly cut) rendered text.

@@ -170,7 +170,7 @@ func TestHook_DeniedWhileItsPostToolUseArrives(t *testing.T) {
 	t.Parallel()
 	e := newHookServer(t)
 	perm := realPayload(t, hook.ClaudeCode, "PermissionRequest")
-	q, err := e.b.Ask(context.Background(), e.h.approval(hook.Request{Payload: perm}))
+	q, err := e.b.Ask(context.Background(), approval(hook.Request{Payload: perm}, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

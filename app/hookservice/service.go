@@ -10,12 +10,10 @@
 package hookservice
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
-	"strings"
 	"sync"
 	"time"
 
@@ -23,8 +21,7 @@ import (
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/app/question/present"
-	grade "github.com/asktray/asktray/app/risk"
-	"github.com/asktray/asktray/app/toolinput"
+	"github.com/asktray/asktray/app/toolcall"
 )
 
 // Settings are the person's settings a hook call reads.
@@ -157,45 +154,27 @@ func (h *Service) window(req hook.Request) time.Duration {
 	return d
 }
 
-// approval is req's permission request as a tray approval.
-func (h *Service) approval(req hook.Request) question.Question {
-	// Rendered as permission_prompt renders it (app/toolinput).
-	r := toolinput.RenderJSON(renderAs(req), req.ToolInput)
-	details, reason := r.Details, r.Reason
-	if req.Cwd != "" {
-		details = "**Working directory:** `" + strings.ReplaceAll(req.Cwd, "`", "'") + "`\n\n" + details
+// approval is req's permission request as a tray approval, built as
+// permission_prompt builds its own (toolcall.Approval), with sugg, the
+// agent's own rule suggestions, offered beside the allow.
+func approval(req hook.Request, sugg []hook.Suggestion) question.Question {
+	c := toolcall.Call{Tool: req.ToolName, RenderAs: renderAs(req), Input: req.ToolInput, Cwd: req.Cwd, Preface: asksToo(req)}
+	for _, s := range sugg {
+		c.AgentRules = append(c.AgentRules, s.Label)
 	}
-	details = asksToo(req) + details
-	if r := []rune(details); len(r) > question.MaxDetails {
-		details = string(r[:question.MaxDetails-64]) + "\n\n… (cut: the request is too long to show in full)"
-	}
-	q := question.Question{
-		Kind: question.KindApproval, Client: question.Client{Name: string(req.Agent), SessionID: req.SessionID},
-		Tool: hook.Tool, Action: clip(req.ToolName, question.MaxAction), Message: clip(req.ToolName, question.MaxMessage),
-		Details: details, AgentReason: reason,
-	}
-	if len(req.Cwd) <= question.MaxCwd {
-		q.Cwd = req.Cwd // a longer one is no path rules could name
-	}
-	// The grade reads the input once: an object in the agent's working
-	// directory, where rules match its content too; anything else without
-	// one, and with no reason shown.
-	object := len(req.ToolInput) > 0 && len(req.ToolInput) <= question.MaxInput && json.Valid(req.ToolInput) && bytes.HasPrefix(bytes.TrimSpace(req.ToolInput), []byte("{"))
-	cwd := ""
-	if object {
-		q.Input, cwd = req.ToolInput, q.Cwd
-	}
-	g := grade.Tool(renderAs(req), req.ToolInput, cwd)
-	q.Risk = g.Risk
-	if object {
-		q.RiskWhy = clip(g.Why(), question.MaxRiskWhy)
-	}
-	if req.Agent == hook.ClaudeCode {
-		for _, s := range hook.Suggestions(req.Suggestions) {
-			q.AgentRules = append(q.AgentRules, question.Option{Label: s.Label})
-		}
-	}
+	q := toolcall.Approval(c)
+	q.Client, q.Tool = question.Client{Name: string(req.Agent), SessionID: req.SessionID}, hook.Tool
 	return q
+}
+
+// suggestions are the rules req's agent offers to make with an allow, read
+// once per request: Claude Code's permission_suggestions; none for the
+// others.
+func suggestions(req hook.Request) []hook.Suggestion {
+	if req.Agent != hook.ClaudeCode {
+		return nil
+	}
+	return hook.Suggestions(req.Suggestions)
 }
 
 // renderAs is the tool name to render req's input as: Copilot CLI's shell
@@ -226,7 +205,8 @@ func (h *Service) permission(ctx context.Context, req hook.Request, registered f
 		// hook (setting hook_ask_user_question) asks it instead.
 		return hook.Reply{}
 	}
-	q := h.approval(req)
+	sugg := suggestions(req)
+	q := approval(req, sugg)
 	if h.holding(q) || h.openCount(req.Agent, req.SessionID) >= question.ClampMaxPending(h.settings().MaxPending) {
 		return hook.Reply{}
 	}
@@ -237,7 +217,7 @@ func (h *Service) permission(ctx context.Context, req hook.Request, registered f
 	rep := replyFor(q, res)
 	rep.QuestionID = qid
 	if label, ok := question.AgentRuleChoice(res.Value); ok && rep.Behavior == hook.Allow {
-		for _, sg := range hook.Suggestions(req.Suggestions) {
+		for _, sg := range sugg {
 			if sg.Label == label {
 				rep.UpdatedPermissions = append(append(json.RawMessage("["), sg.Raw...), ']')
 			}
