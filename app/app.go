@@ -151,15 +151,53 @@ func keepRetention(ctx context.Context, store history.Store, days int, log *slog
 
 // openStore opens the history and records questions an earlier run left
 // pending as interrupted.
-func openStore(ctx context.Context, dir string, log *slog.Logger) (*history.SQLite, error) {
-	store, err := history.Open(filepath.Join(dir, datadir.DatabaseFile))
+//
+// A history file that is no database, or a damaged one (history.Unreadable),
+// does not stop the app: it is moved aside whole (history.SetAside), a new
+// history starts, and aside names where the old one is now, for the person
+// to be told; aside is "" otherwise. Any other failure (busy, not permitted,
+// a newer schema) stops the app with an error naming the file.
+func openStore(ctx context.Context, dir string, log *slog.Logger) (store *history.SQLite, aside string, err error) {
+	path := filepath.Join(dir, datadir.DatabaseFile)
+	store, err = openHistory(ctx, path, log)
+	if err == nil || !history.Unreadable(err) {
+		return store, "", err
+	}
+	if aside, err = history.SetAside(path, time.Now()); err != nil {
+		return nil, "", fmt.Errorf("the history cannot be read and %w; move it away yourself to start a new one", err)
+	}
+	log.Error("the history could not be read; it was moved aside and a new one started", "path", path, "moved_to", aside)
+	store, err = openHistory(ctx, path, log)
+	return store, aside, err
+}
+
+// tellSetAside tells the person, in a notice every front end shows (the
+// dialog, the tray, asktray pending, the page), that the history could not
+// be read, where the old file is now and how to get back what can be read.
+// It does not wait for the notice to be read.
+func tellSetAside(ctx context.Context, b *question.Broker, aside string, log *slog.Logger) {
+	msg := "Asktray could not read its history file, so it moved the file aside and started a new history. " +
+		"Nothing was deleted.\n\nThe old file is now `" + aside + "`.\n\n" +
+		"To get back what can still be read, use SQLite's command-line tool: " +
+		"`sqlite3 '" + aside + "' .recover | sqlite3 recovered.db`."
+	q := question.Question{Kind: question.KindNotice, Client: question.Client{Name: "asktray"},
+		Header: "History could not be read", Message: msg}
+	if _, err := b.Ask(ctx, q); err != nil {
+		log.Error("tell the person the history was moved aside", "err", err, "moved_to", aside)
+	}
+}
+
+// openHistory opens the history at path and marks the questions the last
+// run left pending interrupted.
+func openHistory(ctx context.Context, path string, log *slog.Logger) (*history.SQLite, error) {
+	store, err := history.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	ids, err := store.InterruptPending(ctx, time.Now())
 	if err != nil {
 		store.Close()
-		return nil, fmt.Errorf("mark questions of the last run interrupted: %w", err)
+		return nil, fmt.Errorf("mark questions of the last run interrupted in %s: %w", path, err)
 	}
 	if len(ids) > 0 {
 		log.Warn("questions left pending by the last run are now interrupted", "count", len(ids))

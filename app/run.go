@@ -123,7 +123,8 @@ func openCore(ctx context.Context, o Options, log *slog.Logger, askFlag mcpbridg
 	if c.token, err = datadir.LoadOrCreateToken(o.DataDir); err != nil {
 		return nil, err
 	}
-	if c.store, err = openStore(ctx, o.DataDir, log); err != nil {
+	var aside string
+	if c.store, aside, err = openStore(ctx, o.DataDir, log); err != nil {
 		return nil, err
 	}
 	down.push(func() { c.store.Close() })
@@ -145,6 +146,9 @@ func openCore(ctx context.Context, o Options, log *slog.Logger, askFlag mcpbridg
 		}
 	})
 	down.push(c.broker.Subscribe(logEvents(log)))
+	if aside != "" {
+		tellSetAside(ctx, c.broker, aside, log)
+	}
 	c.person = personcheck.New(personcheck.System(), c.keeper.passwordGrace, log)
 	c.web = webask.New(webask.Config{Broker: c.broker, Log: log, ArmDelay: time.Duration(c.settings.ArmDelayMS) * time.Millisecond,
 		Links: linkPrinter(o.Links, c.gui), Person: c.person, Grace: c.keeper.passwordGrace, Dir: o.DataDir})

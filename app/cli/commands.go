@@ -66,7 +66,7 @@ func cmdPending(ctx context.Context, args []string, stdio IO) error {
 		if !q.SnoozeUntil.IsZero() {
 			left += " (snoozed)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", q.ID, ago(now, q.Created), oneLine(q.Client.DisplayName(), 30), q.Kind, left, oneLine(q.Message, 60))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", q.ID, ago(now, q.Created), clientCell(q.Client), q.Kind, left, oneLine(q.Message, 60))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -388,11 +388,21 @@ func noArgs(f *flags, args []string) error {
 	return nil
 }
 
+// writeJSON prints v as indented JSON with every invisible character
+// escaped (question.EscapeJSON), so that an agent's text cannot drive the
+// terminal that reads it.
 func writeJSON(stdio IO, v any) error {
-	enc := json.NewEncoder(stdio.Out)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	js, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode json: %w", err)
+	}
+	_, err = stdio.Out.Write(append(question.EscapeJSON(js), '\n'))
+	return err
 }
+
+// clientCell is how the tables of pending questions and of the history
+// show who asked: the client's title or name, visible, on one line.
+func clientCell(c question.Client) string { return oneLine(c.DisplayName(), 30) }
 
 // oneLine returns the first line of s, cut to n characters with an ellipsis,
 // with its control characters replaced (see safe).

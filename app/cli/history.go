@@ -23,11 +23,11 @@ func printHistory(stdio IO, items []control.Item) error {
 		state, answer, via, took := historyVerdict(it), "", "", ""
 		if r := it.Result; r != nil {
 			answer = oneLine(string(r.Value), 24)
-			via = string(r.Via)
+			via = safe(string(r.Via))
 			took = (time.Duration(it.ElapsedMS) * time.Millisecond).Round(time.Second).String()
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", ago(now, it.Question.Created), it.Question.Client.DisplayName(),
-			it.Question.Kind, state, answer, via, took, oneLine(it.Question.Message, 50))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", ago(now, it.Question.Created), clientCell(it.Question.Client),
+			safe(string(it.Question.Kind)), state, answer, via, took, oneLine(it.Question.Message, 50))
 	}
 	return tw.Flush()
 }

@@ -60,7 +60,9 @@ type ExportItem struct {
 // times in RFC 3339 UTC, and the answer as the result value's JSON; a text
 // field that starts with =, +, -, @, tab or carriage return gets a leading
 // apostrophe, so that a spreadsheet shows an agent's text instead of running
-// it as a formula. JSON is the lossless format.
+// it as a formula. JSON is the lossless format: every invisible character
+// is written as a \uXXXX escape (question.EscapeJSON), so that an agent's
+// text printed to a terminal cannot drive it, and decodes as it was.
 //
 // It fails on an unknown format before writing anything. It blocks on s and
 // w and may be called from any goroutine.
@@ -124,7 +126,7 @@ func exportJSON(ctx context.Context, s Lister, f Filter, w io.Writer) (int, erro
 		}
 		_, _ = bw.WriteString(sep)
 		sep = ",\n  "
-		_, err := bw.WriteString(strings.TrimSuffix(buf.String(), "\n"))
+		_, err := bw.Write(question.EscapeJSON([]byte(strings.TrimSuffix(buf.String(), "\n"))))
 		return err
 	})
 	if err != nil {

@@ -1,9 +1,11 @@
 package question
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -38,4 +40,34 @@ func FirstHidden(s string) (rune, int) {
 	}
 	r, _ := utf8.DecodeRuneInString(s[i:])
 	return r, i
+}
+
+// EscapeJSON returns the JSON text js with every invisible rune (see
+// Invisible: C1 controls such as U+009B, which encoding/json leaves raw,
+// DEL, bidirectional and zero-width characters) written as a \uXXXX escape,
+// so that JSON printed to a terminal reads the same and still decodes to the
+// same value. Valid JSON holds such runes only inside strings, where an
+// escape means the rune itself; js must be JSON as encoding/json writes it
+// (no carriage return between tokens). It does not block.
+func EscapeJSON(js []byte) []byte {
+	i := bytes.IndexFunc(js, Invisible)
+	if i < 0 {
+		return js
+	}
+	out := make([]byte, 0, len(js)+32)
+	out = append(out, js[:i]...)
+	for rest := js[i:]; len(rest) > 0; {
+		r, n := utf8.DecodeRune(rest)
+		switch {
+		case !Invisible(r):
+			out = append(out, rest[:n]...)
+		case r > 0xffff:
+			hi, lo := utf16.EncodeRune(r)
+			out = fmt.Appendf(out, `\u%04x\u%04x`, hi, lo)
+		default:
+			out = fmt.Appendf(out, `\u%04x`, r)
+		}
+		rest = rest[n:]
+	}
+	return out
 }
