@@ -172,7 +172,7 @@ func startServers(o Options, c *core, quit func(), down *closers) (*servers, err
 	// The --ask flag wins over the ask_mode setting for this run.
 	runSettings := c.settings
 	runSettings.AskMode = string(c.keeper.askMode(mcpbridge.AskMode(c.settings.AskMode)))
-	mcp, bridge, err := startMCP(o, runSettings, mcpbridge.Config{Broker: c.broker, Version: o.Version, Log: c.log, Policy: c.policy, Desktop: c.gui}, c.token, c.web)
+	mcp, bridge, err := startMCP(o, runSettings, mcpbridge.Config{Broker: c.broker, Version: o.Version, Log: c.log, Desktop: c.gui}, c.token, c.web)
 	if err != nil {
 		return nil, err
 	}

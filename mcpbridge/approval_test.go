@@ -37,7 +37,7 @@ func newPolicyEnv(t *testing.T, cfg Config) policyEnv {
 			asked.Add(1)
 		}
 	})
-	cfg.Broker, cfg.Version, cfg.Policy = b, "test", pol
+	cfg.Broker, cfg.Version = b, "test"
 	br := New(cfg)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", br.HTTPHandler(HTTPOptions{Token: testToken}))
@@ -140,7 +140,7 @@ func TestApprovalAlwaysAllowFromDialog(t *testing.T) {
 			t.Error(err)
 			return
 		}
-		if err := e.broker.Answer(q.ID, question.Response{Action: question.Accept, Value: []byte(`"allow"`), Via: question.ViaDialog, RuleID: r.ID}); err != nil {
+		if err := e.broker.Answer(q.ID, question.Response{Action: question.Accept, Value: []byte(`"allow"`), Via: question.ViaDialog, RuleID: r.ID, RuleScope: string(r.Scope)}); err != nil {
 			t.Error(err)
 		}
 	}()
@@ -266,5 +266,27 @@ func TestApprovalBadArguments(t *testing.T) {
 	}
 	if n := e.asked.Load(); n != 0 {
 		t.Fatalf("bad calls asked %d questions", n)
+	}
+}
+
+// TestScopeIsTheDecidingRules: an approval's scope is what its result
+// carries from the rule that decided it (policy.Gate) or was made with the
+// answer, whatever the rules say afterwards; the person alone is "once".
+func TestScopeIsTheDecidingRules(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		r    question.Result
+		want string
+	}{
+		{question.Result{Outcome: question.AutoApproved, DecidedBy: question.ByRule, RuleID: "r1", RuleScope: "session"}, "session"},
+		{question.Result{Outcome: question.AutoRejected, DecidedBy: question.ByRule, RuleID: "r2", RuleScope: "always"}, "always"},
+		{question.Result{Outcome: question.Answered, DecidedBy: question.ByHuman, RuleID: "r3", RuleScope: "session"}, "session"},
+		{question.Result{Outcome: question.Declined, DecidedBy: question.ByHuman}, "once"},
+		{question.Result{Outcome: question.AutoRejected, DecidedBy: question.ByTimeout, Reason: question.ReasonTimeout}, ""},
+		{question.Result{Outcome: question.AutoRejected, DecidedBy: question.ByApp, Reason: question.ReasonAway}, ""},
+	} {
+		if got := scope(&tc.r); got != tc.want {
+			t.Errorf("%+v: scope %q, want %q", tc.r, got, tc.want)
+		}
 	}
 }

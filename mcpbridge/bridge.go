@@ -14,7 +14,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
-	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -61,9 +60,6 @@ type Config struct {
 	// whether a desktop UI shows questions (auto mode prefers it).
 	AskMode AskMode
 	Desktop bool
-	// Policy, if set, tells approval results the scope of the rule that
-	// decided them. The broker's Gate applies the rules; the bridge only reads.
-	Policy *policy.Policy
 	// MaxPending is how many questions (and, separately, notices) one
 	// client session may have pending; 0 means question.DefaultMaxPending.
 	MaxPending int

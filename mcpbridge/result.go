@@ -7,7 +7,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -80,7 +79,7 @@ func (b *Bridge) finished(c caller, q question.Question, r *question.Result) (*t
 		if accepted {
 			out.Decision = "allow"
 		}
-		out.Scope = b.scope(r)
+		out.Scope = scope(r)
 	}
 	if q.Kind == question.KindForm {
 		switch r.Outcome {
@@ -139,17 +138,13 @@ func fillAnswer(out *toolResult, q question.Question, r *question.Result) {
 	}
 }
 
-// scope says how far an approval's decision reaches: "once" for the
-// person's own decision, the rule's scope when a rule decided it or was made
-// with it, "" for automatic outcomes without a rule (timeout, away, ...).
-func (b *Bridge) scope(r *question.Result) string {
-	if r.RuleID != "" {
-		if b.cfg.Policy != nil {
-			if rule, ok := b.cfg.Policy.Rule(r.RuleID); ok {
-				return string(rule.Scope)
-			}
-		}
-		return string(policy.ScopeAlways) // a rule removed since; it was standing when it decided
+// scope says how far an approval's decision reaches: the scope of the rule
+// that decided it or was made with it, as the result carries it; "once" for
+// the person's own decision; "" for automatic outcomes without a rule
+// (timeout, away, ...).
+func scope(r *question.Result) string {
+	if r.RuleID != "" && r.RuleScope != "" {
+		return r.RuleScope
 	}
 	if r.DecidedBy == question.ByHuman && (r.Outcome == question.Answered || r.Outcome == question.Declined) {
 		return "once"

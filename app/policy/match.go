@@ -92,7 +92,7 @@ func rank(d Decision) int {
 // Gate decides q before anyone is shown it, for question.Config.Gate: a
 // matching rule ends it as auto_approved (value "allow" for an approval, "yes"
 // for a confirm) or auto_rejected, decided by rule, reason rule, via rule,
-// with the rule's id and its note; a matching ask rule decides nothing (the
+// with the rule's id, its scope and its note; a matching ask rule decides nothing (the
 // person is asked, as with no rule); else, when away mode ends it (AwayHold),
 // it ends as auto_rejected, decided by app: with the away mode reject
 // reason away, with the away mode handback, for a question that cannot
@@ -101,7 +101,7 @@ func rank(d Decision) int {
 // never approves. It does not block; any goroutine may call it.
 func (p *Policy) Gate(q question.Question) (question.Result, bool) {
 	if r, ok := p.Match(q, p.now()); ok && r.Decision != Ask {
-		res := question.Result{DecidedBy: question.ByRule, Reason: question.ReasonRule, Via: question.ViaRule, RuleID: r.ID, Note: r.Note}
+		res := question.Result{DecidedBy: question.ByRule, Reason: question.ReasonRule, Via: question.ViaRule, RuleID: r.ID, RuleScope: string(r.Scope), Note: r.Note}
 		if r.Decision == Allow {
 			res.Outcome = question.AutoApproved
 			res.Value = json.RawMessage(`"allow"`)

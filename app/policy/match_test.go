@@ -126,16 +126,17 @@ func TestGate(t *testing.T) {
 	allowBash := rule("a", "claude-code", "permission_prompt:Bash", Allow)
 	denyEdit := rule("d", "claude-code", "permission_prompt:Edit", Deny)
 	denyEdit.Note = "edits need review"
+	denyEdit.Scope, denyEdit.SessionID = ScopeSession, "s"
 	allowConfirm := rule("c", "*", "ask_confirm", Allow)
 	p := &Policy{rules: []Rule{allowBash, denyEdit, allowConfirm}, mode: AwayHold, now: func() time.Time { return t0 }}
 
 	res, ok := p.Gate(approval("claude-code", "s", "permission_prompt", "Bash", ""))
 	if !ok || res.Outcome != question.AutoApproved || res.DecidedBy != question.ByRule || res.Reason != question.ReasonRule ||
-		res.Via != question.ViaRule || res.RuleID != "a" || string(res.Value) != `"allow"` {
+		res.Via != question.ViaRule || res.RuleID != "a" || res.RuleScope != "always" || string(res.Value) != `"allow"` {
 		t.Errorf("allow rule: %+v %v", res, ok)
 	}
 	res, ok = p.Gate(approval("claude-code", "s", "permission_prompt", "Edit", ""))
-	if !ok || res.Outcome != question.AutoRejected || res.RuleID != "d" || res.Note != "edits need review" || res.Value != nil {
+	if !ok || res.Outcome != question.AutoRejected || res.RuleID != "d" || res.RuleScope != "session" || res.Note != "edits need review" || res.Value != nil {
 		t.Errorf("deny rule: %+v %v", res, ok)
 	}
 	res, ok = p.Gate(confirm("x", false))

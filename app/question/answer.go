@@ -14,6 +14,9 @@ const MaxNote = 4096
 // MaxRuleID limits the id of a rule named by a response.
 const MaxRuleID = 64
 
+// MaxRuleScope limits the scope of a rule named by a response.
+const MaxRuleScope = 16
+
 // CheckResponse validates r against q and returns it with its value in the
 // canonical form for q's kind:
 //   - text: a JSON string;
@@ -26,7 +29,7 @@ const MaxRuleID = 64
 //
 // Decline and cancel carry no value. Errors wrap ErrInvalid and name the field.
 func (q *Question) CheckResponse(r Response) (Response, error) {
-	if err := invalid(checkLen("note", r.Note, 0, MaxNote), checkLen("rule_id", r.RuleID, 0, MaxRuleID)); err != nil {
+	if err := invalid(checkLen("note", r.Note, 0, MaxNote), checkLen("rule_id", r.RuleID, 0, MaxRuleID), checkLen("rule_scope", r.RuleScope, 0, MaxRuleScope)); err != nil {
 		return r, err
 	}
 	switch r.Action {

@@ -270,8 +270,8 @@ func (b *Broker) expire(id string) {
 
 // Answer records the person's response r to the pending question id and wakes
 // every waiter. Accept becomes Answered, Decline Declined and Cancel
-// Cancelled, all decided by ByHuman; r.RuleID (a rule made with the answer)
-// is kept in the result. A response that does not fit the
+// Cancelled, all decided by ByHuman; r.RuleID and r.RuleScope (a rule made
+// with the answer) are kept in the result. A response that does not fit the
 // question is refused with an error wrapping ErrInvalid and the question stays
 // pending; a question that already ended gives an error wrapping ErrNotPending.
 // It blocks until the outcome is durable.
@@ -282,7 +282,7 @@ func (b *Broker) Answer(id string, r Response) error {
 			return Result{}, err
 		}
 		out := map[Action]Outcome{Accept: Answered, Decline: Declined, Cancel: Cancelled}[r.Action]
-		return Result{Outcome: out, DecidedBy: ByHuman, Via: r.Via, Value: r.Value, Note: r.Note, RuleID: r.RuleID}, nil
+		return Result{Outcome: out, DecidedBy: ByHuman, Via: r.Via, Value: r.Value, Note: r.Note, RuleID: r.RuleID, RuleScope: r.RuleScope}, nil
 	})
 }
 

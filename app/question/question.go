@@ -223,7 +223,11 @@ type Result struct {
 	Value     json.RawMessage `json:"value,omitempty"`
 	Note      string          `json:"note,omitempty"`
 	RuleID    string          `json:"rule_id,omitempty"`
-	DecidedAt time.Time       `json:"decided_at"`
+	// RuleScope is how far the rule named by RuleID reaches, as it stood
+	// when it decided (or was made with the answer): "session" or "always"
+	// (app/policy's Scope); "" without a rule.
+	RuleScope string    `json:"rule_scope,omitempty"`
+	DecidedAt time.Time `json:"decided_at"`
 	// Afterwards is what was learnt of the outcome after it was recorded,
 	// e.g. ReasonAgentProceeded; "" for nothing. Broker.Annotate sets it.
 	Afterwards Reason `json:"afterwards,omitempty"`
@@ -248,6 +252,9 @@ type Response struct {
 	// RuleID names the rule the person made together with this answer
 	// ("Always allow…", "Always deny…"); the result carries it.
 	RuleID string `json:"rule_id,omitempty"`
+	// RuleScope is that rule's scope ("session" or "always"); the result
+	// carries it.
+	RuleScope string `json:"rule_scope,omitempty"`
 }
 
 // NewID returns a fresh unguessable id: 128 random bits, base64url without
