@@ -72,10 +72,14 @@ func TestHooksWired(t *testing.T) {
 		t.Fatalf("reply %+v", rep)
 	}
 	ask := load("PreToolUse_AskUserQuestion")
+	off := false
+	if err := env.ApplySettings(settings.Settings{HookAskUserQuestion: &off}); err != nil {
+		t.Fatal(err)
+	}
 	if rep := <-call(ask); rep.Behavior != "" {
 		t.Fatalf("AskUserQuestion answered with the setting off: %+v", rep)
 	}
-	if err := env.ApplySettings(settings.Settings{HookAskUserQuestion: true}); err != nil {
+	if err := env.ApplySettings(settings.Settings{}); err != nil { // absent: on
 		t.Fatal(err)
 	}
 	got = call(ask)

@@ -112,7 +112,7 @@ func (k *settingsKeeper) hookSettings() hookservice.Settings {
 	defer k.applyMu.Unlock()
 	return hookservice.Settings{
 		Deadline:        question.ClampTimeout(time.Duration(k.cur.DefaultTimeoutSeconds) * time.Second),
-		AskUserQuestion: k.cur.HookAskUserQuestion,
+		AskUserQuestion: k.cur.AskUserQuestionOn(),
 		MaxPending:      k.cur.MaxPendingPerSession,
 	}
 }

@@ -103,7 +103,7 @@ func (s *settingsWindow) load(st settings.Settings) {
 	}
 	s.windows.SetText(strings.Join(lines, "\n"))
 	s.sound.SetChecked(st.NotificationSound)
-	s.askUserQuestion.SetChecked(st.HookAskUserQuestion)
+	s.askUserQuestion.SetChecked(st.AskUserQuestionOn())
 	switch st.AwayMode {
 	case policy.AwayReject:
 		s.awayMode.SetSelected(awayReject)
@@ -156,7 +156,8 @@ func (s *settingsWindow) parse() (settings.Settings, error) {
 		st.MCPPort = 0 // the default stays the default
 	}
 	st.NotificationSound = s.sound.Checked
-	st.HookAskUserQuestion = s.askUserQuestion.Checked
+	on := s.askUserQuestion.Checked
+	st.HookAskUserQuestion = &on
 	switch s.awayMode.Selected {
 	case awayReject:
 		st.AwayMode = policy.AwayReject

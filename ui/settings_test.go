@@ -51,7 +51,8 @@ func TestSettingsWindow_SaveAppliesAndRefusesBadInput(t *testing.T) {
 	if got.AskMode != "auto" {
 		t.Fatalf("saved ask_mode %q", got.AskMode)
 	}
-	if got.DefaultTimeoutSeconds != 120 || got.ArmDelayMS != 800 || !got.NotificationSound || !got.HookAskUserQuestion || got.HistoryRetentionDays != 30 ||
+	if got.DefaultTimeoutSeconds != 120 || got.ArmDelayMS != 800 || !got.NotificationSound || got.AskUserQuestionOn() || // on by default: the tap turned it off
+		got.HistoryRetentionDays != 30 ||
 		len(got.BlockingWindows) != 2 || got.BlockingWindows[1] != (settings.BlockingWindow{Match: "claude-code", Seconds: 900}) {
 		t.Fatalf("saved %+v", got)
 	}

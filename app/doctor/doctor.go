@@ -42,7 +42,7 @@ const (
 type Line struct {
 	Status Status `json:"status"`
 	Client string `json:"client,omitempty"` // the client or agent ("claude-code"), "" for the app
-	What   string `json:"what"`             // "app", "MCP", "hooks", "trust" or "test"
+	What   string `json:"what"`             // "app", "MCP", "hooks", "trust", "test", or Claude Code's "agent", "mode" and "workspace"
 	File   string `json:"file,omitempty"`   // the file it is about, when there is one
 	Key    string `json:"key,omitempty"`    // the key in File, dotted, when there is one
 	Text   string `json:"text"`             // what was found, and for a Problem what to do

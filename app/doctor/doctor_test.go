@@ -48,6 +48,7 @@ func newScratch(t *testing.T) *scratch {
 	home := t.TempDir()
 	exe := filepath.Join(home, "bin", "asktray")
 	mkfile(t, exe, "#!/bin/sh\n")
+	mkfile(t, filepath.Join(home, ".local", "bin", "claude"), "#!/bin/sh\n") // Claude Code's native install
 	vars := map[string]string{}
 	sys := clientsetup.Sys{GOOS: runtime.GOOS, Home: home, Getenv: func(k string) string { return vars[k] }, Exe: exe}
 	data := filepath.Join(home, "data")

@@ -39,6 +39,7 @@ func checkHooks(ctx context.Context, r *Report, env Env, agent string) {
 	switch h.Agent {
 	case hook.ClaudeCode:
 		claudeTrust(r, env, h)
+		claudeState(r, env, h)
 	case hook.Codex:
 		codexTrust(r, h, found)
 	case hook.CopilotCLI:

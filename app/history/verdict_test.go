@@ -42,6 +42,7 @@ func verdictRecords() []Record {
 		{question.KindText, &question.Result{Outcome: question.AutoRejected, DecidedBy: question.ByApp, Reason: question.ReasonHandedBack}},
 		{question.KindChoice, &question.Result{Outcome: question.Withdrawn, DecidedBy: question.ByAgent}},
 		{question.KindApproval, &question.Result{Outcome: question.Withdrawn, DecidedBy: question.ByAgent, Reason: question.ReasonAnsweredInAgent}},
+		{question.KindApproval, &question.Result{Outcome: question.AutoRejected, DecidedBy: question.ByAgent, Reason: question.ReasonAgentBlocked, Note: "[Irreversible Local Destruction]"}},
 		{question.KindText, &question.Result{Outcome: question.Interrupted, DecidedBy: question.ByApp, Reason: question.ReasonStopped}},
 	}
 	out := make([]Record, len(ends))

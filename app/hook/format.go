@@ -67,8 +67,10 @@ type Reply struct {
 // Claude Code (https://code.claude.com/docs/en/hooks#permissionrequest-decision-control):
 // {"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}},
 // with updatedPermissions when the person picked Claude Code's own
-// suggestion; deny carries message. An AskUserQuestion answer is a PreToolUse
-// allow whose updatedInput is the original input plus "answers".
+// suggestion; deny carries message. Its PreToolUse:
+// {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"|"deny","permissionDecisionReason":...}};
+// an AskUserQuestion answer is a PreToolUse allow whose updatedInput is the
+// original input plus "answers".
 //
 // Codex (https://developers.openai.com/codex/hooks): the same decision,
 // never with updatedInput, updatedPermissions or interrupt, which make Codex
@@ -105,8 +107,30 @@ func Format(p Payload, r Reply) []byte {
 		}{PermissionRequest, d}})
 	case p.Event == PreToolUse && p.Agent == ClaudeCode && p.ToolName == AskUserQuestion:
 		return formatAskUserQuestion(p, r)
+	case p.Event == PreToolUse && p.Agent == ClaudeCode:
+		reason := msg
+		if r.Behavior == Allow {
+			reason = AllowReason
+		}
+		return encode(map[string]any{"hookSpecificOutput": preToolUse{HookEventName: PreToolUse, PermissionDecision: r.Behavior, PermissionDecisionReason: reason}})
 	}
 	return nil
+}
+
+// AllowReason is the permissionDecisionReason of a PreToolUse allow, which
+// Claude Code shows the person, not the model.
+const AllowReason = "Allowed in Asktray"
+
+// preToolUse is Claude Code's PreToolUse decision
+// (https://code.claude.com/docs/en/hooks#pretooluse-decision-control): a
+// deny's reason is what the model reads (Claude Code 2.1.332 prefixes it
+// with "PreToolUse:TOOL hook error: "), an allow runs the call without
+// Claude Code's own permission check, its auto mode's classifier included.
+type preToolUse struct {
+	HookEventName            string         `json:"hookEventName"`
+	PermissionDecision       string         `json:"permissionDecision"`
+	PermissionDecisionReason string         `json:"permissionDecisionReason,omitempty"`
+	UpdatedInput             map[string]any `json:"updatedInput,omitempty"`
 }
 
 type decision struct {
@@ -119,12 +143,7 @@ type decision struct {
 // the original input plus answers ("allow" alone does not answer it); deny
 // with a reason.
 func formatAskUserQuestion(p Payload, r Reply) []byte {
-	type out struct {
-		HookEventName            string         `json:"hookEventName"`
-		PermissionDecision       string         `json:"permissionDecision"`
-		PermissionDecisionReason string         `json:"permissionDecisionReason,omitempty"`
-		UpdatedInput             map[string]any `json:"updatedInput,omitempty"`
-	}
+	type out = preToolUse
 	if r.Behavior == Deny {
 		return encode(map[string]any{"hookSpecificOutput": out{HookEventName: PreToolUse, PermissionDecision: Deny, PermissionDecisionReason: r.Message}})
 	}

@@ -48,6 +48,10 @@ const (
 	UserPromptSubmit   = "UserPromptSubmit"
 	Stop               = "Stop"
 	SessionEnd         = "SessionEnd"
+	// PermissionDenied is Claude Code's report that its auto mode's
+	// classifier blocked a tool call (Claude Code 2.1.332): the call did
+	// not run, and the person decided nothing.
+	PermissionDenied = "PermissionDenied"
 	// Doctor is the test request 'asktray doctor' sends through an
 	// installed hook command; no agent sends it. The app shows it as a
 	// notice, and the hook prints only an acknowledgement (DoctorAck), never
@@ -59,6 +63,19 @@ const (
 // tray may answer (PreToolUse, setting hook_ask_user_question).
 const AskUserQuestion = "AskUserQuestion"
 
+// OwnToolPrefix starts the name Claude Code gives each of Asktray's own MCP
+// tools ("mcp__asktray__ask_user"), the server's name being the one
+// `asktray config claude-code` writes. Calling one asks the person in the
+// tray, so the hooks never raise an approval for it: that would be a second
+// tray question before the first.
+const OwnToolPrefix = "mcp__asktray__"
+
+// OwnTool reports whether tool is one of Asktray's own MCP tools as Claude
+// Code names them.
+func OwnTool(tool string) bool {
+	return strings.HasPrefix(tool, OwnToolPrefix) && len(tool) > len(OwnToolPrefix)
+}
+
 // Tool is the tool name every hook approval carries, so rules match hook
 // approvals as "permission_request:<agent's tool>" (e.g.
 // "permission_request:Bash"), next to permission_prompt's and
@@ -68,12 +85,18 @@ const Tool = "permission_request"
 // Events returns the events to install for agent a, spelled as a's config
 // file spells them. The first is always the permission event.
 //
-//   - claude-code: PermissionRequest asks; Notification tells; the session
-//     events end a tray question the terminal answered first (Claude Code
-//     shows its own dialog while the hook runs and does not stop the hook:
-//     https://github.com/anthropics/claude-code/issues/15433); PreToolUse
-//     (matcher AskUserQuestion) answers Claude's own multiple-choice
-//     questions when the setting hook_ask_user_question is on.
+//   - claude-code: PreToolUse, for every tool, which fires in every
+//     permission mode (auto, Claude Code's default since 2.1.283, fires
+//     PermissionRequest almost never): the person's rules decide there,
+//     a high-risk call or one an ask rule matches is asked in the tray,
+//     anything else is left at once to Claude Code's mode; it also answers
+//     Claude's own multiple-choice questions (AskUserQuestion).
+//     PermissionRequest asks what Manual mode would ask in the terminal;
+//     Notification tells; PermissionDenied records what auto mode blocked;
+//     the session events end a tray question the terminal answered first
+//     (Claude Code shows its own dialog while a PermissionRequest hook
+//     runs and does not stop the hook:
+//     https://github.com/anthropics/claude-code/issues/15433).
 //   - codex: PermissionRequest, which Codex runs before its own prompt
 //     (https://github.com/openai/codex/pull/17563); and the turn events
 //     that bound a tray question: Stop (the turn ended) and
@@ -90,7 +113,7 @@ const Tool = "permission_request"
 func Events(a Agent) []string {
 	switch a {
 	case ClaudeCode:
-		return []string{PermissionRequest, Notification, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SessionEnd, PreToolUse}
+		return []string{PermissionRequest, Notification, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SessionEnd, PreToolUse, PermissionDenied}
 	case Codex:
 		return []string{PermissionRequest, UserPromptSubmit, Stop}
 	case CopilotCLI:
@@ -99,19 +122,13 @@ func Events(a Agent) []string {
 	return nil
 }
 
-// Matcher returns the matcher to install with event of agent a, or "" for
-// every tool.
-func Matcher(a Agent, event string) string {
-	if a == ClaudeCode && event == PreToolUse {
-		return AskUserQuestion
-	}
-	return ""
-}
-
 // Entry is one hook setup writes into an agent's config.
 type Entry struct {
-	Event   string   // as the agent spells it
-	Matcher string   // "" for every tool
+	Event string // as the agent spells it
+	// Matcher is "" for every tool, which every entry Asktray installs is
+	// (Claude Code's PreToolUse used to match only AskUserQuestion; a rerun
+	// moves its handler to a group for every tool).
+	Matcher string
 	Args    []string // the command: Args[0] is the asktray executable
 	Timeout int      // seconds: Claude Code and Codex "timeout", Copilot CLI "timeoutSec"
 }
@@ -150,18 +167,23 @@ func InstalledTimeout() int {
 
 // Entries returns the hooks setup installs for agent a: exe is the asktray
 // executable and dataDir the data dir to pass ("" for the default). The
-// command line holds nothing but these (no deadline, no event: the hook
-// reads the event from the payload), so it stays the same when settings
-// change.
+// command line holds nothing but these (no deadline), so it stays the same
+// when settings change. Claude Code and Codex name the event in every
+// payload; Copilot CLI does not (its userPromptSubmitted, postToolUse and
+// agentStop payloads carry no event name, 1.0.102), so each of its entries
+// passes --event.
 func Entries(a Agent, exe, dataDir string) []Entry {
 	t := InstalledTimeout()
 	var out []Entry
 	for _, ev := range Events(a) {
 		args := []string{exe, "hook", string(a)}
+		if a == CopilotCLI {
+			args = append(args, "--event", ev)
+		}
 		if dataDir != "" {
 			args = append(args, "--data-dir", dataDir)
 		}
-		out = append(out, Entry{Event: ev, Matcher: Matcher(a, ev), Args: args, Timeout: t})
+		out = append(out, Entry{Event: ev, Args: args, Timeout: t})
 	}
 	return out
 }

@@ -21,6 +21,15 @@ type Payload struct {
 	TurnID   string `json:"turn_id,omitempty"`
 	Cwd      string `json:"cwd,omitempty"`
 	ToolName string `json:"tool_name,omitempty"`
+	// ToolUseID is Claude Code's tool_use_id: the tool call a PreToolUse,
+	// PostToolUse, PostToolUseFailure or PermissionDenied is about ("" in
+	// its PermissionRequest, and from the other agents).
+	ToolUseID string `json:"tool_use_id,omitempty"`
+	// PermissionMode is Claude Code's permission_mode ("auto", "default"
+	// for Manual, "acceptEdits", "plan", ...), "" when the payload has none.
+	PermissionMode string `json:"permission_mode,omitempty"`
+	// Reason is why Claude Code's auto mode blocked the call (PermissionDenied).
+	Reason string `json:"reason,omitempty"`
 	// ToolInput is the tool's input as a compact JSON object ({} when absent).
 	ToolInput json.RawMessage `json:"tool_input,omitempty"`
 	// Suggestions is Claude Code's permission_suggestions: the "always allow"
@@ -43,6 +52,9 @@ type wire struct {
 	TurnID        string          `json:"turn_id"`
 	Cwd           string          `json:"cwd"`
 	ToolName      string          `json:"tool_name"`
+	ToolUseID     string          `json:"tool_use_id"`
+	PermMode      string          `json:"permission_mode"`
+	Reason        string          `json:"reason"`
 	ToolInput     json.RawMessage `json:"tool_input"`
 	Suggestions   json.RawMessage `json:"permission_suggestions"`
 	NotifType     string          `json:"notification_type"`
@@ -93,7 +105,7 @@ func Parse(a Agent, event string, data []byte) (Payload, error) {
 	}
 	p := Payload{
 		Agent: a, Event: NormalizeEvent(event), SessionID: first(w.SessionID, w.SessionIDCamel), TurnID: w.TurnID, Cwd: w.Cwd,
-		ToolName: first(w.ToolName, w.ToolNameCamel), NotificationType: w.NotifType, Message: w.Message, Title: w.Title,
+		ToolName: first(w.ToolName, w.ToolNameCamel), ToolUseID: w.ToolUseID, PermissionMode: w.PermMode, Reason: w.Reason, NotificationType: w.NotifType, Message: w.Message, Title: w.Title,
 	}
 	if p.Event == "" {
 		p.Event = NormalizeEvent(first(w.HookEventName, w.HookName))

@@ -39,3 +39,43 @@ func TestHook_CopilotNoticeWithdrawnWhenTheSessionMovesOn(t *testing.T) {
 		t.Fatalf("ended %+v %+v", ev.Question, ev.Result)
 	}
 }
+
+// TestHook_CopilotEventsWithoutName (issue 32 item 8): Copilot CLI's
+// userPromptSubmitted, postToolUse and agentStop payloads name no event, so
+// without --event the hook refuses them ("hook_event_name: required") and a
+// notice stays pending; each entry setup writes passes its event, and with
+// it the next prompt withdraws the session's notice.
+func TestHook_CopilotEventsWithoutName(t *testing.T) {
+	t.Parallel()
+	e := newHookServer(t)
+	b, err := os.ReadFile(filepath.Join("..", "hook", "testdata", "copilot-cli", "real", "Notification.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := hook.Parse(hook.CopilotCLI, "", b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recv(t, e.call(n, 0))
+	notice := e.nextAsked(t)
+	prompt := []byte(`{"sessionId":"` + n.SessionID + `","timestamp":1796325219000,"cwd":"/tmp/realagents/work","prompt":"next"}`)
+	if _, err := hook.Parse(hook.CopilotCLI, "", prompt); err == nil {
+		t.Fatal("a payload naming no event parsed without --event")
+	}
+	var event string
+	for _, en := range hook.Entries(hook.CopilotCLI, "/usr/bin/asktray", "") {
+		for i, a := range en.Args {
+			if a == "--event" && en.Event == "userPromptSubmitted" {
+				event = en.Args[i+1]
+			}
+		}
+	}
+	p, err := hook.Parse(hook.CopilotCLI, event, prompt)
+	if err != nil || p.Event != hook.UserPromptSubmit {
+		t.Fatalf("with the entry's --event %q: %+v, %v", event, p, err)
+	}
+	recv(t, e.call(p, time.Minute))
+	if ev := recv(t, e.ended); ev.Question.ID != notice.ID || ev.Result.Outcome != question.Withdrawn {
+		t.Fatalf("ended %+v %+v", ev.Question, ev.Result)
+	}
+}

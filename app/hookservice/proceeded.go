@@ -60,6 +60,11 @@ func inputKey(raw json.RawMessage) string {
 // tool call's id (Claude Code 2.1.332, Codex 0.171.0, Copilot CLI 1.0.102),
 // so the input is what tells two calls of one tool apart.
 func sameCall(o openHook, req hook.Request) bool {
+	if o.toolUseID != "" && req.ToolUseID != "" {
+		// Claude Code's PreToolUse, PostToolUse, PostToolUseFailure and
+		// PermissionDenied name the call (2.1.332).
+		return o.agent == req.Agent && o.session == req.SessionID && o.toolUseID == req.ToolUseID
+	}
 	return o.agent == req.Agent && o.session == req.SessionID && o.toolKey == req.ToolName && inputCovers(o.input, req.ToolInput)
 }
 
@@ -207,6 +212,8 @@ func (h *Service) endAnswered(ids []string, req hook.Request) {
 // the tray cannot know, so it says so.
 func asksToo(req hook.Request) string {
 	switch {
+	case req.Agent == hook.ClaudeCode && req.Event == hook.PreToolUse:
+		return "" // Claude Code waits for PreToolUse before it asks anything
 	case req.Agent == hook.ClaudeCode:
 		return "_" + present.AgentAsksToo(agentNames[req.Agent]) + "_\n\n"
 	case req.Detached:

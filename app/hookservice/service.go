@@ -29,7 +29,7 @@ type Settings struct {
 	// Deadline is the person's question deadline; a hook waits at most this long.
 	Deadline time.Duration
 	// AskUserQuestion answers Claude Code's AskUserQuestion in the tray
-	// (setting hook_ask_user_question, off by default).
+	// (setting hook_ask_user_question, on by default).
 	AskUserQuestion bool
 	// MaxPending bounds the approvals one agent session may have open
 	// (setting max_pending_per_session, the MCP tools' bound too); past it
@@ -65,6 +65,9 @@ type Service struct {
 	// ended are the hook approvals that ended, by question id, until their
 	// tool's post-tool event (proceeded.go).
 	ended map[string]endedHook
+	// pre are the tool calls PreToolUse took to the tray without a
+	// decision, for the PermissionRequest of the same call (pretooluse.go).
+	pre []preAsked
 }
 
 type sessionKey struct {
@@ -94,6 +97,7 @@ type openHook struct {
 	session, toolKey string
 	input            string // inputKey of the tool's input
 	turn             string // the agent's turn id (Codex), or ""
+	toolUseID        string // the tool call's id (Claude Code's PreToolUse), or ""
 }
 
 // expiryBackstop is how long past its deadline a hook waits for the broker
@@ -133,9 +137,18 @@ func (h *Service) Handle(ctx context.Context, req hook.Request, registered func(
 	case hook.PermissionRequest:
 		rep = h.permission(ctx, req, registered)
 	case hook.PreToolUse:
-		if req.Agent == hook.ClaudeCode && req.ToolName == hook.AskUserQuestion && h.settings().AskUserQuestion {
-			rep = h.askUserQuestion(ctx, req, registered)
+		switch {
+		case req.Agent != hook.ClaudeCode:
+		case req.ToolName == hook.AskUserQuestion:
+			if h.settings().AskUserQuestion {
+				rep = h.askUserQuestion(ctx, req, registered)
+			}
+		default:
+			rep = h.preToolUse(ctx, req, registered)
 		}
+	case hook.PermissionDenied:
+		h.movedOn(req)
+		h.blocked(ctx, req)
 	case hook.Notification:
 		h.notify(ctx, req, seq)
 	case hook.PostToolUse, hook.PostToolUseFailure, hook.UserPromptSubmit, hook.Stop, hook.SessionEnd:
@@ -205,6 +218,12 @@ func (h *Service) permission(ctx context.Context, req hook.Request, registered f
 		// hook (setting hook_ask_user_question) asks it instead.
 		return hook.Reply{}
 	}
+	if req.Agent == hook.ClaudeCode && hook.OwnTool(req.ToolName) {
+		return hook.Reply{Behavior: hook.Allow} // it asks the person itself
+	}
+	if h.takePreAsked(req) {
+		return hook.Reply{} // PreToolUse took this call to the tray already
+	}
 	sugg := suggestions(req)
 	q := approval(req, sugg)
 	if h.holding(q) || h.openCount(req.Agent, req.SessionID) >= question.ClampMaxPending(h.settings().MaxPending) {
@@ -242,7 +261,7 @@ func (h *Service) askAndWait(ctx context.Context, q question.Question, req hook.
 		h.log().Error("hook: ask", "agent", req.Agent, "err", err)
 		return question.Result{}, "", false
 	}
-	o := openHook{agent: req.Agent, session: req.SessionID, toolKey: req.ToolName, input: inputKey(req.ToolInput), turn: req.TurnID}
+	o := openHook{agent: req.Agent, session: req.SessionID, toolKey: req.ToolName, input: inputKey(req.ToolInput), turn: req.TurnID, toolUseID: req.ToolUseID}
 	if h.track(asked.ID, o, start) {
 		h.withdrawAnswered(asked.ID, req)
 	}
@@ -329,7 +348,7 @@ func (h *Service) movedOn(req hook.Request) {
 		return
 	}
 	tool := ""
-	if req.Event == hook.PostToolUse || req.Event == hook.PostToolUseFailure {
+	if req.Event == hook.PostToolUse || req.Event == hook.PostToolUseFailure || req.Event == hook.PermissionDenied {
 		tool = req.ToolName
 	}
 	now := time.Now()

@@ -195,6 +195,12 @@ const (
 	// own prompt had been answered first, so the decision recorded here
 	// did not count (an agent hook's deny, then the tool ran).
 	ReasonAgentProceeded Reason = "agent_proceeded"
+	// ReasonAgentBlocked ends what the agent's own automatic check blocked
+	// before anyone was asked (Claude Code's auto mode classifier; outcome
+	// AutoRejected, decided by the agent, its reason in the note), and is
+	// said of an allowed question afterwards when that check blocked the
+	// call all the same.
+	ReasonAgentBlocked Reason = "agent_blocked"
 )
 
 // Via says through which channel a decision came.

@@ -27,14 +27,17 @@ const (
 	VerdictTimedOut    Verdict = "timed_out"    // nobody answered in time
 	VerdictWithdrawn   Verdict = "withdrawn"    // the agent took it back
 	VerdictAway        Verdict = "away"         // away mode ended it (rejected or handed back)
-	VerdictInterrupted Verdict = "interrupted"  // the app stopped while it was pending
+	// VerdictAgentBlocked: the agent's own automatic check blocked it
+	// (Claude Code's auto mode); nobody here decided.
+	VerdictAgentBlocked Verdict = "agent_blocked"
+	VerdictInterrupted  Verdict = "interrupted" // the app stopped while it was pending
 )
 
 // Verdicts lists every verdict in a stable order: pending, the person's,
 // the rules', then the ends nobody decided.
 var Verdicts = []Verdict{
 	VerdictPending, VerdictAllowed, VerdictDenied, VerdictAnswered, VerdictDeclined, VerdictCancelled,
-	VerdictRuleAllowed, VerdictRuleDenied, VerdictTimedOut, VerdictWithdrawn, VerdictAway, VerdictInterrupted,
+	VerdictRuleAllowed, VerdictRuleDenied, VerdictTimedOut, VerdictWithdrawn, VerdictAway, VerdictAgentBlocked, VerdictInterrupted,
 }
 
 // Valid reports whether v is one of the known verdicts.
@@ -63,7 +66,8 @@ func VerdictOf(q *Question, r *Result) Verdict {
 //   - declined: an approval is denied, anything else declined;
 //   - auto_approved is allowed by rule;
 //   - auto_rejected is timed out for a timeout, away for away mode (also
-//     handed back), else denied by rule;
+//     handed back), blocked by the agent for reason agent_blocked (its
+//     own automatic check), else denied by rule;
 //   - withdrawn is timed out when the asker stopped waiting (reason
 //     timeout), else withdrawn;
 //   - cancelled, interrupted and pending are themselves.
@@ -87,6 +91,8 @@ func VerdictFor(kind Kind, state State, reason Reason, by Decider, value json.Ra
 			return VerdictTimedOut
 		case reason == ReasonAway || reason == ReasonHandedBack:
 			return VerdictAway
+		case reason == ReasonAgentBlocked:
+			return VerdictAgentBlocked
 		}
 		return VerdictRuleDenied
 	case Withdrawn:

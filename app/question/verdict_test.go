@@ -34,6 +34,7 @@ func TestVerdictOf(t *testing.T) {
 		{"withdrawn", Question{Kind: KindChoice}, &Result{Outcome: Withdrawn, DecidedBy: ByAgent}, VerdictWithdrawn},
 		{"answered in the agent", Question{Kind: KindApproval}, &Result{Outcome: Withdrawn, DecidedBy: ByAgent, Reason: ReasonAnsweredInAgent}, VerdictWithdrawn},
 		{"cancelled", Question{Kind: KindApproval}, &Result{Outcome: Cancelled, DecidedBy: ByHuman}, VerdictCancelled},
+		{"blocked by the agent's auto mode", Question{Kind: KindApproval}, &Result{Outcome: AutoRejected, DecidedBy: ByAgent, Reason: ReasonAgentBlocked, Note: "[Irreversible Local Destruction]"}, VerdictAgentBlocked},
 		{"interrupted", Question{Kind: KindText}, &Result{Outcome: Interrupted, DecidedBy: ByApp, Reason: ReasonStopped}, VerdictInterrupted},
 	} {
 		if got := VerdictOf(&c.q, c.r); got != c.want {
@@ -47,7 +48,7 @@ func TestVerdictOf(t *testing.T) {
 func TestVerdictsCoverEveryOutcome(t *testing.T) {
 	t.Parallel()
 	seen := map[Verdict]bool{VerdictPending: true}
-	reasons := []Reason{"", ReasonTimeout, ReasonRule, ReasonAway, ReasonHandedBack, ReasonStopped, ReasonAnsweredInAgent}
+	reasons := []Reason{"", ReasonTimeout, ReasonRule, ReasonAway, ReasonHandedBack, ReasonStopped, ReasonAnsweredInAgent, ReasonAgentBlocked}
 	values := []json.RawMessage{nil, json.RawMessage(`"yes"`), json.RawMessage(`"no"`), json.RawMessage(`"allow"`)}
 	for _, o := range Outcomes {
 		for _, k := range Kinds {

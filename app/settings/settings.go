@@ -75,8 +75,10 @@ type Settings struct {
 	StartAtLogin bool `json:"start_at_login,omitempty"`
 	// HookAskUserQuestion answers Claude Code's own multiple-choice
 	// questions (its AskUserQuestion tool) in the tray, through
-	// `asktray hook claude-code` on PreToolUse (default off).
-	HookAskUserQuestion bool `json:"hook_ask_user_question,omitempty"`
+	// `asktray hook claude-code` on PreToolUse (absent: on, since its
+	// auto mode, Claude Code's default, asks nothing else through the
+	// hooks; AskUserQuestionOn reads it).
+	HookAskUserQuestion *bool `json:"hook_ask_user_question,omitempty"`
 	// MaxPendingPerSession is how many questions (and, separately,
 	// notices) one MCP client session may have pending at once; the next
 	// ask is refused (1..1000; default 20).
@@ -176,4 +178,10 @@ func (s Settings) MCPAddr() string {
 		port = DefaultPort
 	}
 	return "127.0.0.1:" + strconv.Itoa(port)
+}
+
+// AskUserQuestionOn reports whether Claude Code's own questions are asked in
+// the tray: hook_ask_user_question, on when absent.
+func (s Settings) AskUserQuestionOn() bool {
+	return s.HookAskUserQuestion == nil || *s.HookAskUserQuestion
 }

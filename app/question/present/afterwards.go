@@ -15,6 +15,9 @@ func Afterwards(r *question.Result) (sentence, short string) {
 	case question.ReasonAgentProceeded:
 		return "The agent had already proceeded: it was answered in the agent's own terminal first, so this decision did not count.",
 			"agent had already proceeded"
+	case question.ReasonAgentBlocked:
+		return "The agent's own automatic check blocked it all the same (Claude Code's auto mode): the call did not run.",
+			"blocked by the agent's auto mode"
 	}
 	return string(r.Afterwards), string(r.Afterwards)
 }

@@ -61,6 +61,8 @@ func VerdictMark(v question.Verdict) Mark {
 		return Mark{"Withdrawn", IconUndo, RoleNeutral}
 	case question.VerdictAway:
 		return Mark{"Away mode", IconAway, RoleNeutral}
+	case question.VerdictAgentBlocked:
+		return Mark{"Blocked by auto mode", IconDeny, RoleNeutral}
 	case question.VerdictInterrupted:
 		return Mark{"Interrupted", IconWarning, RoleWarning}
 	}

@@ -43,7 +43,7 @@ func TestVerdictFilters(t *testing.T) {
 		}
 	}
 	want := []string{"Pending", "Allowed", "Denied", "Answered", "Declined", "Cancelled", "By rule",
-		"Allowed by rule", "Denied by rule", "Timed out", "Withdrawn", "Away mode", "Interrupted"}
+		"Allowed by rule", "Denied by rule", "Timed out", "Withdrawn", "Away mode", "Blocked by auto mode", "Interrupted"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("filters %q,\nwant %q", got, want)
 	}
