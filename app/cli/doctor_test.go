@@ -50,6 +50,15 @@ func TestDoctor_RealApp(t *testing.T) {
 	if err := os.MkdirAll(d.cwd, 0o700); err != nil {
 		t.Fatal(err)
 	}
+	// Claude Code, where its native installer puts it: without it the
+	// doctor says its hooks do nothing.
+	claude := filepath.Join(home, ".local", "bin", "claude")
+	if err := os.MkdirAll(filepath.Dir(claude), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(claude, []byte("#!/bin/sh\n"), 0o700); err != nil { //nolint:gosec // a stand-in executable
+		t.Fatal(err)
+	}
 	app := d.cmd("--headless", "--addr", "127.0.0.1:0")
 	var appErr bytes.Buffer
 	app.Stderr = &appErr

@@ -26,7 +26,7 @@ const stepAsideBound = 3 * time.Second
 
 // frozenPayloads are a permission request of each agent, as the real agents
 // send them (Copilot CLI names its event in hookName), run with the command
-// line setup installs (no --event, no --timeout).
+// line setup installs (no --timeout; Copilot CLI's with its --event).
 var frozenPayloads = map[hook.Agent]string{
 	hook.ClaudeCode: `{"session_id":"s-cc","cwd":"/w","permission_mode":"default","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"touch /tmp/never"}}`,
 	hook.Codex:      `{"session_id":"s-cx","turn_id":"t1","cwd":"/w","hook_event_name":"PermissionRequest","model":"m","permission_mode":"default","tool_name":"Bash","tool_input":{"command":"touch /tmp/never"}}`,
