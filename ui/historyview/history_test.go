@@ -115,7 +115,7 @@ func TestHistory_OutcomeCounts(t *testing.T) {
 	x := newHistHarness(t, s).show()
 	h := x.h
 	want := []string{"All outcomes (13)", "Pending (1)", "Allowed (1)", "Denied (0)", "Answered (4)", "Declined (1)", "Cancelled (1)",
-		"By rule (1)", "Allowed by rule (1)", "Denied by rule (0)", "Timed out (1)", "Withdrawn (1)", "Away mode (1)", "Interrupted (1)"}
+		"By rule (1)", "Allowed by rule (1)", "Denied by rule (0)", "Timed out (1)", "Withdrawn (1)", "Away mode (1)", "Blocked by auto mode (0)", "Interrupted (1)"}
 	if !slices.Equal(h.outcomeSel.Options, want) {
 		t.Fatalf("options %q", h.outcomeSel.Options)
 	}
