@@ -234,7 +234,9 @@ func TestSuggestions(t *testing.T) {
 
 // TestParseCopilotNamesItsEvent: Copilot CLI 1.0.102 names the event in
 // hookName and sends permissionSuggestions in camelCase, so the command needs
-// no --event (finding 8 of issue 25); --event still wins when given.
+// no --event (finding 8 of issue 25); --event names the event of a payload
+// that does not (issue 32 item 8), and a payload's own name wins over it
+// (the doctor's AsktrayDoctor through an entry with --event).
 func TestParseCopilotNamesItsEvent(t *testing.T) {
 	t.Parallel()
 	in := []byte(`{"hookName":"permissionRequest","sessionId":"s1","timestamp":1,"cwd":"/w","toolName":"bash","toolInput":{"command":"ls"},` +
@@ -250,8 +252,14 @@ func TestParseCopilotNamesItsEvent(t *testing.T) {
 			t.Errorf("%s: %+v, %v", hn, p, err)
 		}
 	}
-	if p, err := Parse(CopilotCLI, "notification", in); err != nil || p.Event != Notification {
-		t.Errorf("--event: %+v, %v", p, err)
+	if p, err := Parse(CopilotCLI, "notification", in); err != nil || p.Event != PermissionRequest {
+		t.Errorf("--event over a named payload: %+v, %v", p, err)
+	}
+	if p, err := Parse(CopilotCLI, "agentStop", []byte(`{"sessionId":"s1","timestamp":1,"cwd":"/w"}`)); err != nil || p.Event != Stop {
+		t.Errorf("--event for a payload naming none: %+v, %v", p, err)
+	}
+	if p, err := Parse(CopilotCLI, "permissionRequest", []byte(`{"hookName":"AsktrayDoctor","sessionId":"asktray-doctor","cwd":"/tmp","message":"x"}`)); err != nil || p.Event != Doctor {
+		t.Errorf("the doctor's request through an entry with --event: %+v, %v", p, err)
 	}
 	if _, err := Parse(CopilotCLI, "", []byte(`{"sessionId":"s1"}`)); err == nil || !strings.Contains(err.Error(), "hookName") {
 		t.Errorf("no event: %v", err)

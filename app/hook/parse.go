@@ -90,10 +90,12 @@ func NormalizeEvent(event string) string {
 	return event
 }
 
-// Parse reads agent a's hook payload. event, when not "", names the event;
-// else the payload's hook_event_name does, or Copilot CLI's hookName (seen
-// in Copilot CLI 1.0.102's camelCase payloads). Errors name the field at
-// fault.
+// Parse reads agent a's hook payload. The payload's hook_event_name names
+// the event, or Copilot CLI's hookName (seen in Copilot CLI 1.0.102's
+// camelCase payloads); event, when not "", names it for a payload that does
+// not (Copilot CLI's userPromptSubmitted, postToolUse and agentStop), so
+// that the doctor's test request (AsktrayDoctor) through an entry with
+// --event is still the test. Errors name the field at fault.
 func Parse(a Agent, event string, data []byte) (Payload, error) {
 	var w wire
 	data = bytes.TrimSpace(data)
@@ -104,11 +106,8 @@ func Parse(a Agent, event string, data []byte) (Payload, error) {
 		return Payload{}, fmt.Errorf("stdin: not a valid hook payload: %w", err)
 	}
 	p := Payload{
-		Agent: a, Event: NormalizeEvent(event), SessionID: first(w.SessionID, w.SessionIDCamel), TurnID: w.TurnID, Cwd: w.Cwd,
+		Agent: a, Event: NormalizeEvent(first(w.HookEventName, w.HookName, event)), SessionID: first(w.SessionID, w.SessionIDCamel), TurnID: w.TurnID, Cwd: w.Cwd,
 		ToolName: first(w.ToolName, w.ToolNameCamel), ToolUseID: w.ToolUseID, PermissionMode: w.PermMode, Reason: w.Reason, NotificationType: w.NotifType, Message: w.Message, Title: w.Title,
-	}
-	if p.Event == "" {
-		p.Event = NormalizeEvent(first(w.HookEventName, w.HookName))
 	}
 	if p.Event == "" {
 		return p, errors.New("hook_event_name: required (Copilot CLI: hookName), or pass --event")
