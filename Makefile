@@ -38,25 +38,29 @@ export PATH := $(PATH):/usr/local/go/bin
 
 .DEFAULT_GOAL := help
 
-.PHONY: help deps build run test realagents bench measure-desktop lint fmt vet clean package install uninstall windows crosscheck deb
+.PHONY: help deps deps-run build run test realagents bench measure-desktop lint fmt vet clean package install uninstall windows crosscheck deb
 
 help: ## Show this help
 	@echo "Usage: make <target> [ARGS=...]"
 	@echo
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-deps: ## Install missing Debian packages, Go modules and the real-client npm packages (fast no-op when all present)
-	@echo "==> [deps] checking Debian packages, Go modules and npm packages"
-	@GO="$(GO)" bash .ci/deps.sh
+deps: ## Install what building, running and testing need: Debian packages, Go, Go modules, the real-client npm packages (fast no-op when all present)
+	@echo "==> [deps] checking Debian packages, Go, Go modules and npm packages"
+	@GO="$(GO)" bash .ci/deps.sh all
 
-build: deps ## Build bin/asktray
+deps-run: ## Install only what building and running need: Debian's build headers, Go (from Debian's backports and the Go module proxy when missing), Go modules
+	@echo "==> [deps-run] checking the build's Debian packages, Go and Go modules"
+	@GO="$(GO)" bash .ci/deps.sh run
+
+build: deps-run ## Build bin/asktray
 	@echo "==> [build] $(GO) build $(GOFLAGS_TAGS) -o $(BIN) ./cmd/asktray"
 	$(GO) build $(GOFLAGS_TAGS) -o $(BIN) ./cmd/asktray
 
 run: build ## Build and run bin/asktray (pass flags with ARGS="...")
 	./$(BIN) $(ARGS)
 
-test: build ## Build bin/asktray, then run all tests with the race detector
+test: deps build ## Install what the tests need, build bin/asktray, then run all tests with the race detector
 	@echo "==> [test] $$($(GO) version); $$(nproc) CPUs; LANG=$(LANG)"
 	@echo "==> [test] $(GO) test -race $(GOFLAGS_TAGS) -count=1 -timeout 20m ./..."
 	@echo "==> [test] (a cold cache first compiles Fyne/go-gl with cgo: several minutes)"

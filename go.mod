@@ -2,6 +2,8 @@ module github.com/asktray/asktray
 
 go 1.26.0
 
+toolchain go1.26.8
+
 // npm packages of the real-client tests; never Go code.
 ignore ./mcpbridge/nodeclients/node_modules
 

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# deps.sh — idempotent installer for everything Asktray needs to build and test
-# on Debian bookworm: the cgo/GL/X11 headers for Fyne, the Xvfb/D-Bus/dunst
-# tools for UI tests, Chromium for the web page tests, the Go modules listed in
-# go.mod, and the npm packages of the real-client tests (mcpbridge/nodeclients,
-# npm ci).
+# deps.sh — idempotent installer for what Asktray needs on Debian bookworm.
+#
+#   deps.sh run   what building and running need (`make run`): the cgo/GL/X11
+#                 and PAM headers for Fyne and the password check, Go itself
+#                 (installed when missing, see install_go) and the Go modules.
+#   deps.sh       (or `deps.sh all`) that and what the tests need (`make
+#                 test`): the Xvfb/D-Bus/dunst tools for UI tests, Chromium for
+#                 the web page tests, mingw-w64 and the packaging tools, and the
+#                 npm packages of the real-client tests (mcpbridge/nodeclients).
 #
 # Run it as root on a fresh machine (CI does, via `make test`). It checks each
 # Debian package with dpkg-query and installs only the missing ones, in one
@@ -20,6 +24,15 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+mode="${1:-all}"
+case "$mode" in
+run | all) ;;
+*)
+	echo "deps: unknown mode '$mode' (want run or all)" >&2
+	exit 2
+	;;
+esac
+
 # Build: cgo + go-gl/gl + go-gl/glfw (X11). Each package is needed: without gcc
 # cgo is off and go-gl/gl has no Go files for the build; without libx11-dev,
 # libxcursor-dev, ... glfw's C sources miss X11/Xlib.h, X11/Xcursor/Xcursor.h
@@ -30,6 +43,9 @@ build_pkgs=(gcc libc6-dev pkg-config libgl-dev libx11-dev libxcursor-dev
 # app/personcheck checks the login password through PAM (msteinert/pam, cgo):
 # security/pam_appl.h and libpam.so.
 build_pkgs+=(libpam0g-dev)
+# Running the app: the notification daemon's client and a tray need nothing
+# more; git and make are how a person got here.
+run_pkgs=("${build_pkgs[@]}" ca-certificates git make)
 # make windows: the mingw-w64 C cross-compiler for cgo (Fyne's go-gl/glfw).
 build_pkgs+=(gcc-mingw-w64-x86-64)
 # make deb: dpkg-shlibdeps (dpkg-dev) computes Depends; lintian checks it.
@@ -56,14 +72,31 @@ test_pkgs+=(tmux)
 tool_pkgs=(ca-certificates git make)
 
 all_pkgs=("${build_pkgs[@]}" "${test_pkgs[@]}" "${tool_pkgs[@]}")
+if [[ "$mode" == run ]]; then
+	all_pkgs=("${run_pkgs[@]}")
+fi
 # Any node + npm can install the real-client tests' packages (Node 22 itself
 # comes from their lock file) and the real agents (.ci/agents.sh); take
 # Debian's only when there is none.
-if ! command -v npm >/dev/null 2>&1; then
+if [[ "$mode" == all ]] && ! command -v npm >/dev/null 2>&1; then
 	all_pkgs+=(nodejs npm)
 fi
 
 installed_any=0
+
+# as_root runs a command as root: directly, through sudo, or not at all
+# (saying what to run).
+as_root() {
+	if [[ "$(id -u)" == "0" ]]; then
+		env DEBIAN_FRONTEND=noninteractive "$@"
+	elif command -v sudo >/dev/null 2>&1; then
+		sudo env DEBIAN_FRONTEND=noninteractive "$@"
+	else
+		echo "deps: not root and sudo is not available; run as root:" >&2
+		echo "  DEBIAN_FRONTEND=noninteractive $*" >&2
+		exit 1
+	fi
+}
 
 if [[ "${DEPS_SKIP_APT:-0}" != "1" ]]; then
 	if ! command -v dpkg-query >/dev/null 2>&1; then
@@ -89,49 +122,70 @@ if [[ "${DEPS_SKIP_APT:-0}" != "1" ]]; then
 
 	if ((${#missing[@]} > 0)); then
 		echo "deps: missing Debian packages: ${missing[*]}"
-		apt_update=(apt-get update)
-		apt_install=(apt-get install -y --no-install-recommends "${missing[@]}")
-		if [[ "$(id -u)" == "0" ]]; then
-			export DEBIAN_FRONTEND=noninteractive
-			"${apt_update[@]}"
-			"${apt_install[@]}"
-		elif command -v sudo >/dev/null 2>&1; then
-			sudo env DEBIAN_FRONTEND=noninteractive "${apt_update[@]}"
-			sudo env DEBIAN_FRONTEND=noninteractive "${apt_install[@]}"
-		else
-			echo "deps: not root and sudo is not available; run as root:" >&2
-			echo "  apt-get update && DEBIAN_FRONTEND=noninteractive ${apt_install[*]}" >&2
-			exit 1
-		fi
+		as_root apt-get update
+		as_root apt-get install -y --no-install-recommends "${missing[@]}"
 		installed_any=1
 	fi
 fi
 
-# Go toolchain + module download.
+# Go toolchain + module download. go.mod's toolchain line names the Go this
+# project is built with; any Go >= 1.21 fetches it from the Go module proxy
+# into the module cache and runs it (GOTOOLCHAIN=auto, the default). With no
+# Go at all, install_go installs Debian's newest (bookworm-backports: 1.23;
+# bookworm's own 1.19 predates toolchain switching) and has it fetch go.mod's
+# toolchain once.
+want_go="$(sed -n 's/^toolchain //p' go.mod)"
+install_go() {
+	local suite=bookworm-backports list=/etc/apt/sources.list.d/asktray-backports.list
+	if [[ ! -f "$list" ]] && ! grep -rqs "$suite" /etc/apt/sources.list /etc/apt/sources.list.d/; then
+		echo "deps: adding Debian's $suite suite (for Go >= 1.21) in $list"
+		echo "deb http://deb.debian.org/debian $suite main" | as_root tee "$list" >/dev/null
+	fi
+	as_root apt-get update
+	as_root apt-get install -y --no-install-recommends -t "$suite" golang-go
+	GO=/usr/bin/go
+	echo "deps: $(cd / && GOTOOLCHAIN=local "$GO" version) fetches $want_go from the Go module proxy"
+	if [[ "$("$GO" env GOVERSION)" != "$want_go" ]]; then
+		echo "deps: $GO could not fetch $want_go" >&2
+		exit 1
+	fi
+	installed_any=1
+}
+
 GO="${GO:-go}"
 if ! command -v "$GO" >/dev/null 2>&1; then
 	if [[ "$GO" == "go" && -x /usr/local/go/bin/go ]]; then
 		GO=/usr/local/go/bin/go
+	elif [[ "$GO" == "go" && "${DEPS_SKIP_APT:-0}" != "1" ]]; then
+		install_go
 	else
-		echo "deps: Go not found ('$GO' is not on PATH)." >&2
-		echo "deps: install Go 1.26 (go.mod requires go >= 1.26.0), e.g.:" >&2
-		echo "  curl -fsSL https://go.dev/dl/go1.26.8.linux-amd64.tar.gz | tar -C /usr/local -xz" >&2
-		echo "  export PATH=\$PATH:/usr/local/go/bin" >&2
+		echo "deps: Go not found ('$GO' is not on PATH); install Go >= 1.21 and the" >&2
+		echo "deps: toolchain line of go.mod ($want_go) comes from the Go module proxy." >&2
 		exit 1
 	fi
 fi
 
-# Check the local toolchain version without letting GOTOOLCHAIN=auto try to
-# download a newer one (run outside the module, with GOTOOLCHAIN=local).
+# A Go older than 1.21 (bookworm's own golang-go) cannot switch toolchains:
+# replace Debian's with the backport, or say so rather than fail in the build.
 go_version="$(cd / && GOTOOLCHAIN=local "$GO" env GOVERSION 2>/dev/null)" || true
-if [[ "$go_version" =~ ^go1\.([0-9]+) ]] && ((BASH_REMATCH[1] < 26)); then
-	echo "deps: $GO is $go_version but go.mod requires Go >= 1.26.0; install Go 1.26:" >&2
-	echo "  curl -fsSL https://go.dev/dl/go1.26.8.linux-amd64.tar.gz | tar -C /usr/local -xz" >&2
+if [[ "$go_version" =~ ^go1\.([0-9]+) ]] && ((BASH_REMATCH[1] < 21)) &&
+	[[ "$(command -v "$GO")" == /usr/bin/go && "${DEPS_SKIP_APT:-0}" != "1" ]]; then
+	install_go
+	go_version="$(cd / && GOTOOLCHAIN=local "$GO" env GOVERSION 2>/dev/null)" || true
+fi
+if [[ "$go_version" =~ ^go1\.([0-9]+) ]] && ((BASH_REMATCH[1] < 21)); then
+	echo "deps: $GO is $go_version, too old to fetch $want_go (Go >= 1.21 does);" >&2
+	echo "deps: remove it or set GO=/path/to/a/newer/go" >&2
 	exit 1
 fi
 
 # Fast (well under a second) and silent when the module cache is complete.
 "$GO" mod download
+
+if [[ "$mode" == run ]]; then
+	((installed_any)) && echo "deps: installed what running needs; all present now" || echo "deps: all present for make run"
+	exit 0
+fi
 
 # The real MCP clients run by mcpbridge/nodeclients' tests, pinned in its
 # package-lock.json (with Node 22 as the npm package node). npm ci runs only
