@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -17,11 +16,9 @@ import (
 
 	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/history"
-	"github.com/asktray/asktray/app/loopback"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/app/settings"
-	"github.com/asktray/asktray/app/webask"
 	"github.com/asktray/asktray/mcpbridge"
 )
 
@@ -126,29 +123,6 @@ func (o Options) desktopUI() bool {
 	return o.GUI != nil && !o.Headless && displayAvailable()
 }
 
-// keepRetention deletes finished questions older than days, now and then
-// daily, until ctx is done. days 0 keeps everything.
-func keepRetention(ctx context.Context, store history.Store, days int, log *slog.Logger) {
-	if days <= 0 {
-		return
-	}
-	t := time.NewTicker(24 * time.Hour)
-	defer t.Stop()
-	for {
-		n, err := store.DeleteOlderThan(ctx, time.Now().AddDate(0, 0, -days))
-		if err != nil && ctx.Err() == nil {
-			log.Warn("apply history retention", "err", err)
-		} else if n > 0 {
-			log.Info("history retention removed old questions", "count", n, "days", days)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
-}
-
 // openStore opens the history and records questions an earlier run left
 // pending as interrupted.
 //
@@ -205,35 +179,6 @@ func openHistory(ctx context.Context, path string, log *slog.Logger) (*history.S
 	return store, nil
 }
 
-// startMCP listens on o.Addr (or the address of the mcp_port setting when
-// o.Addr is empty) and serves the MCP endpoint there, with s applied to
-// cfg, and the question pages of web at /q/ (outside the bearer check; they
-// have their own), until the endpoint's stop.
-func startMCP(o Options, s settings.Settings, cfg mcpbridge.Config, token string, web *webask.Server) (*mcpEndpoint, *mcpbridge.Bridge, error) {
-	if o.NoAuth && o.AllowNonLoopback {
-		return nil, nil, errors.New("no-auth mode is for loopback test runs only")
-	}
-	if o.Addr == "" {
-		o.Addr = s.MCPAddr()
-	}
-	cfg = bridgeConfig(s, cfg)
-	ln, err := listen(o.Addr, o.AllowNonLoopback)
-	if err != nil {
-		return nil, nil, err
-	}
-	host, _, _ := net.SplitHostPort(o.Addr) // listen checked it
-	e := &mcpEndpoint{dir: o.DataDir, host: host, nonLoopback: o.AllowNonLoopback, log: cfg.Log, timeouts: defaultHTTPTimeouts}
-	e.token.Store(&token)
-	bridge := mcpbridge.New(cfg)
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", bridge.HTTPHandler(mcpbridge.HTTPOptions{CurrentToken: e.currentToken, NoAuth: o.NoAuth, ExtraHosts: extraHosts(ln), RemotePeers: o.AllowNonLoopback}))
-	web.SetAddr(ln.Addr().String())
-	mux.Handle("/q/", web.Handler())
-	e.handler = mux
-	e.serve(ln)
-	return e, bridge, nil
-}
-
 // acquire takes the data dir's single-instance lock, or reports who holds it.
 func acquire(dir string) (*os.File, error) {
 	lock, err := datadir.Lock(dir)
@@ -245,46 +190,6 @@ func acquire(dir string) (*os.File, error) {
 		return nil, are
 	}
 	return lock, err
-}
-
-// listen listens on addr, which must name a loopback address unless
-// nonLoopback is set.
-func listen(addr string, nonLoopback bool) (net.Listener, error) {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, fmt.Errorf("--addr %q: %w", addr, err)
-	}
-	if !nonLoopback && !loopback.Name(host) {
-		return nil, fmt.Errorf("--addr %q: must be a loopback address such as 127.0.0.1", addr)
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("listen on %s: %w", addr, err)
-	}
-	return ln, nil
-}
-
-// extraHosts returns the Host names to accept besides loopback ones: the
-// listener's own address when it is not loopback.
-func extraHosts(ln net.Listener) []string {
-	tcp, ok := ln.Addr().(*net.TCPAddr)
-	if !ok || tcp.IP.IsLoopback() {
-		return nil
-	}
-	if !tcp.IP.IsUnspecified() {
-		return []string{tcp.IP.String()}
-	}
-	var hosts []string
-	addrs, _ := net.InterfaceAddrs()
-	for _, a := range addrs {
-		if ipn, ok := a.(*net.IPNet); ok {
-			hosts = append(hosts, ipn.IP.String())
-		}
-	}
-	if h, err := os.Hostname(); err == nil {
-		hosts = append(hosts, h)
-	}
-	return hosts
 }
 
 // displayAvailable reports whether a desktop session is there to show windows in.

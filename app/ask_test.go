@@ -75,8 +75,10 @@ func TestMaxPendingSetting(t *testing.T) {
 	defer b.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	k := &settingsKeeper{dir: t.TempDir(), store: historytest.New(t), log: slog.New(slog.DiscardHandler), ctx: ctx,
-		bridge: mcpbridge.New(bridgeConfig(settings.Settings{MaxPendingPerSession: 7}, mcpbridge.Config{Broker: b}))}
+	k := &settingsKeeper{dir: t.TempDir(), store: historytest.New(t), log: slog.New(slog.DiscardHandler), ctx: ctx}
+	cfg := k.bridgeConfig(settings.Settings{MaxPendingPerSession: 7})
+	cfg.Broker = b
+	k.bridge = mcpbridge.New(cfg)
 	defer k.stop()
 	if got := k.bridge.MaxPending(); got != 7 {
 		t.Fatalf("at start: %d, want 7", got)

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,7 +15,10 @@ import (
 	"time"
 
 	"github.com/asktray/asktray/app/datadir"
+	"github.com/asktray/asktray/app/loopback"
 	"github.com/asktray/asktray/app/settings"
+	"github.com/asktray/asktray/app/webask"
+	"github.com/asktray/asktray/mcpbridge"
 )
 
 // moveGrace is how long the old listener's calls in progress may run on
@@ -165,4 +169,72 @@ func (e *mcpEndpoint) stop() {
 // addrOf returns the host:port of an MCP URL.
 func addrOf(url string) string {
 	return strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/mcp")
+}
+
+// startMCP listens on o.Addr (or the address of the mcp_port setting when
+// o.Addr is empty) and serves the MCP endpoint there, its bridge built from
+// cfg, and the question pages of web at /q/ (outside the bearer check; they
+// have their own), until the endpoint's stop.
+func startMCP(o Options, s settings.Settings, cfg mcpbridge.Config, token string, web *webask.Server) (*mcpEndpoint, *mcpbridge.Bridge, error) {
+	if o.NoAuth && o.AllowNonLoopback {
+		return nil, nil, errors.New("no-auth mode is for loopback test runs only")
+	}
+	if o.Addr == "" {
+		o.Addr = s.MCPAddr()
+	}
+	ln, err := listen(o.Addr, o.AllowNonLoopback)
+	if err != nil {
+		return nil, nil, err
+	}
+	host, _, _ := net.SplitHostPort(o.Addr) // listen checked it
+	e := &mcpEndpoint{dir: o.DataDir, host: host, nonLoopback: o.AllowNonLoopback, log: cfg.Log, timeouts: defaultHTTPTimeouts}
+	e.token.Store(&token)
+	bridge := mcpbridge.New(cfg)
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", bridge.HTTPHandler(mcpbridge.HTTPOptions{CurrentToken: e.currentToken, NoAuth: o.NoAuth, ExtraHosts: extraHosts(ln), RemotePeers: o.AllowNonLoopback}))
+	web.SetAddr(ln.Addr().String())
+	mux.Handle("/q/", web.Handler())
+	e.handler = mux
+	e.serve(ln)
+	return e, bridge, nil
+}
+
+// listen listens on addr, which must name a loopback address unless
+// nonLoopback is set.
+func listen(addr string, nonLoopback bool) (net.Listener, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("--addr %q: %w", addr, err)
+	}
+	if !nonLoopback && !loopback.Name(host) {
+		return nil, fmt.Errorf("--addr %q: must be a loopback address such as 127.0.0.1", addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	return ln, nil
+}
+
+// extraHosts returns the Host names to accept besides loopback ones: the
+// listener's own address when it is not loopback.
+func extraHosts(ln net.Listener) []string {
+	tcp, ok := ln.Addr().(*net.TCPAddr)
+	if !ok || tcp.IP.IsLoopback() {
+		return nil
+	}
+	if !tcp.IP.IsUnspecified() {
+		return []string{tcp.IP.String()}
+	}
+	var hosts []string
+	addrs, _ := net.InterfaceAddrs()
+	for _, a := range addrs {
+		if ipn, ok := a.(*net.IPNet); ok {
+			hosts = append(hosts, ipn.IP.String())
+		}
+	}
+	if h, err := os.Hostname(); err == nil {
+		hosts = append(hosts, h)
+	}
+	return hosts
 }

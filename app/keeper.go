@@ -16,29 +16,6 @@ import (
 	"github.com/asktray/asktray/mcpbridge"
 )
 
-// bridgeConfig applies s to the MCP bridge's configuration.
-func bridgeConfig(s settings.Settings, cfg mcpbridge.Config) mcpbridge.Config {
-	if s.DefaultTimeoutSeconds > 0 {
-		cfg.DefaultTimeout = question.ClampTimeout(time.Duration(s.DefaultTimeoutSeconds) * time.Second)
-	}
-	if len(s.BlockingWindows) > 0 {
-		cfg.Windows = nil
-		for _, w := range s.BlockingWindows {
-			cfg.Windows = append(cfg.Windows, mcpbridge.WindowRule{Match: w.Match, Window: time.Duration(w.Seconds) * time.Second})
-		}
-		cfg.Windows = append(cfg.Windows, mcpbridge.DefaultWindows...)
-	}
-	if s.DefaultWindowSeconds > 0 {
-		cfg.DefaultWindow = time.Duration(s.DefaultWindowSeconds) * time.Second
-	}
-	cfg.AskMode, _ = mcpbridge.ParseAskMode(s.AskMode)
-	if s.ProgressIntervalSeconds > 0 {
-		cfg.ProgressEvery = time.Duration(s.ProgressIntervalSeconds) * time.Second
-	}
-	cfg.MaxPending = s.MaxPendingPerSession
-	return cfg
-}
-
 // settingsKeeper applies the person's settings while the app runs.
 type settingsKeeper struct {
 	dir    string
@@ -87,11 +64,7 @@ func (k *settingsKeeper) apply(s settings.Settings) error {
 	}
 	k.cur = s
 	if k.bridge != nil {
-		c := bridgeConfig(s, mcpbridge.Config{})
-		k.bridge.Reconfigure(c.Windows, c.DefaultWindow, c.DefaultTimeout)
-		k.bridge.SetAskMode(k.askMode(c.AskMode), k.desktop)
-		k.bridge.SetProgressEvery(c.ProgressEvery)
-		k.bridge.SetMaxPending(c.MaxPending)
+		k.bridge.Apply(k.bridgeConfig(s))
 	}
 	if k.web != nil {
 		k.web.SetArmDelay(time.Duration(s.ArmDelayMS) * time.Millisecond)
@@ -150,5 +123,73 @@ func (k *settingsKeeper) stop() {
 	defer k.mu.Unlock()
 	if k.stopRetain != nil {
 		k.stopRetain()
+	}
+}
+
+// bridgeConfig is s as the MCP bridge's settings, for New at start-up and
+// Apply on a change alike: the ask mode is --ask when given (askMode), and
+// whether a desktop shows questions is this run's.
+func (k *settingsKeeper) bridgeConfig(s settings.Settings) mcpbridge.Config {
+	cfg := mcpbridge.Config{Desktop: k.desktop}
+	if s.DefaultTimeoutSeconds > 0 {
+		cfg.DefaultTimeout = question.ClampTimeout(time.Duration(s.DefaultTimeoutSeconds) * time.Second)
+	}
+	if len(s.BlockingWindows) > 0 {
+		cfg.Windows = nil
+		for _, w := range s.BlockingWindows {
+			cfg.Windows = append(cfg.Windows, mcpbridge.WindowRule{Match: w.Match, Window: time.Duration(w.Seconds) * time.Second})
+		}
+		cfg.Windows = append(cfg.Windows, mcpbridge.DefaultWindows...)
+	}
+	if s.DefaultWindowSeconds > 0 {
+		cfg.DefaultWindow = time.Duration(s.DefaultWindowSeconds) * time.Second
+	}
+	setting, _ := mcpbridge.ParseAskMode(s.AskMode)
+	cfg.AskMode = k.askMode(setting)
+	if s.ProgressIntervalSeconds > 0 {
+		cfg.ProgressEvery = time.Duration(s.ProgressIntervalSeconds) * time.Second
+	}
+	cfg.MaxPending = s.MaxPendingPerSession
+	return cfg
+}
+
+// applyLogin writes or removes the start-at-login entry for on, when that
+// changes anything: turning it off when it was off leaves alone an entry
+// someone made by hand. Turning it on rewrites the entry, so that it runs
+// the binary in use now. Safe for concurrent use.
+func (k *settingsKeeper) applyLogin(on bool) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if (!on && !k.loginOn) || k.login == nil {
+		k.loginOn = on
+		return nil
+	}
+	if err := k.login(on); err != nil {
+		return fmt.Errorf("start_at_login: %w", err)
+	}
+	k.loginOn = on
+	return nil
+}
+
+// keepRetention deletes finished questions older than days, now and then
+// daily, until ctx is done. days 0 keeps everything.
+func keepRetention(ctx context.Context, store history.Store, days int, log *slog.Logger) {
+	if days <= 0 {
+		return
+	}
+	t := time.NewTicker(24 * time.Hour)
+	defer t.Stop()
+	for {
+		n, err := store.DeleteOlderThan(ctx, time.Now().AddDate(0, 0, -days))
+		if err != nil && ctx.Err() == nil {
+			log.Warn("apply history retention", "err", err)
+		} else if n > 0 {
+			log.Info("history retention removed old questions", "count", n, "days", days)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
 	}
 }

@@ -1,8 +1,6 @@
 package app
 
 import (
-	"fmt"
-
 	"github.com/asktray/asktray/app/autostart"
 )
 
@@ -32,22 +30,4 @@ func loginStarter(o Options) func(on bool) error {
 		}
 		return autostart.SetStartAtLogin(true, exe, loginArgs(o))
 	}
-}
-
-// applyLogin writes or removes the start-at-login entry for on, when that
-// changes anything: turning it off when it was off leaves alone an entry
-// someone made by hand. Turning it on rewrites the entry, so that it runs
-// the binary in use now. Safe for concurrent use.
-func (k *settingsKeeper) applyLogin(on bool) error {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if (!on && !k.loginOn) || k.login == nil {
-		k.loginOn = on
-		return nil
-	}
-	if err := k.login(on); err != nil {
-		return fmt.Errorf("start_at_login: %w", err)
-	}
-	k.loginOn = on
-	return nil
 }

@@ -169,17 +169,18 @@ type servers struct {
 // instance file, and pushes their closers on down. quit ends the app; the
 // control socket's quit calls it.
 func startServers(o Options, c *core, quit func(), down *closers) (*servers, error) {
-	// The --ask flag wins over the ask_mode setting for this run.
-	runSettings := c.settings
-	runSettings.AskMode = string(c.keeper.askMode(mcpbridge.AskMode(c.settings.AskMode)))
-	mcp, bridge, err := startMCP(o, runSettings, mcpbridge.Config{Broker: c.broker, Version: o.Version, Log: c.log, Desktop: c.gui}, c.token, c.web)
+	// The settings reach the bridge as a change would (keeper.bridgeConfig):
+	// the --ask flag wins over the ask_mode setting for this run.
+	cfg := c.keeper.bridgeConfig(c.settings)
+	cfg.Broker, cfg.Version, cfg.Log = c.broker, o.Version, c.log
+	mcp, bridge, err := startMCP(o, c.settings, cfg, c.token, c.web)
 	if err != nil {
 		return nil, err
 	}
 	down.push(mcp.stop)
 	c.keeper.bridge, c.keeper.mcp, c.keeper.web = bridge, mcp, c.web
 	url := mcp.URL()
-	s := &servers{mcp: mcp, ask: runSettings.AskMode, inst: datadir.Instance{
+	s := &servers{mcp: mcp, ask: string(cfg.AskMode), inst: datadir.Instance{
 		PID: os.Getpid(), Version: o.Version, URL: url, Addr: addrOf(url),
 		Socket: filepath.Join(o.DataDir, datadir.SocketFile), DataDir: o.DataDir,
 		Started: time.Now().UTC().Format(time.RFC3339), GUI: c.gui,

@@ -72,18 +72,6 @@ func (l *pendingLimit) reserve(b *question.Broker, c caller, notice bool, max in
 	}, nil
 }
 
-// SetMaxPending changes how many questions one client session may have
-// pending at once, for asks from now on; n outside
-// 1..question.MaxMaxPending means question.DefaultMaxPending
-// (question.ClampMaxPending). It is safe to call from any goroutine while
-// the server runs.
-func (b *Bridge) SetMaxPending(n int) {
-	n = question.ClampMaxPending(n)
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.cfg.MaxPending = n
-}
-
 // MaxPending returns how many questions one client session may have
 // pending now. Any goroutine may call it.
 func (b *Bridge) MaxPending() int { return b.maxPending() }

@@ -76,25 +76,14 @@ type Bridge struct {
 	limit     pendingLimit
 }
 
-// New builds the MCP server with every tool registered.
+// New builds the MCP server with every tool registered, with cfg's
+// settings applied as Apply applies them.
 func New(cfg Config) *Bridge {
-	if cfg.Windows == nil {
-		cfg.Windows = DefaultWindows
-	}
-	if cfg.DefaultWindow <= 0 {
-		cfg.DefaultWindow = DefaultWindow
-	}
-	if cfg.DefaultTimeout <= 0 {
-		cfg.DefaultTimeout = question.DefaultTimeout
-	}
-	if cfg.ProgressEvery <= 0 {
-		cfg.ProgressEvery = 15 * time.Second
-	}
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	cfg.MaxPending = question.ClampMaxPending(cfg.MaxPending)
 	b := &Bridge{cfg: cfg, calls: newCallTracker(), attach: newAttachments()}
+	b.Apply(cfg)
 	hooks := &mcpserver.Hooks{}
 	hooks.AddOnUnregisterSession(func(_ context.Context, s mcpserver.ClientSession) {
 		b.rejecters.remove(s.SessionID())
@@ -197,34 +186,30 @@ func (b *Bridge) defaultTimeout() time.Duration {
 	return b.cfg.DefaultTimeout
 }
 
-// Reconfigure changes the blocking windows and the default deadline for
-// calls that start from now on; zero values and a nil windows list mean the
-// defaults. It is safe to call from any goroutine while the server runs.
-func (b *Bridge) Reconfigure(windows []WindowRule, defaultWindow, defaultTimeout time.Duration) {
-	if windows == nil {
-		windows = DefaultWindows
+// Apply takes cfg's settings for the calls that start from now on: the
+// blocking windows, the default deadline, the keep-alive interval, the ask
+// mode and whether a desktop shows questions, and the pending bound; zero
+// values and a nil windows list mean the defaults. Broker, Version and Log
+// are New's alone and are ignored here. New applies its Config through it,
+// so start-up and a settings change take one path. It is safe to call from
+// any goroutine while the server runs.
+func (b *Bridge) Apply(cfg Config) {
+	if cfg.Windows == nil {
+		cfg.Windows = DefaultWindows
 	}
-	if defaultWindow <= 0 {
-		defaultWindow = DefaultWindow
+	if cfg.DefaultWindow <= 0 {
+		cfg.DefaultWindow = DefaultWindow
 	}
-	if defaultTimeout <= 0 {
-		defaultTimeout = question.DefaultTimeout
+	if cfg.DefaultTimeout <= 0 {
+		cfg.DefaultTimeout = question.DefaultTimeout
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.cfg.Windows, b.cfg.DefaultWindow, b.cfg.DefaultTimeout = windows, defaultWindow, defaultTimeout
-}
-
-// SetProgressEvery changes the keep-alive interval for calls that start
-// waiting from now on; 0 means 15 s. It is safe to call from any goroutine
-// while the server runs.
-func (b *Bridge) SetProgressEvery(d time.Duration) {
-	if d <= 0 {
-		d = 15 * time.Second
+	if cfg.ProgressEvery <= 0 {
+		cfg.ProgressEvery = 15 * time.Second
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.cfg.ProgressEvery = d
+	b.cfg.Windows, b.cfg.DefaultWindow, b.cfg.DefaultTimeout, b.cfg.ProgressEvery = cfg.Windows, cfg.DefaultWindow, cfg.DefaultTimeout, cfg.ProgressEvery
+	b.cfg.AskMode, b.cfg.Desktop, b.cfg.MaxPending = cfg.AskMode, cfg.Desktop, question.ClampMaxPending(cfg.MaxPending)
 }
 
 // progressEvery is the keep-alive interval for a call that starts waiting now.

@@ -254,7 +254,7 @@ func TestProgressKeepAlive(t *testing.T) {
 	// An hour-long interval set at start, shortened while serving (settings
 	// applied live): calls that start waiting afterwards use the new one.
 	e := newEnv(t, Config{ProgressEvery: time.Hour})
-	e.bridge.SetProgressEvery(50 * time.Millisecond)
+	e.bridge.Apply(Config{ProgressEvery: 50 * time.Millisecond})
 	var n atomic.Int32
 	s := e.connect(t, "claude-code", &mcp.ClientOptions{ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) { n.Add(1) }})
 	done := make(chan map[string]any)
@@ -344,23 +344,35 @@ func TestModernProtocolClient(t *testing.T) {
 	}
 }
 
-func TestReconfigureAppliesToNewCalls(t *testing.T) {
+// TestApplyAppliesToNewCalls: settings applied while serving reach the
+// calls that start afterwards, each one and all at once; zero values mean
+// the defaults again.
+func TestApplyAppliesToNewCalls(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, Config{})
 	if w := e.bridge.window(question.Client{Name: "cursor-vscode"}); w != 270*time.Second {
 		t.Fatalf("default cursor window %v", w)
 	}
-	e.bridge.Reconfigure([]WindowRule{{Match: "cursor", Window: 7 * time.Second}}, 3*time.Second, 42*time.Second)
+	e.bridge.Apply(Config{Windows: []WindowRule{{Match: "cursor", Window: 7 * time.Second}}, DefaultWindow: 3 * time.Second, DefaultTimeout: 42 * time.Second,
+		ProgressEvery: time.Minute, AskMode: AskClient, Desktop: true, MaxPending: 3})
 	if w := e.bridge.window(question.Client{Name: "cursor-vscode"}); w != 7*time.Second {
-		t.Fatalf("cursor window after Reconfigure %v", w)
+		t.Fatalf("cursor window after Apply %v", w)
 	}
 	if w := e.bridge.window(question.Client{Name: "unknown"}); w != 3*time.Second {
-		t.Fatalf("default window after Reconfigure %v", w)
+		t.Fatalf("default window after Apply %v", w)
+	}
+	if e.bridge.progressEvery() != time.Minute || e.bridge.AskMode() != AskClient || e.bridge.MaxPending() != 3 {
+		t.Fatalf("after Apply: progress %v, ask %s, max pending %d", e.bridge.progressEvery(), e.bridge.AskMode(), e.bridge.MaxPending())
 	}
 	s := e.connect(t, "someone", nil)
 	got, _, _ := call(t, context.Background(), s, ToolAskText, map[string]any{"question": "Name?", "wait": false})
 	q, _, _ := e.broker.Get(got["question_id"].(string))
 	if d := q.Deadline.Sub(q.Created); d < 41*time.Second || d > 42*time.Second {
-		t.Fatalf("deadline %v after Reconfigure, want 42s", d)
+		t.Fatalf("deadline %v after Apply, want 42s", d)
+	}
+	e.bridge.Apply(Config{})
+	if e.bridge.window(question.Client{Name: "cursor-vscode"}) != 270*time.Second || e.bridge.defaultTimeout() != question.DefaultTimeout ||
+		e.bridge.progressEvery() != 15*time.Second || e.bridge.AskMode() != AskDesktop || e.bridge.MaxPending() != question.DefaultMaxPending {
+		t.Fatal("Apply of the zero Config did not restore the defaults")
 	}
 }

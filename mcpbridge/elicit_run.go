@@ -179,15 +179,6 @@ func (s *sessionSet) remove(id string) {
 	delete(s.ids, id)
 }
 
-// SetAskMode changes where questions asked from now on go, and whether a
-// desktop UI shows them (which auto mode prefers). It is safe to call from
-// any goroutine while the server runs.
-func (b *Bridge) SetAskMode(mode AskMode, desktop bool) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.cfg.AskMode, b.cfg.Desktop = mode, desktop
-}
-
 // AskMode returns where questions asked now go. Any goroutine may call it.
 func (b *Bridge) AskMode() AskMode {
 	b.mu.RLock()
