@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/asktray/asktray/app/question"
@@ -23,29 +24,47 @@ func Invisible(r rune) bool { return question.Invisible(r) }
 // Marker is how Visible shows r: ⟨U+202E⟩.
 func Marker(r rune) string { return question.Marker(r) }
 
-// Visible returns s with every invisible character (see Invisible) and
-// every byte that is not UTF-8 (⟨0xFF⟩) replaced by a marker. Text without
-// any is returned as it is. It does not block; any goroutine may call it.
+// Visible returns s with every hidden character (see question.Hidden:
+// invisible ones, letters of another script made to look Latin) and every
+// byte that is not UTF-8 (⟨0xFF⟩) replaced by a marker; a run of three or
+// more of the same invisible character (a line of braille blanks) becomes
+// one marker with the count, ⟨U+2800 ×40⟩. Text without any is returned as
+// it is. It does not block; any goroutine may call it.
 func Visible(s string) string {
-	_, i := question.FirstHidden(s)
-	if i < 0 {
+	if !HasInvisible(s) {
 		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 16)
-	b.WriteString(s[:i])
-	for s = s[i:]; s != ""; {
-		r, n := utf8.DecodeRuneInString(s)
-		switch {
-		case r == utf8.RuneError && n <= 1:
-			fmt.Fprintf(&b, "⟨0x%02X⟩", s[0])
-		case Invisible(r):
-			b.WriteString(Marker(r))
-		default:
-			b.WriteString(s[:n])
+	last := 0 // s[:last] is written
+	question.Hidden(s, func(i int, r rune) bool {
+		if i < last {
+			return true // counted in a run already
 		}
-		s = s[n:]
-	}
+		b.WriteString(s[last:i])
+		switch w := utf8.RuneLen(r); {
+		case r == utf8.RuneError:
+			fmt.Fprintf(&b, "⟨0x%02X⟩", s[i])
+			last = i + 1
+		case Invisible(r):
+			n := 1
+			for strings.HasPrefix(s[i+n*w:], string(r)) {
+				n++
+			}
+			if n < 3 {
+				n = 1
+				b.WriteString(Marker(r))
+			} else {
+				fmt.Fprintf(&b, "⟨U+%04X ×%d⟩", r, n)
+			}
+			last = i + n*w
+		default: // a look-alike letter
+			b.WriteString(Marker(r))
+			last = i + w
+		}
+		return true
+	})
+	b.WriteString(s[last:])
 	return b.String()
 }
 
@@ -67,10 +86,12 @@ const (
 
 // Compact collapses what could push the rest of a text out of sight: a run
 // of BlankRun or more empty (or blank) lines becomes one line
-// "⟨N empty lines⟩", and a run of SpaceRun or more spaces or tabs after the
-// start of a line becomes "⟨N spaces⟩". It does not block.
+// "⟨N empty lines⟩", and a run of SpaceRun or more spaces after the start
+// of a line becomes "⟨N spaces⟩", a space being a tab or any Unicode space
+// (a no-break space U+00A0, an ideographic space U+3000, …). It does not
+// block.
 func Compact(s string) string {
-	if strings.Count(s, "\n") < BlankRun && !strings.ContainsAny(s, " \t") {
+	if strings.Count(s, "\n") < BlankRun && strings.IndexFunc(s, blank) < 0 {
 		return s
 	}
 	lines := strings.Split(s, "\n")
@@ -94,25 +115,30 @@ func Compact(s string) string {
 	return strings.Join(out, "\n")
 }
 
-// compactSpaces collapses long runs of spaces and tabs inside line (its
-// indentation is kept).
+// blank reports whether r is a space for Compact: a tab or a Unicode space
+// separator (category Zs).
+func blank(r rune) bool { return r == '\t' || unicode.Is(unicode.Zs, r) }
+
+// compactSpaces collapses long runs of spaces inside line (its indentation
+// is kept).
 func compactSpaces(line string) string {
-	body := strings.TrimLeft(line, " \t")
+	body := strings.TrimLeftFunc(line, blank)
 	indent := line[:len(line)-len(body)]
 	var b strings.Builder
 	b.WriteString(indent)
 	for body != "" {
-		i := strings.IndexAny(body, " \t")
+		i := strings.IndexFunc(body, blank)
 		if i < 0 {
 			b.WriteString(body)
 			break
 		}
 		b.WriteString(body[:i])
-		rest := strings.TrimLeft(body[i:], " \t")
-		if n := len(body) - i - len(rest); n >= SpaceRun {
+		rest := strings.TrimLeftFunc(body[i:], blank)
+		run := body[i : len(body)-len(rest)]
+		if n := utf8.RuneCountInString(run); n >= SpaceRun {
 			fmt.Fprintf(&b, " ⟨%d spaces⟩ ", n)
 		} else {
-			b.WriteString(body[i : i+n])
+			b.WriteString(run)
 		}
 		body = rest
 	}
