@@ -127,7 +127,7 @@ func (lg *lineGrade) part(p part, assigns bool) {
 	}
 	lg.computed(p)
 	lg.downloads = lg.downloads || name == "curl" || name == "wget" || name == "fetch"
-	lg.shells = lg.shells || isInterpreter(name) || name == "source" || name == "." || name == "eval"
+	lg.shells = lg.shells || isInterpreter(name)
 	if name == "tee" || name == "cp" || name == "mv" || name == "install" {
 		if dst := lastPath(args); dst != "" && outside(dst, lg.cwd) {
 			lg.g.high("writes outside the working directory, `" + name + " … " + dst + "`")
@@ -266,9 +266,11 @@ func gitSub(args []string) string {
 	return ""
 }
 
+// isInterpreter reports whether name runs the code it reads (source and
+// eval too: curl … | source /dev/stdin).
 func isInterpreter(name string) bool {
 	switch name {
-	case "sh", "bash", "zsh", "dash", "ksh", "fish", "python", "python3", "perl", "ruby", "node", "php":
+	case "sh", "bash", "zsh", "dash", "ksh", "fish", "python", "python3", "perl", "ruby", "node", "php", "source", ".", "eval":
 		return true
 	}
 	return false

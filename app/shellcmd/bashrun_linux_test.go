@@ -41,7 +41,7 @@ func bashRuns(t *testing.T, line string) []string {
 	if err != nil {
 		t.Fatal("bash is needed to check the splitter against it")
 	}
-	dir, err := os.MkdirTemp("", "bashruns")
+	dir, err := os.MkdirTemp("", "bashruns") //nolint:usetesting // nobody, the sandbox's user under root, must enter it: t.TempDir's parent is 0700
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,8 +77,9 @@ func bashRuns(t *testing.T, line string) []string {
 // holds bytes it cannot print ($'\346\246\246'): octal, \xHH and the
 // one-letter escapes. Any other name is returned as it is.
 func unquoteANSIC(s string) string {
-	body, ok := strings.CutPrefix(s, "$'")
-	if body, ok = strings.CutSuffix(body, "'"); !ok {
+	body, quoted := strings.CutPrefix(s, "$'")
+	body, closed := strings.CutSuffix(body, "'")
+	if !quoted || !closed {
 		return s
 	}
 	var b strings.Builder

@@ -41,6 +41,14 @@ func evaluates(src string, n syntax.Node) string {
 		if x.Op == syntax.TsVarSet || x.Op == syntax.TsRefVar {
 			return text(src, x)
 		}
+	}
+	return evaluatesCmd(src, n)
+}
+
+// evaluatesCmd is evaluates for the command-level nodes: redirections,
+// loops, coprocs, calls and declarations.
+func evaluatesCmd(src string, n syntax.Node) string {
+	switch x := n.(type) {
 	case *syntax.Redirect:
 		if x.N != nil && strings.HasPrefix(x.N.Value, "{") {
 			return text(src, x)
