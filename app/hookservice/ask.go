@@ -45,14 +45,15 @@ func (h *Service) askUserQuestion(ctx context.Context, req hook.Request, registe
 	if q.Validate() != nil {
 		return hook.Reply{}
 	}
-	if hold, _ := h.Policy.AwayHold(q); hold != policy.NotHeld {
+	ruling := h.Policy.Judge(q)
+	if ruling.Hold != policy.NotHeld {
 		// Held or ended by away, it is not asked: PreToolUse runs before
 		// Claude Code shows its own question, so waiting here would hide
 		// it from the person's terminal too, and an away rejection would
 		// answer nothing.
 		return hook.Reply{}
 	}
-	res, qid, ok := h.askAndWait(ctx, q, req, registered)
+	res, qid, ok := h.askAndWait(ctx, q, ruling, req, registered)
 	if !ok || res.Outcome != question.Answered {
 		return hook.Reply{}
 	}

@@ -43,19 +43,19 @@ func (h *Service) preToolUse(ctx context.Context, req hook.Request, registered f
 		return hook.Reply{Behavior: hook.Allow}
 	}
 	q := approval(req, nil)
-	rule, ruled := h.match(q)
-	if !ruled && !policy.Guarded(q) {
+	ruling := h.Policy.Judge(q) // the rules, an ask rule included, matched once
+	if !ruling.Matched && !policy.Guarded(q) {
 		return hook.Reply{} // Claude Code's mode decides; nothing is asked
 	}
-	if !ruled || rule.Decision == policy.Ask {
-		if h.holding(q) || h.openCount(req.Agent, req.SessionID) >= question.ClampMaxPending(h.settings().MaxPending) {
+	if !ruling.Matched || ruling.Rule.Decision == policy.Ask {
+		if ruling.Hold == policy.Held || h.openCount(req.Agent, req.SessionID) >= question.ClampMaxPending(h.settings().MaxPending) {
 			h.notePreAsked(req)
 			return hook.Reply{}
 		}
 	}
-	// A rule's decision goes through the Broker's Gate too, so the history
-	// records it as any rule decision.
-	res, qid, ok := h.askAndWait(ctx, q, req, registered)
+	// A rule's decision goes through the Broker too (AskGated), so the
+	// history records it as any rule decision.
+	res, qid, ok := h.askAndWait(ctx, q, ruling, req, registered)
 	rep := hook.Reply{}
 	if ok {
 		rep = replyFor(q, res)
@@ -65,14 +65,6 @@ func (h *Service) preToolUse(ctx context.Context, req hook.Request, registered f
 		h.notePreAsked(req)
 	}
 	return rep
-}
-
-// match returns the rule that decides q, an ask rule included, if any.
-func (h *Service) match(q question.Question) (policy.Rule, bool) {
-	if h.Policy == nil {
-		return policy.Rule{}, false
-	}
-	return h.Policy.Match(q, time.Now())
 }
 
 // notePreAsked remembers req's call as taken to the tray by PreToolUse with

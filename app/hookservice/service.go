@@ -200,15 +200,6 @@ func renderAs(req hook.Request) string {
 	return req.ToolName
 }
 
-// holding reports whether away mode holds q (policy.AwayHold): the person
-// is away, the mode is hold (or handback, which never hands an approval
-// back and holds it instead), and no rule decides q. The hook then returns
-// no decision at once and the agent asks in its own prompt.
-func (h *Service) holding(q question.Question) bool {
-	hold, _ := h.Policy.AwayHold(q)
-	return hold == policy.Held
-}
-
 // permission asks the person req's permission request and waits for the
 // answer, at most the hook's window, calling registered once it is asked;
 // it blocks.
@@ -226,10 +217,14 @@ func (h *Service) permission(ctx context.Context, req hook.Request, registered f
 	}
 	sugg := suggestions(req)
 	q := approval(req, sugg)
-	if h.holding(q) || h.openCount(req.Agent, req.SessionID) >= question.ClampMaxPending(h.settings().MaxPending) {
+	// Away mode holds it (the mode hold, or handback, which never hands an
+	// approval back) unless a rule decides it: the hook then returns no
+	// decision at once and the agent asks in its own prompt.
+	ruling := h.Policy.Judge(q)
+	if ruling.Hold == policy.Held || h.openCount(req.Agent, req.SessionID) >= question.ClampMaxPending(h.settings().MaxPending) {
 		return hook.Reply{}
 	}
-	res, qid, ok := h.askAndWait(ctx, q, req, registered)
+	res, qid, ok := h.askAndWait(ctx, q, ruling, req, registered)
 	if !ok {
 		return hook.Reply{}
 	}
@@ -245,18 +240,28 @@ func (h *Service) permission(ctx context.Context, req hook.Request, registered f
 	return rep
 }
 
-// askAndWait asks q for req, calls registered, and waits up to the hook's
+// ask asks q, decided by ruling, the policy's judgement of it: the rules
+// are matched once per hook request. Without a policy the broker's own
+// gate decides.
+func (h *Service) ask(ctx context.Context, q question.Question, ruling policy.Ruling) (question.Question, error) {
+	if h.Policy == nil {
+		return h.Broker.Ask(ctx, q)
+	}
+	return h.Broker.AskGated(ctx, q, ruling.Result, ruling.Decided)
+}
+
+// askAndWait asks q for req, decided by ruling, calls registered, and waits up to the hook's
 // window. The question's deadline is the window's end, so the dialog counts
 // down the time the hook really waits, and the broker ends it there (timed
 // out, as any question); a window shorter than question.MinTimeout, which
 // no deadline may be, ends as withdrawn (reason timeout). On the hook's
 // going away it withdraws q; ok is false then, or when q could not be
 // asked.
-func (h *Service) askAndWait(ctx context.Context, q question.Question, req hook.Request, registered func()) (question.Result, string, bool) {
+func (h *Service) askAndWait(ctx context.Context, q question.Question, ruling policy.Ruling, req hook.Request, registered func()) (question.Result, string, bool) {
 	window := h.window(req)
 	start := time.Now()
 	q.Deadline = start.Add(window)
-	asked, err := h.Broker.Ask(ctx, q)
+	asked, err := h.ask(ctx, q, ruling)
 	if err != nil {
 		h.log().Error("hook: ask", "agent", req.Agent, "err", err)
 		return question.Result{}, "", false

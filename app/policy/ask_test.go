@@ -45,7 +45,7 @@ func TestAskRule(t *testing.T) {
 		t.Errorf("Gate with no ask rule matching: %+v %v, want the allow rule", res, ok)
 	}
 	p.away = true
-	if h, _ := p.AwayHold(bash); h != Held {
+	if h := p.Judge(bash).Hold; h != Held {
 		t.Errorf("away hold with an ask rule: %v, want Held", h)
 	}
 	p.mode = AwayReject

@@ -24,20 +24,43 @@ const (
 	Ended
 )
 
-// AwayHold returns what away mode does with q, a question about to be
-// asked: the mode ends it (res is then its result) or holds it, unless a
-// rule decides it (an ask rule decides nothing); a notice is held, never ended. The Gate and the agent
-// hooks follow it, and Visible (the tray, the dialogs) applies the same
-// rule to questions already pending. A nil Policy is never away. It does
-// not block; any goroutine may call it.
-func (p *Policy) AwayHold(q question.Question) (h Hold, res question.Result) {
+// Ruling is what the rules and away mode make of a question about to be
+// asked, from one match of the rules.
+type Ruling struct {
+	// Hold is what away mode does with it: NotHeld when a rule decides it.
+	Hold Hold
+	// Decided says a rule, or away mode ending it, decides it now, with
+	// Result (as the Gate returns it).
+	Decided bool
+	Result  question.Result
+	// Rule is the rule that matched, an ask rule included, when Matched.
+	Rule    Rule
+	Matched bool
+}
+
+// Judge returns what the rules and away mode do with q, a question about to
+// be asked, matching the rules once: a rule decides it (an ask rule decides
+// nothing, as no rule), or else away mode
+// ends it or holds it; a notice is held, never ended. The Gate returns its
+// decision; an agent hook reads the hold from it too and hands it to the
+// broker (question.Broker.AskGated), so that a hook request is matched
+// once. Visible (the tray, the dialogs) applies the same away rule to
+// questions already pending. A nil Policy is never away and has no rules.
+// It does not block; any goroutine may call it.
+func (p *Policy) Judge(q question.Question) Ruling {
 	if p == nil {
-		return NotHeld, question.Result{}
+		return Ruling{}
 	}
-	if r, ruled := p.Match(q, p.now()); ruled && r.Decision != Ask {
-		return NotHeld, question.Result{}
+	r, ok := p.Match(q, p.now())
+	if ok && r.Decision != Ask {
+		return Ruling{Decided: true, Result: ruleResult(q, r), Rule: r, Matched: true}
 	}
-	return p.hold(q, false)
+	h, res := p.hold(q, false)
+	out := Ruling{Hold: h, Rule: r, Matched: ok}
+	if h == Ended {
+		out.Decided, out.Result = true, res
+	}
+	return out
 }
 
 // hold is the one rule of away mode, for a question no rule decides: held

@@ -7,10 +7,10 @@ import (
 	"github.com/asktray/asktray/app/question"
 )
 
-// TestAwayHold: what away does with a new question, and that the Gate does
-// exactly that: it ends a question when and only when AwayHold says Ended,
-// with the same result.
-func TestAwayHold(t *testing.T) {
+// TestJudge: what away does with a new question, and that the Gate does
+// exactly that: it ends a question when and only when Judge says Ended,
+// with the same result; a rule's decision is the Gate's too.
+func TestJudge(t *testing.T) {
 	t.Parallel()
 	allowBash := rule("a", "claude-code", "permission_prompt:Bash", Allow)
 	bash := approval("claude-code", "s", "permission_prompt", "Bash", "")
@@ -39,18 +39,22 @@ func TestAwayHold(t *testing.T) {
 	}
 	for _, tc := range cases {
 		p := &Policy{rules: []Rule{allowBash}, away: tc.away, mode: tc.mode, now: func() time.Time { return t0 }}
-		got, res := p.AwayHold(tc.q)
-		if got != tc.want {
-			t.Errorf("%s: AwayHold %v, want %v", tc.name, got, tc.want)
+		r := p.Judge(tc.q)
+		got, res := r.Hold, r.Result
+		if got != tc.want || r.Decided != (got == Ended || tc.q.Action == "Bash") {
+			t.Errorf("%s: Judge %+v, want hold %v", tc.name, r, tc.want)
 		}
 		gated, decided := p.Gate(tc.q)
 		if byAway := decided && gated.DecidedBy == question.ByApp; byAway != (got == Ended) || (byAway && (gated.Outcome != res.Outcome || gated.Reason != res.Reason)) {
-			t.Errorf("%s: the Gate decided %+v (%v), AwayHold %v %+v", tc.name, gated, decided, got, res)
+			t.Errorf("%s: the Gate decided %+v (%v), Judge %+v", tc.name, gated, decided, r)
+		}
+		if decided != r.Decided || gated.RuleID != res.RuleID || gated.Outcome != res.Outcome {
+			t.Errorf("%s: the Gate decided %+v (%v), Judge %+v", tc.name, gated, decided, r)
 		}
 	}
 	var none *Policy
-	if h, _ := none.AwayHold(write); h != NotHeld {
-		t.Errorf("a nil policy holds: %v", h)
+	if r := none.Judge(write); r.Hold != NotHeld || r.Decided {
+		t.Errorf("a nil policy judges %+v", r)
 	}
 }
 

@@ -93,30 +93,30 @@ func rank(d Decision) int {
 // matching rule ends it as auto_approved (value "allow" for an approval, "yes"
 // for a confirm) or auto_rejected, decided by rule, reason rule, via rule,
 // with the rule's id, its scope and its note; a matching ask rule decides nothing (the
-// person is asked, as with no rule); else, when away mode ends it (AwayHold),
+// person is asked, as with no rule); else, when away mode ends it (Judge),
 // it ends as auto_rejected, decided by app: with the away mode reject
 // reason away, with the away mode handback, for a question that cannot
 // approve anything, reason handed_back (approvals and destructive
 // confirmations wait instead). Notices are never decided by away. Away
 // never approves. It does not block; any goroutine may call it.
 func (p *Policy) Gate(q question.Question) (question.Result, bool) {
-	if r, ok := p.Match(q, p.now()); ok && r.Decision != Ask {
-		res := question.Result{DecidedBy: question.ByRule, Reason: question.ReasonRule, Via: question.ViaRule, RuleID: r.ID, RuleScope: string(r.Scope), Note: r.Note}
-		if r.Decision == Allow {
-			res.Outcome = question.AutoApproved
-			res.Value = json.RawMessage(`"allow"`)
-			if q.Kind == question.KindConfirm {
-				res.Value = json.RawMessage(`"yes"`)
-			}
-		} else {
-			res.Outcome = question.AutoRejected
+	r := p.Judge(q)
+	return r.Result, r.Decided
+}
+
+// ruleResult is the result rule r gives q.
+func ruleResult(q question.Question, r Rule) question.Result {
+	res := question.Result{DecidedBy: question.ByRule, Reason: question.ReasonRule, Via: question.ViaRule, RuleID: r.ID, RuleScope: string(r.Scope), Note: r.Note}
+	if r.Decision == Allow {
+		res.Outcome = question.AutoApproved
+		res.Value = json.RawMessage(`"allow"`)
+		if q.Kind == question.KindConfirm {
+			res.Value = json.RawMessage(`"yes"`)
 		}
-		return res, true
+	} else {
+		res.Outcome = question.AutoRejected
 	}
-	if h, res := p.hold(q, false); h == Ended {
-		return res, true
-	}
-	return question.Result{}, false
+	return res
 }
 
 // Expired reports whether r has expired at now.

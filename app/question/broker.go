@@ -126,6 +126,19 @@ func NewBroker(cfg Config) *Broker {
 // It blocks until the Journal has made the record durable. Errors from
 // validation wrap ErrInvalid.
 func (b *Broker) Ask(ctx context.Context, q Question) (Question, error) {
+	return b.ask(ctx, q, b.cfg.Gate)
+}
+
+// AskGated is Ask with the gate's decision about q already made, res and
+// decided as Config.Gate would return them, by a caller that needed it
+// first (an agent hook reads away mode's hold from the same match of the
+// rules); Config.Gate is not called. It blocks as Ask does.
+func (b *Broker) AskGated(ctx context.Context, q Question, res Result, decided bool) (Question, error) {
+	return b.ask(ctx, q, func(Question) (Result, bool) { return res, decided })
+}
+
+// ask is Ask with gate in place of Config.Gate (nil for none).
+func (b *Broker) ask(ctx context.Context, q Question, gate func(Question) (Result, bool)) (Question, error) {
 	if err := q.Validate(); err != nil {
 		return Question{}, err
 	}
@@ -150,7 +163,7 @@ func (b *Broker) Ask(ctx context.Context, q Question) (Question, error) {
 	if closed {
 		return Question{}, ErrClosed
 	}
-	res, gated := b.gate(q)
+	res, gated := gateOf(gate, q)
 	if gated {
 		if ended, ok := b.recordDecided(ctx, q, res); ok {
 			return ended, nil
@@ -181,13 +194,13 @@ func (b *Broker) Ask(ctx context.Context, q Question) (Question, error) {
 	return q, nil
 }
 
-// gate asks Config.Gate about q and reports whether it decided q with an
+// gateOf asks gate about q and reports whether it decided q with an
 // automatic result.
-func (b *Broker) gate(q Question) (Result, bool) {
-	if b.cfg.Gate == nil {
+func gateOf(gate func(Question) (Result, bool), q Question) (Result, bool) {
+	if gate == nil {
 		return Result{}, false
 	}
-	res, ok := b.cfg.Gate(q)
+	res, ok := gate(q)
 	if !ok || (res.Outcome != AutoApproved && res.Outcome != AutoRejected) || res.DecidedBy == ByHuman || res.DecidedBy == "" {
 		return Result{}, false
 	}
