@@ -165,7 +165,7 @@ func (d *questionDialog) gone() {
 // onClosed. It is safe to call more than once. Runs on the Fyne goroutine.
 func (d *questionDialog) close() {
 	d.done, d.visible = true, false
-	d.guard.deactivate()
+	d.guard.end()
 	w := d.win
 	if w == nil {
 		return
@@ -197,7 +197,7 @@ var closeDelay = 300 * time.Millisecond
 func (d *questionDialog) windowClosed() {
 	external := !d.done
 	d.done, d.visible = true, false
-	d.guard.deactivate()
+	d.guard.end()
 	d.win = nil
 	if d.onClosed != nil {
 		d.onClosed(external)

@@ -106,6 +106,7 @@ type guard struct {
 	restarts   int    // key presses that started the delay again, for the log
 	typing     bool   // the delay was started again by a key press
 	quiet      bool   // a focus change of our own is in progress
+	ended      bool   // the dialog closed: its root is no longer any window's content
 	owner      fyne.Focusable
 	ownerFocus bool
 
@@ -144,7 +145,7 @@ func (g *guard) focusLost(w fyne.Focusable) {
 }
 
 func (g *guard) settle() {
-	if g.ownerFocus {
+	if g.ownerFocus || g.ended {
 		return // focus moved to another of our widgets
 	}
 	c := g.canvas()
@@ -163,12 +164,22 @@ func (g *guard) settle() {
 // Runs on the Fyne goroutine.
 func (g *guard) focusQuietly(f fyne.Focusable) {
 	c := g.canvas()
-	if c == nil || f == nil {
+	if c == nil || f == nil || g.ended {
 		return
 	}
 	g.quiet = true
 	c.Focus(f)
 	g.quiet = false
+}
+
+// end disarms the guard for good: its dialog closed, and a focus event still
+// on its way (the canvas's Unfocus as the window is emptied or destroyed)
+// must not focus the root again, which Fyne's driver refuses with "Failed
+// to focus object which is not part of the canvas' content". Runs on the
+// Fyne goroutine.
+func (g *guard) end() {
+	g.ended = true
+	g.deactivate()
 }
 
 // activate starts the arming delay.
