@@ -65,6 +65,11 @@ type Env struct {
 	// SetShow registers what a second start of the app does: bring the
 	// UI's window to the front. fn is called on a control-socket goroutine.
 	SetShow func(fn func())
+	// SetAlert registers how the UI tells the person that wrong login
+	// passwords, given on terminals or question pages, locked approving
+	// outside the dialog: someone may be guessing. fn is called on a
+	// goroutine of its own with the title and body to show.
+	SetAlert func(fn func(title, body string))
 	// ApplySettings validates s, saves it to the data dir and applies it to
 	// the MCP server and the history retention at once. It blocks for a
 	// file write and may be called from any goroutine.

@@ -114,6 +114,17 @@ type core struct {
 	broker   *question.Broker
 	web      *webask.Server
 	person   *personcheck.Checker
+	alert    atomic.Pointer[func(title, body string)] // the UI's, once it registered (Env.SetAlert)
+}
+
+// passwordAlert passes a lock after wrong passwords on to the UI, which
+// tells the person. It runs on a goroutine of its own (personcheck's).
+func (c *core) passwordAlert(a personcheck.Alert) {
+	title, body := a.Text()
+	c.log.Warn("wrong passwords locked approving outside the dialog", "failures", a.Failures, "locked_for", a.LockedFor)
+	if fn := c.alert.Load(); fn != nil {
+		(*fn)(title, body)
+	}
 }
 
 // openCore opens the core and pushes its closers on down.
@@ -150,6 +161,7 @@ func openCore(ctx context.Context, o Options, log *slog.Logger, askFlag mcpbridg
 		tellSetAside(ctx, c.broker, aside, log)
 	}
 	c.person = personcheck.New(personcheck.System(), c.keeper.passwordGrace, log)
+	c.person.SetAlert(c.passwordAlert)
 	c.web = webask.New(webask.Config{Broker: c.broker, Log: log, ArmDelay: time.Duration(c.settings.ArmDelayMS) * time.Millisecond,
 		Links: linkPrinter(o.Links, c.gui), Person: c.person, Grace: c.keeper.passwordGrace, Dir: o.DataDir})
 	down.push(c.web.Close)
@@ -228,7 +240,7 @@ func (s *servers) showUI() bool {
 func (s *servers) serve(ctx context.Context, o Options, c *core) error {
 	url := s.inst.URL
 	c.log.Info("serving", "url", url, "socket", s.inst.Socket, "gui", c.gui, "ask", s.ask)
-	env := Env{SetShow: func(fn func()) { s.show.Store(&fn) }, ApplySettings: c.keeper.apply, Settings: c.settings, Broker: c.broker, Store: c.store,
+	env := Env{SetShow: func(fn func()) { s.show.Store(&fn) }, SetAlert: func(fn func(title, body string)) { c.alert.Store(&fn) }, ApplySettings: c.keeper.apply, Settings: c.settings, Broker: c.broker, Store: c.store,
 		Policy: c.policy, DataDir: o.DataDir, Log: c.log, WebURL: c.web.URL,
 		Endpoint:        func() (string, string) { return s.mcp.URL(), s.mcp.currentToken() },
 		RegenerateToken: s.mcp.regenerate,

@@ -51,6 +51,9 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 	}
 	note.start()
 	defer note.close() // joins the notifier's worker
+	if env.SetAlert != nil {
+		env.SetAlert(note.queueAlert)
+	}
 	// One subscription keeps events in order for the dialogs, the tray and
 	// the history; notifications are queued, in the same order, for the
 	// notifier's worker goroutine, since a D-Bus call may take a moment.

@@ -13,8 +13,13 @@ import (
 // maxRecentRuled is how many rule decisions the tray menu lists.
 const maxRecentRuled = 5
 
-// ruledNote is a notification of a decision a rule made.
-type ruledNote struct{ title, body string }
+// ruledNote is a notification that says what happened and asks nothing:
+// a decision a rule made, or (alert) a warning that someone may be guessing
+// the person's password.
+type ruledNote struct {
+	title, body string
+	alert       bool
+}
 
 // ruled takes note of an approval a rule decided, so that no rule acts
 // unseen: a notification naming the rule and what it allowed or denied,
@@ -67,6 +72,13 @@ func (n *notifier) queueRuled(title, body string) {
 	n.enqueue(noteOp{ruled: &ruledNote{title: title, body: body}})
 }
 
+// queueAlert queues a warning the app raised (wrong passwords locked
+// approving outside the dialog) as a critical notification. It never blocks
+// and any goroutine may call it.
+func (n *notifier) queueAlert(title, body string) {
+	n.enqueue(noteOp{ruled: &ruledNote{title: title, body: body, alert: true}})
+}
+
 // showRuled shows a rule decision's notification: it says what happened
 // and asks nothing, so it has no actions. It blocks for at most a few
 // seconds (the D-Bus call's timeout).
@@ -76,9 +88,13 @@ func (n *notifier) showRuled(rn ruledNote) {
 	n.mu.Unlock()
 	var err error
 	if dn != nil {
-		note := notify.Notification{AppName: "Asktray", AppIcon: "dialog-information", Summary: rn.title, Body: rn.body,
+		icon, urgency := "dialog-information", notify.UrgencyLow
+		if rn.alert {
+			icon, urgency = "dialog-warning", notify.UrgencyCritical
+		}
+		note := notify.Notification{AppName: "Asktray", AppIcon: icon, Summary: rn.title, Body: rn.body,
 			ExpireTimeout: notify.ExpireTimeoutSetByNotificationServer}
-		note.AddHint(notify.HintUrgency(notify.UrgencyLow))
+		note.AddHint(notify.HintUrgency(urgency))
 		_, err = dn.SendNotification(note)
 	} else {
 		err = beeep.Notify(rn.title, rn.body, "")

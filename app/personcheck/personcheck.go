@@ -5,8 +5,12 @@
 //
 // A channel is one terminal (its device and session, as sudo's timestamp
 // is) or one browser (a random server-side session), never the user alone.
-// Grace periods live in memory and end when the app restarts. Three wrong
-// passwords lock a channel for 30 s; every failure is logged.
+// Grace periods live in memory and end when the app restarts. Wrong
+// passwords are counted for the user across every channel (a new terminal or
+// a new browser session does not start the count again): the third in a row
+// locks every channel for 30 s, and each further one doubles the lock, up to
+// an hour. Only one password check runs at a time. Every failure is logged
+// and each lock is reported (SetAlert) so that the tray can tell the person.
 package personcheck
 
 import (
@@ -17,6 +21,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -29,8 +34,9 @@ var (
 	ErrWrongPassword = errors.New("wrong password")
 	// ErrLocked: the channel had too many wrong passwords and waits.
 	ErrLocked = errors.New("too many wrong passwords")
-	// ErrBusy: another check of the same channel is running.
-	ErrBusy = errors.New("a password check of this channel is already running")
+	// ErrBusy: another password check is running (one at a time, for
+	// every channel).
+	ErrBusy = errors.New("another password check is running")
 	// ErrUnavailable: the password cannot be checked here (no PAM, or PAM
 	// cannot check this user).
 	ErrUnavailable = errors.New("your login password cannot be checked here")
@@ -46,7 +52,30 @@ const (
 	MaxGrace     = 15 * time.Minute
 	MaxFailures  = 3
 	LockFor      = 30 * time.Second
+	// MaxLock bounds the growing lock: each wrong password after the
+	// MaxFailures-th doubles it, up to this.
+	MaxLock = time.Hour
+	// ForgetAfter is how long after the last wrong password the count of
+	// wrong ones starts again from zero (a right password resets it at once).
+	ForgetAfter = 24 * time.Hour
 )
+
+// Alert reports a lock: wrong passwords given in a row, across every
+// channel, and how long approving outside the dialog is now refused.
+type Alert struct {
+	Failures  int
+	Last      Channel // where the last wrong password came from
+	LockedFor time.Duration
+}
+
+// Text is what the person reads about a: a title and a body.
+func (a Alert) Text() (title, body string) {
+	title = "Someone may be guessing your password"
+	body = fmt.Sprintf("%d wrong login passwords in a row were given to approve outside the dialog, the last on a %s. "+
+		"Approving on a terminal or a question page is locked for %s. If this was not you, a program running as "+
+		"you is guessing your password; the dialog still works.", a.Failures, a.Last.kind(), a.LockedFor)
+	return title, body
+}
 
 // Verifier checks the login password of the user who runs the app. Verify
 // blocks (PAM delays a failure by about two seconds) and may be called from
@@ -69,15 +98,30 @@ type Checker struct {
 	log      *slog.Logger
 	now      func() time.Time
 
+	alert atomic.Pointer[func(Alert)]
+
 	mu       sync.Mutex
-	channels map[Channel]*channelState
+	channels map[Channel]*channelState // grace periods
+	// The wrong-password count and the lock are the user's, whatever the
+	// channel: a fresh terminal or browser session starts nothing again.
+	failures    int
+	lastFailure time.Time
+	lockedUntil time.Time
+	busy        bool
 }
 
 type channelState struct {
-	graceUntil  time.Time
-	lockedUntil time.Time
-	failures    int
-	busy        bool
+	graceUntil time.Time
+}
+
+// SetAlert makes c call fn, on its own goroutine, each time wrong passwords
+// lock approving outside the dialog. Any goroutine may call it; nil stops.
+func (c *Checker) SetAlert(fn func(Alert)) {
+	if fn == nil {
+		c.alert.Store(nil)
+		return
+	}
+	c.alert.Store(&fn)
 }
 
 // New returns a Checker that checks passwords with v and opens a grace
@@ -106,7 +150,7 @@ func (c *Checker) Fresh(ch Channel) bool {
 // grace period (password is then ignored), or password is the person's
 // login password, which opens a grace period for ch. Otherwise the error
 // wraps one of the Err values above. It blocks while PAM checks, and
-// refuses (ErrBusy) a second check of ch while one runs.
+// refuses (ErrBusy) a check while another one, of any channel, runs.
 func (c *Checker) Prove(ch Channel, password string) error {
 	c.mu.Lock()
 	st := c.state(ch)
@@ -115,29 +159,30 @@ func (c *Checker) Prove(ch Channel, password string) error {
 	case now.Before(st.graceUntil):
 		c.mu.Unlock()
 		return nil
-	case now.Before(st.lockedUntil):
-		left := st.lockedUntil.Sub(now).Round(time.Second)
+	case now.Before(c.lockedUntil):
+		left := c.lockedUntil.Sub(now).Round(time.Second)
 		c.mu.Unlock()
-		c.log.Warn("approval password refused: channel locked", "channel", ch, "left", left)
-		return fmt.Errorf("%w: this %s is locked for %s more; the question stays pending", ErrLocked, ch.kind(), left)
-	case st.busy:
+		c.log.Warn("approval password refused: locked", "channel", ch, "left", left)
+		return fmt.Errorf("%w: approving outside the dialog is locked for %s more; the question stays pending: %s",
+			ErrLocked, left, DialogHint)
+	case c.busy:
 		c.mu.Unlock()
 		return fmt.Errorf("%w; the question stays pending", ErrBusy)
 	case password == "":
 		c.mu.Unlock()
 		return fmt.Errorf("%w to approve outside the dialog; the question stays pending", ErrPasswordNeeded)
 	}
-	st.busy = true
+	c.busy = true
 	c.mu.Unlock()
 
 	err := c.verifier.Verify(password)
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	st.busy = false
+	c.busy = false
 	now = c.now()
 	if err == nil {
-		st.failures = 0
+		c.failures = 0
 		if g := min(c.grace(), MaxGrace); g > 0 {
 			st.graceUntil = now.Add(g)
 		}
@@ -148,16 +193,43 @@ func (c *Checker) Prove(ch Channel, password string) error {
 		c.log.Error("approval password could not be checked", "channel", ch, "err", err)
 		return fmt.Errorf("%w (%v); the question stays pending: %s", ErrUnavailable, err, DialogHint)
 	}
-	st.failures++
-	c.log.Warn("approval password wrong", "channel", ch, "failures", st.failures)
-	if st.failures >= MaxFailures {
-		st.failures = 0
-		st.lockedUntil = now.Add(LockFor)
-		return fmt.Errorf("%w: %d wrong in a row, this %s is locked for %s; the question stays pending",
-			ErrLocked, MaxFailures, ch.kind(), LockFor)
+	return c.failed(ch, now)
+}
+
+// failed counts a wrong password from ch at now, locking when it is the
+// MaxFailures-th or a later one in a row; c.mu must be held.
+func (c *Checker) failed(ch Channel, now time.Time) error {
+	if now.Sub(c.lastFailure) > ForgetAfter {
+		c.failures = 0
 	}
-	return fmt.Errorf("%w (%d of %d before a %s lock); the question stays pending. "+
-		"With no login password, %s", ErrWrongPassword, st.failures, MaxFailures, LockFor, DialogHint)
+	c.failures++
+	c.lastFailure = now
+	c.log.Warn("approval password wrong", "channel", ch, "failures", c.failures)
+	if c.failures < MaxFailures {
+		return fmt.Errorf("%w (%d of %d before a %s lock); the question stays pending. "+
+			"With no login password, %s", ErrWrongPassword, c.failures, MaxFailures, LockFor, DialogHint)
+	}
+	lock := lockFor(c.failures)
+	c.lockedUntil = now.Add(lock)
+	c.log.Warn("approval password locked", "channel", ch, "failures", c.failures, "for", lock)
+	if fn := c.alert.Load(); fn != nil {
+		go (*fn)(Alert{Failures: c.failures, Last: ch, LockedFor: lock})
+	}
+	return fmt.Errorf("%w: %d wrong in a row, approving outside the dialog is locked for %s; the question stays pending: %s",
+		ErrLocked, c.failures, lock, DialogHint)
+}
+
+// lockFor is the lock after n wrong passwords in a row (n >= MaxFailures):
+// LockFor, doubled for each one past MaxFailures, at most MaxLock.
+func lockFor(n int) time.Duration {
+	d := LockFor
+	for range n - MaxFailures {
+		if d >= MaxLock {
+			break
+		}
+		d *= 2
+	}
+	return min(d, MaxLock)
 }
 
 // state returns ch's state, making it; c.mu must be held.
