@@ -60,6 +60,10 @@ var ErrWrongServer = errors.New("the control socket is not served by the running
 // connection of a checked client fails.
 func NewCheckedClient(path string, check func(pid int) error) *Client {
 	tr := &http.Transport{
+		// Sooner than the app's DefaultIdleTimeout, so that the client, not
+		// the app, drops an idle connection, and never sends on one the app
+		// is closing.
+		IdleConnTimeout: DefaultIdleTimeout / 2,
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
 			conn, err := dialControl(ctx, path)
 			if err != nil || check == nil {

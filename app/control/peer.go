@@ -16,8 +16,9 @@ import (
 // control connection when it connected.
 type peer struct {
 	conn net.Conn
-	user string // "uid N" on unix, the user's SID on Windows
-	err  error  // why user is unknown
+	user string   // "uid N" on unix, the user's SID on Windows
+	err  error    // why user is unknown
+	proc *procRef // the process that connected (Linux), nil elsewhere
 }
 
 type peerKey struct{}
@@ -25,11 +26,16 @@ type peerKey struct{}
 // errOtherUser marks a request refused because its peer is not the app's user.
 var errOtherUser = errors.New("the control socket serves only the user who runs the app")
 
-// connContext records the peer of a new connection in its context. The
-// http.Server calls it on its accept goroutine, once per connection.
-func connContext(ctx context.Context, c net.Conn) context.Context {
+// connContext records the peer of a new connection in its context: its
+// user and the process that connected. The http.Server calls it on its
+// accept goroutine, once per connection.
+func (s *Server) connContext(ctx context.Context, c net.Conn) context.Context {
 	p := &peer{conn: c}
 	p.user, p.err = peerUser(c)
+	p.proc = connectedProc(c)
+	if s.conns != nil {
+		s.conns.setPeer(c, p)
+	}
 	return context.WithValue(ctx, peerKey{}, p)
 }
 
@@ -157,11 +163,13 @@ func describe(q question.Question) string {
 }
 
 // onTerminal returns the terminal of the process that sent r when it runs
-// in the foreground of its controlling terminal (see peerOnTerminal).
+// in the foreground of its controlling terminal (see peerOnTerminal): the
+// process that connected, still the same one (procRef), not whichever
+// process has its pid now.
 func (s *Server) onTerminal(r *http.Request) (string, error) {
 	p := peerOf(r.Context())
-	if p == nil || p.conn == nil {
+	if p == nil || p.proc == nil {
 		return "", errors.New("the caller's process is unknown")
 	}
-	return peerOnTerminal(p.conn)
+	return peerOnTerminal(p.proc)
 }

@@ -106,9 +106,15 @@ type Server struct {
 	// every approval over the socket.
 	Person *personcheck.Checker
 	Log    *slog.Logger
+	// IdleTimeout closes a connection that waits this long for its next
+	// request (0: DefaultIdleTimeout); MaxConnsPerUser bounds the
+	// connections one user holds open at once (0: DefaultMaxConnsPerUser).
+	IdleTimeout     time.Duration
+	MaxConnsPerUser int
 
-	srv *http.Server
-	ln  net.Listener
+	srv   *http.Server
+	ln    net.Listener
+	conns *connTracker
 }
 
 // maxBody limits request bodies; a form answer is the largest legitimate one.
@@ -125,9 +131,20 @@ func (s *Server) Listen(path string) error {
 		return err
 	}
 	s.ln = ln
-	s.srv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ConnContext: connContext}
+	idle, maxConns := s.IdleTimeout, s.MaxConnsPerUser
+	if idle <= 0 {
+		idle = DefaultIdleTimeout
+	}
+	if maxConns <= 0 {
+		maxConns = DefaultMaxConnsPerUser
+	}
+	s.conns = newConnTracker(maxConns, s.log)
+	// ReadHeaderTimeout bounds a new connection's wait for its first
+	// request, IdleTimeout the wait for each next one.
+	s.srv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: idle,
+		ConnContext: s.connContext, ConnState: s.conns.state}
 	go func() {
-		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := s.srv.Serve(limitListener{ln, s.conns}); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			s.log().Error("control socket stopped", "err", err)
 		}
 	}()

@@ -3,7 +3,6 @@ package control
 import (
 	"errors"
 	"fmt"
-	"net"
 
 	"github.com/asktray/asktray/app/procfs"
 )
@@ -14,17 +13,10 @@ import (
 // like. The terminal is named as sudo's timestamp names it: the device
 // (tty_nr), the session and the start time of the session's leader, so
 // that a new session on a reused pty is another terminal. It reads
-// /proc/PID/stat of the peer's pid (SO_PEERCRED) and of its session leader.
-func peerOnTerminal(c net.Conn) (string, error) {
-	uc, ok := c.(*net.UnixConn)
-	if !ok {
-		return "", fmt.Errorf("a %T is not a unix socket connection", c)
-	}
-	cred, err := peerCred(uc)
-	if err != nil {
-		return "", err
-	}
-	st, err := readStat(int(cred.Pid))
+// /proc/PID/stat of the process that connected, refusing when that process
+// is gone (procRef.stat), and of its session leader.
+func peerOnTerminal(proc *procRef) (string, error) {
+	st, err := proc.stat()
 	if err != nil {
 		return "", err
 	}
