@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -68,6 +69,17 @@ func (b *Bridge) guard(o HTTPOptions, next http.Handler) http.Handler {
 		default:
 			http.Error(w, "Forbidden: Origin not allowed", http.StatusForbidden)
 			return
+		}
+		// Another local user who read the token (a command line, a file
+		// left readable) is refused as the question page refuses them. A
+		// request served from a listener carries its local address; one
+		// handed to the handler directly (tests) has no socket to look up.
+		if _, served := r.Context().Value(http.LocalAddrContextKey).(net.Addr); served && loopback.Peer(r.RemoteAddr) {
+			if err := loopback.SameUser(r); err != nil {
+				b.cfg.Log.Warn("MCP request refused: another user", "err", err)
+				http.Error(w, "Forbidden: only the user who runs Asktray may connect", http.StatusForbidden)
+				return
+			}
 		}
 		if !o.NoAuth && !tokenMatches(r.Header.Get("Authorization"), o) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="asktray"`)

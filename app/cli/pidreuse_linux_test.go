@@ -79,9 +79,7 @@ func connectAndPass(sock string) int {
 // stays pending. On f02af39, which read /proc/PID/stat of the pid only when
 // the request came, it was answered "via terminal".
 func TestControl_PIDReuseTakesNoGrace(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to write /proc/sys/kernel/ns_last_pid (CI runs as root)")
-	}
+	testkit.NeedRoot(t, "to write /proc/sys/kernel/ns_last_pid")
 	dir := shortTempDir(t)
 	p := startApp(t, dir,
 		question.Question{Kind: question.KindApproval, Client: question.Client{Name: "claude-code", SessionID: "agent"},

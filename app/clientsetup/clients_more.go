@@ -44,9 +44,9 @@ func buildGemini(t *Target, b build) {
 	if b.http {
 		// Gemini CLI 0.61 calls httpUrl deprecated: "migrate to url with
 		// type: \"http\"".
+		// No 'gemini mcp add --header' line: the token would be in its
+		// arguments, which every local user reads in /proc/PID/cmdline.
 		e.Type, e.Timeout = "http", geminiToolTimeoutMS
-		t.Command = shellJoin(b.sys.GOOS, "gemini", "mcp", "add", "--scope", "user", "--transport", "http",
-			"--header", "Authorization: Bearer "+b.srv.Token, ServerName, b.srv.URL)
 	}
 	t.entry = e
 }

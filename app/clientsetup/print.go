@@ -35,6 +35,12 @@ func (t Target) Print(w io.Writer) error {
 	fmt.Fprintf(w, "%s\n\n", t.Title)
 	switch t.Client {
 	case "claude-code":
+		if t.Command == "" {
+			fmt.Fprintf(w, "Quit Claude Code and let '%s' add\n%s %s\n"+
+				"(user scope, for every project; no 'claude mcp add' line is given, as it would put the token\n"+
+				"in claude's arguments, where other local users can read it):\n\n", write, entry, t.Path)
+			break
+		}
 		fmt.Fprintf(w, "Run this once (user scope, for every project):\n\n  %s\n\n", t.Command)
 		fmt.Fprintf(w, "If an asktray server is there already, first run: claude mcp remove --scope user %s\n", ServerName)
 		fmt.Fprintf(w, "Or quit Claude Code and let '%s' add\n%s %s:\n\n", write, entry, t.Path)

@@ -227,9 +227,10 @@ func buildClaudeCode(t *Target, b build) {
 	t.Title, t.Path = "Claude Code", claudeCodePath(b.sys)
 	e := b.entry()
 	if b.http {
+		// No 'claude mcp add … --header' line: the token would be in
+		// claude's arguments, which every local user reads in
+		// /proc/PID/cmdline. The file write (or --stdio) carries none.
 		e.Type = "http"
-		t.Command = shellJoin(b.sys.GOOS, "claude", "mcp", "add", "--transport", "http", "--scope", "user",
-			ServerName, b.srv.URL, "--header", "Authorization: Bearer "+b.srv.Token)
 	} else {
 		e.Type = "stdio"
 		t.Command = shellJoin(b.sys.GOOS, append([]string{"claude", "mcp", "add", "--transport", "stdio", "--scope", "user",

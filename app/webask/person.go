@@ -1,12 +1,8 @@
 package webask
 
 import (
-	"errors"
 	"fmt"
-	"net"
 	"net/http"
-	"net/netip"
-	"os"
 	"time"
 
 	"github.com/asktray/asktray/app/loopback"
@@ -28,33 +24,8 @@ type passwordView struct {
 }
 
 // sameUser returns nil when the process at the other end of r's loopback
-// TCP connection runs as the app's user. On Linux it looks the socket up in
-// /proc/net/tcp and tcp6 (loopback.Owner); where the platform cannot tell
-// (loopback.ErrNoOwner), the link key and the loopback checks guard alone.
-func (s *Server) sameUser(r *http.Request) error {
-	remote, err := netip.ParseAddrPort(r.RemoteAddr)
-	if err != nil {
-		return fmt.Errorf("peer address %q: %w", r.RemoteAddr, err)
-	}
-	la, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	if !ok {
-		return errors.New("the connection's own address is unknown")
-	}
-	local, err := netip.ParseAddrPort(la.String())
-	if err != nil {
-		return fmt.Errorf("own address %q: %w", la, err)
-	}
-	uid, err := loopback.Owner(remote, local)
-	if errors.Is(err, loopback.ErrNoOwner) {
-		return nil
-	} else if err != nil {
-		return err
-	}
-	if uid != os.Getuid() {
-		return fmt.Errorf("the peer runs as uid %d, the app as uid %d", uid, os.Getuid())
-	}
-	return nil
-}
+// TCP connection runs as the app's user (loopback.SameUser).
+func (s *Server) sameUser(r *http.Request) error { return loopback.SameUser(r) }
 
 // session returns r's browser session id when the cookie names one this
 // app made, or "".
