@@ -119,17 +119,17 @@ func (m *Manager) Start() {
 
 // Handle applies one broker event: a new or resurfaced question opens its
 // dialog when none is open and otherwise joins the queue; a snooze hides
-// it; an ended question closes it or leaves the queue. The caller holds
-// back the events of questions that must not show (away, or open in the
-// agent's own form). Runs on the Fyne goroutine.
+// it; an ended question closes it or leaves the queue. The caller decides
+// once whether a new or resurfaced question is before the person
+// (policy.Policy.Visible: not held while away, not snoozed, not open in
+// the agent's own form) and holds back the events of those that are not;
+// Handle does not ask again. Runs on the Fyne goroutine.
 func (m *Manager) Handle(ev question.Event) {
 	q := ev.Question
 	d := m.byID[q.ID]
 	switch ev.Type {
 	case question.EventAsked, question.EventResurfaced:
-		if m.policy.Visible(q, m.clock.now()) {
-			m.arrive(q)
-		}
+		m.arrive(q) // the caller decided it is visible (see above)
 	case question.EventSnoozed:
 		m.unqueue(q.ID)
 		if d != nil {
