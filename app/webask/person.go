@@ -8,6 +8,7 @@ import (
 	"github.com/asktray/asktray/app/loopback"
 	"github.com/asktray/asktray/app/personcheck"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // sessionCookie names the browser's session, the channel a password's grace
@@ -64,9 +65,10 @@ func (s *Server) ensureSession(w http.ResponseWriter, r *http.Request) string {
 }
 
 // passwordField returns the password field of q's page, or nil when no
-// answer to q approves. It does not block.
+// answer to q approves or the page may not approve it (present.Unseen). It
+// does not block.
 func (s *Server) passwordField(r *http.Request, q *question.Question) *passwordView {
-	if !q.CanApprove() {
+	if !q.CanApprove() || present.Unseen(q) != "" {
 		return nil
 	}
 	p := &passwordView{Grace: graceWords(s.grace())}
