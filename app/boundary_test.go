@@ -40,15 +40,16 @@ func TestPolicyImportsOnlyCore(t *testing.T) {
 }
 
 // TestHookImportsOnlyStandardLibrary keeps app/hook, which the short-lived
-// `asktray hook` process and setup both use, to the standard library.
+// `asktray hook` process and setup both use, to the standard library and
+// app/procfs (Codex's binding reads processes).
 func TestHookImportsOnlyStandardLibrary(t *testing.T) {
 	t.Parallel()
-	testkit.ImportsOnly(t, "./hook")
+	testkit.ImportsOnly(t, "./hook", "github.com/asktray/asktray/app/procfs")
 }
 
 // TestClientSetupImportsLittle keeps app/clientsetup, which the CLI and the
 // tray's Connect window share, free of the app, Fyne and mcp-go.
 func TestClientSetupImportsLittle(t *testing.T) {
 	t.Parallel()
-	testkit.ImportsOnly(t, "./clientsetup", mod+"app/atomicfile", mod+"app/hook", "github.com/tailscale/hujson", "github.com/pelletier/go-toml/v2")
+	testkit.ImportsOnly(t, "./clientsetup", mod+"app/atomicfile", mod+"app/hook", mod+"app/procfs", "github.com/tailscale/hujson", "github.com/pelletier/go-toml/v2")
 }

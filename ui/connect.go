@@ -25,8 +25,8 @@ const (
 )
 
 // connectWindow shows how to connect each MCP client: what 'asktray config
-// CLIENT' prints, with copy buttons; for an agent with hooks (Claude Code,
-// Codex, Copilot CLI) it also offers its permission hooks, with buttons that
+// CLIENT' prints, with copy buttons; for an agent with hooks (app/hook's
+// agent table) it also offers its permission hooks, with buttons that
 // install or remove them. It reads the MCP URL, token and deadline each time
 // it shows a setup, so a moved port or a new token shows at once. Its
 // methods run on the Fyne goroutine.

@@ -16,6 +16,7 @@ import (
 	"github.com/asktray/asktray/app/autostart"
 	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/datadir"
+	"github.com/asktray/asktray/app/hook"
 	"github.com/asktray/asktray/mcpbridge"
 )
 
@@ -43,7 +44,9 @@ type GUI = func(ctx context.Context, env app.Env) error
 // readyHook, when set (by tests), is called once a run serves.
 var readyHook func(datadir.Instance, app.Env)
 
-const usage = `Asktray lets AI agents ask you questions from a tray icon.
+// usageTemplate is the usage; {{agents}} and {{agent|}} list the agents of
+// app/hook's table (usage).
+const usageTemplate = `Asktray lets AI agents ask you questions from a tray icon.
 
 Usage:
   asktray [--data-dir DIR] [--addr HOST:PORT] [--headless] [--ask desktop|client|auto]   run the app
@@ -61,11 +64,11 @@ Usage:
   asktray config CLIENT [--write] [--stdio]                  set up an MCP client: claude-code, claude-desktop, cursor, vscode,
                                                              codex, windsurf, gemini-cli, zed, opencode or copilot-cli
   asktray config AGENT --hooks [--write] [--remove]          answer an agent's own permission prompts in the tray:
-                                                             claude-code, codex or copilot-cli (docs/clients.md)
+                                                             {{agents}} (docs/clients.md)
   asktray doctor [--no-test] [--json]                        check every client's and agent's asktray entry, the app and
                                                              the agents' trust; a test request through each hook (exit 0: all fine)
   asktray stdio                                              MCP over stdin/stdout, bridged to the running app
-  asktray hook claude-code|codex|copilot-cli [--timeout S] [--event E]   an agent's permission hook (see docs/hooks.md)
+  asktray hook {{agent|}} [--timeout S] [--event E]   an agent's permission hook (see docs/hooks.md)
   asktray version
 
 Every command takes --data-dir DIR (default $ASKTRAY_DATA_DIR or the XDG data dir).
@@ -73,6 +76,18 @@ VALUE is JSON: '"yes"', '["a","b"]' or a form object such as '{"name":"Ada"}'.
 Allowing an approval or a destructive yes, or removing a deny rule, asks for your login password on your terminal (/dev/tty).
 Exit codes: 0 ok, 1 error, 2 usage, 3 no running app.
 `
+
+// usage is the usage text, listing the agents from app/hook's table.
+var usage = strings.NewReplacer("{{agents}}", agentList(), "{{agent|}}", hook.Names("|")).Replace(usageTemplate)
+
+// agentList is the agents' names as a sentence: "a, b or c".
+func agentList() string {
+	names := strings.Split(hook.Names(","), ",")
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
 
 // usageError is a mistake on the command line.
 type usageError struct{ msg string }

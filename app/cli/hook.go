@@ -16,11 +16,13 @@ import (
 	"github.com/asktray/asktray/app/procfs"
 )
 
-// getppid, parentOf and parentPoll let tests stand in for the agent exiting.
+// getppid, parentOf, parentPoll and hookProcs let tests stand in for the
+// agent exiting and for the processes an agent's binding reads.
 var (
 	getppid    = os.Getppid
 	parentOf   = procParent
 	parentPoll = 200 * time.Millisecond
+	hookProcs  = hook.SystemProcs
 )
 
 // cmdHook runs `asktray hook AGENT`: read the agent's payload on stdin, ask
@@ -37,7 +39,7 @@ func cmdHook(ctx context.Context, args []string, stdio IO) {
 	event := f.String("event", "", "the hook event, for payloads that do not name it (Copilot CLI)")
 	pos, err := f.parse(args)
 	if err == nil && len(pos) != 1 {
-		err = fmt.Errorf("usage: asktray hook claude-code|codex|copilot-cli [--timeout S] [--event E]")
+		err = fmt.Errorf("usage: asktray hook %s [--timeout S] [--event E]", hook.Names("|"))
 	}
 	var agent hook.Agent
 	if err == nil {
@@ -95,14 +97,15 @@ func hookWait(timeoutSec int) time.Duration {
 func askHook(ctx context.Context, c *control.Client, p hook.Payload, wait time.Duration, stdio IO) ([]byte, bool) {
 	ctx, cancel := context.WithTimeout(ctx, wait+time.Second)
 	req := hook.Request{Payload: p, WaitMS: wait.Milliseconds()}
-	tui := codexTUI{}
-	if p.Event == hook.PermissionRequest {
-		tui, req.Detached = codexBound(p, getppid())
+	var b hook.Binding
+	if sp, _ := hook.Lookup(p.Agent); sp.Bind != nil && p.Event == hook.PermissionRequest {
+		b = sp.Bind(p, getppid(), hookProcs)
 	}
+	req.Detached = b.Detached
 	watched := make(chan struct{})
 	go func() {
 		defer close(watched)
-		watchParent(ctx, cancel, tui)
+		watchParent(ctx, cancel, b.Watch)
 	}()
 	defer func() {
 		cancel()
@@ -121,11 +124,11 @@ func askHook(ctx context.Context, c *control.Client, p hook.Payload, wait time.D
 
 // watchParent calls cancel when the agent exits: the hook's parent, or the
 // parent's parent when the agent ran the hook through a shell that stayed,
-// is gone and its child re-parented; or, when tui names one, the Codex
-// terminal UI that asks (codexBound) is gone, while Codex's app server, the
-// hook's parent, would wait on. Nobody waits for the answer then. It
-// returns when ctx ends.
-func watchParent(ctx context.Context, cancel func(), tui codexTUI) {
+// is gone and its child re-parented; or, when the agent's binding has a
+// watch (hook.Spec.Bind: the Codex terminal UI that asks), that turns
+// false, while the hook's parent (Codex's app server) would wait on. Nobody
+// waits for the answer then. It returns when ctx ends.
+func watchParent(ctx context.Context, cancel func(), watch func() bool) {
 	parent := getppid()
 	grand, haveGrand := parentOf(parent)
 	t := time.NewTicker(parentPoll)
@@ -143,7 +146,7 @@ func watchParent(ctx context.Context, cancel func(), tui codexTUI) {
 				cancel()
 				return
 			}
-			if tui.pid > 0 && !tui.alive() {
+			if watch != nil && !watch() {
 				cancel()
 				return
 			}

@@ -1,22 +1,11 @@
 package clientsetup
 
 // 'asktray config AGENT --hooks' installs the hooks that run 'asktray hook
-// AGENT' (package app/hook says which events, with which matcher and
-// timeout). Where each agent keeps them, and in which shape:
-//
-//   - claude-code: "hooks" in ~/.claude/settings.json ($CLAUDE_CONFIG_DIR
-//     replaces ~/.claude): {"hooks": {EVENT: [{"matcher": M, "hooks":
-//     [{"type": "command", "command": C, "timeout": SECONDS}]}]}}
-//     (https://code.claude.com/docs/en/hooks#configuration).
-//   - codex: the same shape in ~/.codex/hooks.json ($CODEX_HOME replaces
-//     ~/.codex). Codex runs a new or changed hook only after the person
-//     trusts it in /hooks (https://developers.openai.com/codex/hooks, "Review
-//     and trust hooks").
-//   - copilot-cli: any *.json in ~/.copilot/hooks/ ($COPILOT_HOME/hooks/),
-//     {"version": 1, "hooks": {event: [{"type": "command", "bash": C,
-//     "powershell": C, "timeoutSec": SECONDS}]}}
-//     (https://docs.github.com/en/copilot/reference/hooks-reference); asktray
-//     keeps its own file there, asktray.json.
+// AGENT'. The agent table (app/hook, one file per agent) says which events,
+// with which matcher and timeout, where each agent keeps them and in which
+// shape (hook.Settings): an event's list holds either matcher groups,
+// {EVENT: [{"matcher": M, "hooks": [{"type": "command", COMMAND: C,
+// TIMEOUT: SECONDS}]}]}, or (Flat) the handlers themselves.
 //
 // asktray's handlers are those whose command runs 'hook AGENT' of a program
 // named asktray; everything else in the file is left as it is.
@@ -26,7 +15,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,6 +37,7 @@ func HookAgents() []string {
 type Hooks struct {
 	Agent    hook.Agent
 	Title    string
+	spec     hook.Spec
 	Path     string        // the file the hooks go in
 	Deadline time.Duration // the person's question deadline now, for the note
 	entries  []hook.Entry
@@ -63,26 +52,16 @@ func BuildHooks(agent string, sys Sys, dataDir string, deadline time.Duration) (
 	if err != nil {
 		return Hooks{}, err
 	}
-	h := Hooks{Agent: a, Deadline: deadline, entries: hook.Entries(a, sys.Exe, dataDir)}
-	switch a {
-	case hook.ClaudeCode:
-		dir := filepath.Join(sys.Home, ".claude")
-		if d := sys.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
-			dir = d
-		}
-		h.Title, h.Path = "Claude Code", filepath.Join(dir, "settings.json")
-	case hook.Codex:
-		h.Title, h.Path = "Codex", filepath.Join(filepath.Dir(codexPath(sys)), "hooks.json")
-	case hook.CopilotCLI:
-		h.Title, h.Path = "Copilot CLI", filepath.Join(copilotHome(sys), "hooks", "asktray.json")
-	}
+	sp, _ := hook.Lookup(a)
+	h := Hooks{Agent: a, Title: sp.Title, Path: sp.Settings.File(sys.Home, sys.Getenv), spec: sp, Deadline: deadline,
+		entries: hook.Entries(a, sys.Exe, dataDir)}
 	return h, nil
 }
 
-// group is the value asktray adds for entry e: a matcher group for Claude
-// Code and Codex, a handler for Copilot CLI.
+// group is the value asktray adds for entry e: a matcher group, or a
+// handler when the agent's lists hold handlers (Flat).
 func (h Hooks) group(e hook.Entry) any {
-	if h.Agent == hook.CopilotCLI {
+	if h.spec.Settings.Flat {
 		return h.handler(e)
 	}
 	return struct {
@@ -94,10 +73,12 @@ func (h Hooks) group(e hook.Entry) any {
 // ownKeys are the keys of a handler that asktray writes, in order, with
 // their values for entry e; a handler's other keys are the person's.
 func (h Hooks) ownKeys(e hook.Entry) ([]string, []any) {
-	if h.Agent == hook.CopilotCLI {
-		return []string{"type", "bash", "powershell", "timeoutSec"}, []any{"command", e.Command(), powerShellCommand(e.Args), e.Timeout}
+	st := h.spec.Settings
+	keys, vals := []string{"type", st.CommandKey}, []any{"command", e.Command()}
+	if st.PowerShellKey != "" {
+		keys, vals = append(keys, st.PowerShellKey), append(vals, powerShellCommand(e.Args))
 	}
-	return []string{"type", "command", "timeout"}, []any{"command", e.Command(), e.Timeout}
+	return append(keys, st.TimeoutKey), append(vals, e.Timeout)
 }
 
 // handler is asktray's handler for entry e, as a JSON object with ownKeys'
@@ -145,8 +126,8 @@ func (h Hooks) Snippet() ([]byte, error) {
 		events[e.Event] = append(events[e.Event], h.group(e))
 	}
 	doc := map[string]any{"hooks": events}
-	if h.Agent == hook.CopilotCLI {
-		doc["version"] = 1
+	if v := h.spec.Settings.Version; v != 0 {
+		doc["version"] = v
 	}
 	return encodeJSON(doc)
 }
@@ -191,8 +172,8 @@ func (h Hooks) strip(d *jsonDoc) (bool, error) {
 }
 
 // place is a handler's place in the file: hooks[event][group], and
-// hooks[event][group].hooks[handler] for Claude Code and Codex (handler -1
-// for Copilot CLI, whose lists hold handlers).
+// hooks[event][group].hooks[handler] in a matcher group (handler -1 when
+// the agent's lists hold handlers).
 type place struct {
 	event          string
 	group, handler int
@@ -235,11 +216,11 @@ func (h Hooks) stripBut(d *jsonDoc, keep map[place]bool) (bool, error) {
 }
 
 // stripGroup removes asktray's handlers but those at keep from the group
-// (or, for Copilot CLI, the handler) v at at. It returns whether it removed
+// (or, in a Flat list, the handler) v at at. It returns whether it removed
 // any and how many handlers are left there.
 func (h Hooks) stripGroup(d *jsonDoc, at place, v any, keep map[place]bool) (bool, int, error) {
 	idx := strconv.Itoa(at.group)
-	if h.Agent == hook.CopilotCLI {
+	if h.spec.Settings.Flat {
 		if h.handlerOurs(v) && !keep[at] {
 			return true, 0, d.remove("hooks", at.event, idx)
 		}
@@ -276,8 +257,8 @@ func (h Hooks) stripGroup(d *jsonDoc, at place, v any, keep map[place]bool) (boo
 // would make it ask about someone else's hooks too. Further asktray handlers
 // go; an event with none gets a new group at the end of its list.
 func (h Hooks) install(d *jsonDoc) error {
-	if h.Agent == hook.CopilotCLI && d.find("version") == nil {
-		if err := d.set([]string{"version"}, 1); err != nil {
+	if v := h.spec.Settings.Version; v != 0 && d.find("version") == nil {
+		if err := d.set([]string{"version"}, v); err != nil {
 			return err
 		}
 	}
@@ -325,12 +306,12 @@ func (h Hooks) install(d *jsonDoc) error {
 	return nil
 }
 
-// keeper finds the first asktray handler in list, an event's groups (or
-// Copilot CLI's handlers), that can stay as entry e's: for Claude Code and
-// Codex, one in a group whose matcher is e's.
+// keeper finds the first asktray handler in list, an event's groups (or,
+// Flat, its handlers), that can stay as entry e's: in matcher groups, one
+// in a group whose matcher is e's.
 func (h Hooks) keeper(list []any, e hook.Entry) (place, bool) {
 	for i, v := range list {
-		if h.Agent == hook.CopilotCLI {
+		if h.spec.Settings.Flat {
 			if h.handlerOurs(v) {
 				return place{e.Event, i, -1}, true
 			}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"reflect"
 
 	"github.com/tailscale/hujson"
@@ -22,7 +21,7 @@ func (h Hooks) Print(w io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(w, "%s hooks\n\n", h.Title)
-	if h.Agent == hook.CopilotCLI {
+	if h.spec.Settings.OwnFile {
 		fmt.Fprintf(w, "Save this as %s\n", h.Path)
 	} else {
 		fmt.Fprintf(w, "Add these to \"hooks\" in %s\n", h.Path)
@@ -44,18 +43,8 @@ func (h Hooks) note() string {
 		"new entry; the timeout, %d s, is the longest deadline plus room to return.\n"+
 		"'asktray config %s --hooks --remove' takes the hooks out again.\n",
 		h.Agent, h.Title, int(h.Deadline.Seconds()), hook.InstalledTimeout(), h.Agent)
-	switch h.Agent {
-	case hook.ClaudeCode:
-		s += "Claude Code reads them at its next start (/hooks lists them). It shows its own prompt in the\n" +
-			"terminal too: the first answer wins, and an answer in the terminal closes the tray question."
-	case hook.Codex:
-		s += "Codex asks you once to review the asktray hooks: at its next start it says hooks need review;\n" +
-			"type /hooks and trust them. Running this again writes the same entries, so Codex does not ask\n" +
-			"again. Codex shows its own prompt only after the hook returns. The Stop and UserPromptSubmit\n" +
-			"hooks return at once: they end a tray question whose turn is over. Hooks are on by default in\n" +
-			"Codex; [features] hooks = false in config.toml turns them off."
-	case hook.CopilotCLI:
-		s += fmt.Sprintf("Copilot CLI reads the hooks in %s at its next start.", filepath.Dir(h.Path))
+	if note := h.spec.Settings.Note; note != nil {
+		s += note(h.Path)
 	}
 	return s
 }
@@ -67,8 +56,8 @@ func (h Hooks) note() string {
 func (h Hooks) Write(out io.Writer) error { return h.apply(out, false) }
 
 // Remove takes asktray's hooks out of the agent's file, as Write puts them
-// in, and deletes asktray's own Copilot CLI file when nothing else is left in
-// it. It reports to out and blocks on the file system only.
+// in, and deletes asktray's own file (hook.Settings.OwnFile) when nothing
+// else is left in it. It reports to out and blocks on the file system only.
 func (h Hooks) Remove(out io.Writer) error { return h.apply(out, true) }
 
 func (h Hooks) apply(out io.Writer, remove bool) error {
@@ -107,7 +96,7 @@ func (h Hooks) apply(out io.Writer, remove bool) error {
 	if err != nil {
 		return err
 	}
-	if remove && h.Agent == hook.CopilotCLI && sameJSON(merged, []byte(`{"version": 1}`)) {
+	if remove && h.spec.Settings.OwnFile && sameJSON(merged, h.emptyFile()) {
 		if err := os.Remove(path); err != nil {
 			return fmt.Errorf("remove %s: %w", path, err)
 		}
@@ -135,9 +124,18 @@ func (h Hooks) report(out io.Writer, path, backup string, exists, remove bool) {
 	}
 	if !remove {
 		fmt.Fprintln(out, h.note())
-	} else if h.Agent == hook.Codex {
-		fmt.Fprintln(out, "Codex notices at its next start; /hooks shows what is left.")
+	} else if r := h.spec.Settings.Removed; r != "" {
+		fmt.Fprintln(out, r)
 	}
+}
+
+// emptyFile is the agent's own hooks file with no hooks left in it: its
+// version alone, if it has one.
+func (h Hooks) emptyFile() []byte {
+	if v := h.spec.Settings.Version; v != 0 {
+		return fmt.Appendf(nil, `{"version": %d}`, v)
+	}
+	return []byte(`{}`)
 }
 
 // sameJSON reports whether a and b hold the same JSON value, comments,

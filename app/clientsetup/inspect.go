@@ -77,12 +77,12 @@ func (f *Found) fromTOML(src []byte) error {
 // FoundHook is one of asktray's handlers in an agent's hooks file.
 type FoundHook struct {
 	Event   string // as the file spells it
-	Matcher string // the group's matcher ("" for none or Copilot CLI)
-	// Group and Handler are its place: hooks[Event][Group], and for Claude
-	// Code and Codex .hooks[Handler] (Handler -1 for Copilot CLI).
+	Matcher string // the group's matcher ("" for none or a Flat list)
+	// Group and Handler are its place: hooks[Event][Group], and in a
+	// matcher group .hooks[Handler] (Handler -1 in a Flat list).
 	Group, Handler int
 	Key            string // the handler's place, dotted: "hooks.PermissionRequest[0].hooks[0]"
-	Command        string // the shell command line (Copilot CLI: its bash key)
+	Command        string // the shell command line (hook.Settings.CommandKey)
 	Timeout        int    // seconds; 0 when the entry has none
 	// HasMatcher: the group has a "matcher" key, even an empty one.
 	HasMatcher bool
@@ -98,7 +98,7 @@ func (h Hooks) Installed() (found []FoundHook, exists bool, err error) {
 	if err != nil || !exists {
 		return nil, exists, err
 	}
-	d, err := parseJSONDoc(old, h.Agent == hook.CopilotCLI)
+	d, err := parseJSONDoc(old, h.spec.Settings.Comments)
 	if err != nil {
 		return nil, true, fmt.Errorf("%s: %w", path, err)
 	}
@@ -115,16 +115,17 @@ func (h Hooks) Installed() (found []FoundHook, exists bool, err error) {
 	return found, true, nil
 }
 
-// foundIn returns asktray's handlers in v, the group (or Copilot CLI
+// foundIn returns asktray's handlers in v, the group (or, Flat, the
 // handler) at hooks[ev][i].
 func (h Hooks) foundIn(ev string, i int, v any) []FoundHook {
 	at := fmt.Sprintf("hooks.%s[%d]", ev, i)
-	if h.Agent == hook.CopilotCLI {
+	st := h.spec.Settings
+	if st.Flat {
 		if !h.handlerOurs(v) {
 			return nil
 		}
 		m := v.(map[string]any)
-		return []FoundHook{{Event: ev, Group: i, Handler: -1, Key: at, Command: str(m["bash"]), Timeout: num(m["timeoutSec"]), Raw: m}}
+		return []FoundHook{{Event: ev, Group: i, Handler: -1, Key: at, Command: str(m[st.CommandKey]), Timeout: num(m[st.TimeoutKey]), Raw: m}}
 	}
 	g, ok := v.(map[string]any)
 	if !ok {
@@ -139,7 +140,7 @@ func (h Hooks) foundIn(ev string, i int, v any) []FoundHook {
 		}
 		m := hd.(map[string]any)
 		out = append(out, FoundHook{Event: ev, Matcher: str(g["matcher"]), Group: i, Handler: j,
-			Key: fmt.Sprintf("%s.hooks[%d]", at, j), Command: str(m["command"]), Timeout: num(m["timeout"]), HasMatcher: hasMatcher, Raw: m})
+			Key: fmt.Sprintf("%s.hooks[%d]", at, j), Command: str(m[st.CommandKey]), Timeout: num(m[st.TimeoutKey]), HasMatcher: hasMatcher, Raw: m})
 	}
 	return out
 }

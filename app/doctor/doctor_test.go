@@ -25,7 +25,7 @@ import (
 func TestImports(t *testing.T) {
 	t.Parallel()
 	const mod = "github.com/asktray/asktray/"
-	testkit.ImportsOnly(t, ".", mod+"app/clientsetup", mod+"app/datadir", mod+"app/hook", mod+"app/atomicfile",
+	testkit.ImportsOnly(t, ".", mod+"app/clientsetup", mod+"app/datadir", mod+"app/hook", mod+"app/procfs", mod+"app/atomicfile",
 		"github.com/tailscale/hujson", "github.com/pelletier/go-toml/v2", "golang.org/x/sys")
 }
 
@@ -105,7 +105,7 @@ func (s *scratch) trustCodex(h clientsetup.Hooks, hash func(clientsetup.FoundHoo
 	}
 	var b strings.Builder
 	for _, f := range found {
-		b.WriteString("[hooks.state." + quoteTOML(h.Path+":"+snake(f.Event)+":0:0") + "]\ntrusted_hash = " + quoteTOML(hash(f)) + "\n")
+		b.WriteString("[hooks.state." + quoteTOML(h.Path+":"+hook.CodexEventName(f.Event)+":0:0") + "]\ntrusted_hash = " + quoteTOML(hash(f)) + "\n")
 	}
 	cfg := filepath.Join(filepath.Dir(h.Path), "config.toml")
 	old, _ := os.ReadFile(cfg)
@@ -303,7 +303,7 @@ func TestStaleHooks(t *testing.T) {
 			old.Exe = filepath.Join(s.home, "old", "asktray")
 			h := s.hooks(a, old, s.env.DataDir)
 			l := problem(t, s.check(), a, h.Path, "hooks.")
-			if !strings.HasSuffix(l.Key, "."+commandKey(h.Agent)) || !strings.Contains(l.Text, old.Exe+", which does not exist") {
+			if !strings.HasSuffix(l.Key, "."+settingsOf(h.Agent).CommandKey) || !strings.Contains(l.Text, old.Exe+", which does not exist") {
 				t.Fatalf("other binary: %+v", l)
 			}
 			h = s.hooks(a, s.env.Sys, "/elsewhere")
@@ -318,7 +318,7 @@ func TestStaleHooks(t *testing.T) {
 					t.Fatalf("stale powershell: %+v", l)
 				}
 			}
-			tk := timeoutKey(h.Agent)
+			tk := settingsOf(h.Agent).TimeoutKey
 			mkfile(t, h.Path, strings.ReplaceAll(string(b), `"`+tk+`": 86406`, `"`+tk+`": 30`))
 			if l := problem(t, s.check(), a, h.Path, "hooks."); !strings.HasSuffix(l.Key, "."+tk) || !strings.Contains(l.Text, "is 30 s, shorter than your question deadline (300 s)") {
 				t.Fatalf("short timeout: %+v", l)

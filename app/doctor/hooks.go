@@ -36,15 +36,7 @@ func checkHooks(ctx context.Context, r *Report, env Env, agent string) {
 		l.Client, l.What, l.File = agent, "hooks", h.Path
 		r.add(l)
 	}
-	switch h.Agent {
-	case hook.ClaudeCode:
-		claudeTrust(r, env, h)
-		claudeState(r, env, h)
-	case hook.Codex:
-		codexTrust(r, h, found)
-	case hook.CopilotCLI:
-		copilotTrust(r, env, h)
-	}
+	agentTrust(r, env, h, found)
 	if env.Test {
 		testRequest(ctx, r, env, h, found)
 	}
@@ -93,7 +85,8 @@ func handlerLines(env Env, h clientsetup.Hooks, f clientsetup.FoundHook, fix str
 			e = &want[i]
 		}
 	}
-	cmdKey := f.Key + "." + commandKey(h.Agent)
+	st := settingsOf(h.Agent)
+	cmdKey := f.Key + "." + st.CommandKey
 	if e == nil {
 		return []Line{{Status: Problem, Key: f.Key, Text: "is an asktray hook asktray no longer installs here: " + fix + " (it takes it out)"}}
 	}
@@ -117,30 +110,23 @@ func handlerLines(env Env, h clientsetup.Hooks, f clientsetup.FoundHook, fix str
 		}
 		out = append(out, Line{Status: Problem, Key: cmdKey, Text: why + ": " + fix})
 	}
-	if ps, ok := f.Raw["powershell"].(string); ok && h.Agent == hook.CopilotCLI && ps != clientsetup.PowerShellCommand(*e) {
-		out = append(out, Line{Status: Problem, Key: f.Key + ".powershell",
-			Text: fmt.Sprintf("is %q, not what asktray writes (%q); Copilot CLI runs it on Windows: %s", ps, clientsetup.PowerShellCommand(*e), fix)})
+	if ps, ok := f.Raw[st.PowerShellKey].(string); ok && st.PowerShellKey != "" && ps != clientsetup.PowerShellCommand(*e) {
+		out = append(out, Line{Status: Problem, Key: f.Key + "." + st.PowerShellKey,
+			Text: fmt.Sprintf("is %q, not what asktray writes (%q); %s runs it on Windows: %s", ps, clientsetup.PowerShellCommand(*e), h.Title, fix)})
 	}
 	if f.Timeout > 0 && time.Duration(f.Timeout)*time.Second < env.Deadline+hook.Margin {
-		out = append(out, Line{Status: Problem, Key: f.Key + "." + timeoutKey(h.Agent),
+		out = append(out, Line{Status: Problem, Key: f.Key + "." + st.TimeoutKey,
 			Text: fmt.Sprintf("is %d s, shorter than your question deadline (%d s) plus %d s, so the agent cuts the hook off: %s",
 				f.Timeout, int(env.Deadline.Seconds()), int(hook.Margin.Seconds()), fix)})
 	}
 	return out
 }
 
-func commandKey(a hook.Agent) string {
-	if a == hook.CopilotCLI {
-		return "bash"
-	}
-	return "command"
-}
-
-func timeoutKey(a hook.Agent) string {
-	if a == hook.CopilotCLI {
-		return "timeoutSec"
-	}
-	return "timeout"
+// settingsOf is how agent a keeps its hooks (its entry in app/hook's
+// agent table).
+func settingsOf(a hook.Agent) hook.Settings {
+	sp, _ := hook.Lookup(a)
+	return sp.Settings
 }
 
 // shellWords splits a POSIX shell command line into words, with the quoting

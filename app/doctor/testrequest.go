@@ -28,7 +28,7 @@ func testRequest(ctx context.Context, r *Report, env Env, h clientsetup.Hooks, f
 	if !ok {
 		return
 	}
-	line := Line{Client: string(h.Agent), What: "test", File: h.Path, Key: f.Key + "." + commandKey(h.Agent)}
+	line := Line{Client: string(h.Agent), What: "test", File: h.Path, Key: f.Key + "." + settingsOf(h.Agent).CommandKey}
 	if !env.Server.Running {
 		line.Status, line.Text = Note, "no test request sent: Asktray is not running"
 		r.add(line)
@@ -80,10 +80,10 @@ func permissionHook(h clientsetup.Hooks, found []clientsetup.FoundHook) (clients
 	return clientsetup.FoundHook{}, false
 }
 
-// shellFor is how the agent runs a hook command line: Copilot CLI its bash
-// key with bash, the others through sh.
+// shellFor is how the agent runs a hook command line: one whose command
+// key is "bash" (Copilot CLI) with bash, the others through sh.
 func shellFor(a hook.Agent, cmd string) []string {
-	if a == hook.CopilotCLI {
+	if settingsOf(a).CommandKey == "bash" {
 		if _, err := exec.LookPath("bash"); err == nil {
 			return []string{"bash", "-c", cmd}
 		}
@@ -91,11 +91,11 @@ func shellFor(a hook.Agent, cmd string) []string {
 	return []string{"sh", "-c", cmd}
 }
 
-// doctorPayload is the test request, in the agent's own spelling: Copilot
-// CLI's camelCase names the event in hookName.
+// doctorPayload is the test request, in the agent's own spelling: a
+// camelCase payload (hook.Spec.CamelCase) names the event in hookName.
 func doctorPayload(a hook.Agent, cwd, file string) []byte {
 	p := map[string]string{"cwd": cwd, "message": file}
-	if a == hook.CopilotCLI {
+	if sp, _ := hook.Lookup(a); sp.CamelCase {
 		p["hookName"], p["sessionId"] = hook.Doctor, "asktray-doctor"
 	} else {
 		p["hook_event_name"], p["session_id"] = hook.Doctor, "asktray-doctor"

@@ -36,8 +36,8 @@ func TestCodexHash(t *testing.T) {
 			t.Errorf("codexHash(%+v) = %s, Codex says %s", c.f, got, c.want)
 		}
 	}
-	if snake("PermissionRequest") != "permission_request" || snake("PostToolUseFailure") != "post_tool_use_failure" {
-		t.Fatal(snake("PermissionRequest"), snake("PostToolUseFailure"))
+	if hook.CodexEventName("PermissionRequest") != "permission_request" || hook.CodexEventName("PostToolUseFailure") != "post_tool_use_failure" {
+		t.Fatal(hook.CodexEventName("PermissionRequest"), hook.CodexEventName("PostToolUseFailure"))
 	}
 }
 

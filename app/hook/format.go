@@ -64,21 +64,13 @@ type Reply struct {
 // it prints nothing (no decision, or an event that takes no output). A
 // Doctor test request gets only DoctorAck, never a decision.
 //
-// Claude Code (https://code.claude.com/docs/en/hooks#permissionrequest-decision-control):
-// {"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}},
-// with updatedPermissions when the person picked Claude Code's own
-// suggestion; deny carries message. Its PreToolUse:
-// {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"|"deny","permissionDecisionReason":...}};
-// an AskUserQuestion answer is a PreToolUse allow whose updatedInput is the
-// original input plus "answers".
-//
-// Codex (https://developers.openai.com/codex/hooks): the same decision,
-// never with updatedInput, updatedPermissions or interrupt, which make Codex
-// discard the whole decision (codex-rs/hooks/schema/generated/permission-request.command.output.schema.json:
-// "PermissionRequest hooks currently fail closed if this field is present").
-//
-// Copilot CLI (https://docs.github.com/en/copilot/reference/hooks-reference#permissionrequest-decision-control):
-// {"behavior":"allow"|"deny","message":...}.
+// The agent's Spec says how: its Answer's shape, with updatedPermissions
+// only for an agent that RemembersRules (the person picked one of its own
+// suggestions); deny carries message. An agent that GatesToolUse gets a
+// PreToolUse decision (permissionDecision, with its reason); an
+// AskUserQuestion answer (an agent that AnswersQuestions) is a PreToolUse
+// allow whose updatedInput is the original input plus "answers". Each
+// agent's file cites its documentation.
 func Format(p Payload, r Reply) []byte {
 	if p.Event == Doctor {
 		return formatDoctor(r)
@@ -86,28 +78,32 @@ func Format(p Payload, r Reply) []byte {
 	if r.Behavior != Allow && r.Behavior != Deny {
 		return nil
 	}
+	sp, ok := Lookup(p.Agent)
+	if !ok {
+		return nil
+	}
 	msg := ""
 	if r.Behavior == Deny {
 		msg = r.Message
 	}
 	switch {
-	case p.Event == PermissionRequest && p.Agent == CopilotCLI:
+	case p.Event == PermissionRequest && sp.Answer == BehaviorOnly:
 		return encode(struct {
 			Behavior string `json:"behavior"`
 			Message  string `json:"message,omitempty"`
 		}{r.Behavior, msg})
-	case p.Event == PermissionRequest && (p.Agent == ClaudeCode || p.Agent == Codex):
+	case p.Event == PermissionRequest && sp.Answer == HookSpecific:
 		d := decision{Behavior: r.Behavior, Message: msg}
-		if p.Agent == ClaudeCode && r.Behavior == Allow && len(r.UpdatedPermissions) > 0 {
+		if sp.RemembersRules && r.Behavior == Allow && len(r.UpdatedPermissions) > 0 {
 			d.UpdatedPermissions = r.UpdatedPermissions
 		}
 		return encode(map[string]any{"hookSpecificOutput": struct {
 			HookEventName string   `json:"hookEventName"`
 			Decision      decision `json:"decision"`
 		}{PermissionRequest, d}})
-	case p.Event == PreToolUse && p.Agent == ClaudeCode && p.ToolName == AskUserQuestion:
+	case p.Event == PreToolUse && sp.AnswersQuestions && p.ToolName == AskUserQuestion:
 		return formatAskUserQuestion(p, r)
-	case p.Event == PreToolUse && p.Agent == ClaudeCode:
+	case p.Event == PreToolUse && sp.GatesToolUse:
 		reason := msg
 		if r.Behavior == Allow {
 			reason = AllowReason

@@ -1,42 +1,24 @@
-// Package hook speaks the hook protocols of coding agents (Claude Code, Codex,
-// Copilot CLI): which events Asktray installs, how each agent's stdin payload
-// reads, and how each wants its decision printed.
+// Package hook speaks the hook protocols of coding agents: which events
+// Asktray installs, how each agent's stdin payload reads, and how each wants
+// its decision printed. It is an agent table: each agent is one file here
+// (claude_code.go, codex.go, copilot_cli.go) declaring its Spec, and
+// everything else (set-up, the doctor, the hook service, the command line,
+// the Connect window) derives from the table; docs/architecture.md, "Adding
+// an agent", lists the files a new agent touches.
 //
 // The command `asktray hook AGENT` (app/cli) reads a payload with Parse, sends
 // the resulting Request over the control socket (app/control), and prints
-// Format's bytes for the Reply it gets. Everything here is pure: no I/O, safe
-// for concurrent use from any goroutine. It imports only the standard
-// library; app/boundary_test.go enforces that.
+// Format's bytes for the Reply it gets. Everything here is safe for
+// concurrent use from any goroutine once the agents' init functions have
+// run, and pure but for SystemProcs (and the Bind and Trust functions that
+// read through what they are handed). It imports only the standard library
+// and app/procfs; app/boundary_test.go enforces that.
 package hook
 
 import (
-	"fmt"
-	"slices"
 	"strings"
 	"time"
 )
-
-// Agent names a coding agent whose hooks Asktray answers. The name is also
-// the client name questions carry, so rules name it the same way.
-type Agent string
-
-// The agents.
-const (
-	ClaudeCode Agent = "claude-code"
-	Codex      Agent = "codex"
-	CopilotCLI Agent = "copilot-cli"
-)
-
-// Agents lists every agent in a stable order.
-func Agents() []Agent { return []Agent{ClaudeCode, Codex, CopilotCLI} }
-
-// ParseAgent returns the agent named s, or an error listing the agents.
-func ParseAgent(s string) (Agent, error) {
-	if a := Agent(s); slices.Contains(Agents(), a) {
-		return a, nil
-	}
-	return "", fmt.Errorf("agent: %q is not one of claude-code, codex, copilot-cli", s)
-}
 
 // Event names, normalized to Claude Code's spelling whatever the agent's own.
 const (
@@ -83,43 +65,30 @@ func OwnTool(tool string) bool {
 const Tool = "permission_request"
 
 // Events returns the events to install for agent a, spelled as a's config
-// file spells them. The first is always the permission event.
-//
-//   - claude-code: PreToolUse, for every tool, which fires in every
-//     permission mode (auto, Claude Code's default since 2.1.283, fires
-//     PermissionRequest almost never): the person's rules decide there,
-//     a high-risk call or one an ask rule matches is asked in the tray,
-//     anything else is left at once to Claude Code's mode; it also answers
-//     Claude's own multiple-choice questions (AskUserQuestion).
-//     PermissionRequest asks what Manual mode would ask in the terminal;
-//     Notification tells; PermissionDenied records what auto mode blocked;
-//     the session events end a tray question the terminal answered first
-//     (Claude Code shows its own dialog while a PermissionRequest hook
-//     runs and does not stop the hook:
-//     https://github.com/anthropics/claude-code/issues/15433).
-//   - codex: PermissionRequest, which Codex runs before its own prompt
-//     (https://github.com/openai/codex/pull/17563); and the turn events
-//     that bound a tray question: Stop (the turn ended) and
-//     UserPromptSubmit (a new turn began). Codex runs its hooks from its
-//     app-server daemon, which outlives the terminal that asked, so the
-//     hook's parent bounds nothing; these are what Codex itself reports
-//     (codex-rs/hooks/src/events, Codex 0.171.0 sends both, turn_id
-//     included).
-//   - copilot-cli: permissionRequest, which also runs before the prompt;
-//     notification; and the tool and session events that show the session
-//     moved on, which withdraw its notices
-//     (https://docs.github.com/en/copilot/reference/hooks-reference; Copilot
-//     CLI 1.0.102 names these among its hooks).
+// file spells them (nil for an agent not in the table). The first is always
+// the permission event. Each agent's file says why it installs each.
 func Events(a Agent) []string {
-	switch a {
-	case ClaudeCode:
-		return []string{PermissionRequest, Notification, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SessionEnd, PreToolUse, PermissionDenied}
-	case Codex:
-		return []string{PermissionRequest, UserPromptSubmit, Stop}
-	case CopilotCLI:
-		return []string{"permissionRequest", "notification", "postToolUse", "postToolUseFailure", "userPromptSubmitted", "agentStop", "sessionEnd"}
+	sp, ok := Lookup(a)
+	if !ok {
+		return nil
 	}
-	return nil
+	out := make([]string, len(sp.Events))
+	for i, e := range sp.Events {
+		out[i] = e.Name
+	}
+	return out
+}
+
+// Matcher returns the matcher to install with event of agent a, or "" for
+// every tool.
+func Matcher(a Agent, event string) string {
+	sp, _ := Lookup(a)
+	for _, e := range sp.Events {
+		if e.Name == event {
+			return e.Matcher
+		}
+	}
+	return ""
 }
 
 // Entry is one hook setup writes into an agent's config.
@@ -168,22 +137,21 @@ func InstalledTimeout() int {
 // Entries returns the hooks setup installs for agent a: exe is the asktray
 // executable and dataDir the data dir to pass ("" for the default). The
 // command line holds nothing but these (no deadline), so it stays the same
-// when settings change. Claude Code and Codex name the event in every
-// payload; Copilot CLI does not (its userPromptSubmitted, postToolUse and
-// agentStop payloads carry no event name, 1.0.102), so each of its entries
-// passes --event.
+// when settings change. An agent some of whose payloads name no event
+// (Spec.PassesEvent: Copilot CLI) gets --event in each entry.
 func Entries(a Agent, exe, dataDir string) []Entry {
 	t := InstalledTimeout()
+	sp, _ := Lookup(a)
 	var out []Entry
 	for _, ev := range Events(a) {
 		args := []string{exe, "hook", string(a)}
-		if a == CopilotCLI {
+		if sp.PassesEvent {
 			args = append(args, "--event", ev)
 		}
 		if dataDir != "" {
 			args = append(args, "--data-dir", dataDir)
 		}
-		out = append(out, Entry{Event: ev, Args: args, Timeout: t})
+		out = append(out, Entry{Event: ev, Matcher: Matcher(a, ev), Args: args, Timeout: t})
 	}
 	return out
 }

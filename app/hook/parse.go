@@ -70,22 +70,13 @@ type wire struct {
 	ToolArgs         json.RawMessage `json:"toolArgs"`
 }
 
-// copilotEvents maps Copilot CLI's camelCase event names to the normalized ones.
-var copilotEvents = map[string]string{
-	"permissionRequest":   PermissionRequest,
-	"notification":        Notification,
-	"preToolUse":          PreToolUse,
-	"postToolUse":         PostToolUse,
-	"postToolUseFailure":  PostToolUseFailure,
-	"userPromptSubmitted": UserPromptSubmit,
-	"agentStop":           Stop,
-	"sessionEnd":          SessionEnd,
-}
-
-// NormalizeEvent returns event in Claude Code's spelling.
+// NormalizeEvent returns event in Claude Code's spelling, whichever
+// agent's spelling it is in (Spec.Spellings). It does not block.
 func NormalizeEvent(event string) string {
-	if e, ok := copilotEvents[event]; ok {
-		return e
+	for _, sp := range table {
+		if e, ok := sp.Spellings[event]; ok {
+			return e
+		}
 	}
 	return event
 }

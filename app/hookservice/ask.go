@@ -12,9 +12,6 @@ import (
 	"github.com/asktray/asktray/app/question"
 )
 
-// agentNames are the agents as a person calls them.
-var agentNames = map[hook.Agent]string{hook.ClaudeCode: "Claude Code", hook.Codex: "Codex", hook.CopilotCLI: "Copilot CLI"}
-
 // askQuestion is one of AskUserQuestion's questions
 // (https://code.claude.com/docs/en/hooks#pretooluse).
 type askQuestion struct {

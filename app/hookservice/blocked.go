@@ -19,7 +19,7 @@ const blockedHeader = "Blocked by Claude Code's auto mode"
 // PreToolUse, by tool_use_id), that row is marked too: the allow did not
 // count. It blocks for the history write.
 func (h *Service) blocked(ctx context.Context, req hook.Request) {
-	if req.Agent != hook.ClaudeCode || req.ToolName == "" {
+	if !spec(req.Agent).Installs(hook.PermissionDenied) || req.ToolName == "" {
 		return
 	}
 	h.mu.Lock()

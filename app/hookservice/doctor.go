@@ -13,7 +13,7 @@ import (
 // the notice's id and no decision: a test is never an approval. req.Message
 // names the hook file the command came from.
 func (h *Service) doctor(ctx context.Context, req hook.Request) hook.Reply {
-	name := agentNames[req.Agent]
+	name := hook.Title(req.Agent)
 	from := ""
 	if f := strings.TrimSpace(req.Message); f != "" {
 		from = " in " + f

@@ -20,7 +20,7 @@ import (
 // Claude Code's types: https://code.claude.com/docs/en/hooks#notification;
 // Copilot CLI's: https://docs.github.com/en/copilot/reference/hooks-reference#notification-hook.
 func noticeText(req hook.Request, home string) (header, msg string) {
-	name := agentNames[req.Agent]
+	name := hook.Title(req.Agent)
 	var doing, fallback string
 	switch req.NotificationType {
 	case "permission_prompt":

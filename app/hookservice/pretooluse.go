@@ -87,7 +87,7 @@ func (h *Service) notePreAsked(req hook.Request) {
 // let it pass, or away held it), and forgets that call: Manual mode fires
 // both events for one call, and the person is asked once.
 func (h *Service) takePreAsked(req hook.Request) bool {
-	if req.Agent != hook.ClaudeCode || req.SessionID == "" {
+	if !spec(req.Agent).GatesToolUse || req.SessionID == "" {
 		return false
 	}
 	now := time.Now()

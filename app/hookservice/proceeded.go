@@ -212,13 +212,13 @@ func (h *Service) endAnswered(ids []string, req hook.Request) {
 // the tray cannot know, so it says so.
 func asksToo(req hook.Request) string {
 	switch {
-	case req.Agent == hook.ClaudeCode && req.Event == hook.PreToolUse:
-		return "" // Claude Code waits for PreToolUse before it asks anything
-	case req.Agent == hook.ClaudeCode:
-		return "_" + present.AgentAsksToo(agentNames[req.Agent]) + "_\n\n"
+	case spec(req.Agent).GatesToolUse && req.Event == hook.PreToolUse:
+		return "" // the agent waits for PreToolUse before it asks anything
+	case spec(req.Agent).AsksToo:
+		return "_" + present.AgentAsksToo(hook.Title(req.Agent)) + "_\n\n"
 	case req.Detached:
 		// Codex's app server asks, and the hook found no terminal to watch.
-		return "_" + present.AsksFromBackground(agentNames[req.Agent]) + "_\n\n"
+		return "_" + present.AsksFromBackground(hook.Title(req.Agent)) + "_\n\n"
 	}
 	return ""
 }

@@ -138,9 +138,9 @@ func (h *Service) Handle(ctx context.Context, req hook.Request, registered func(
 		rep = h.permission(ctx, req, registered)
 	case hook.PreToolUse:
 		switch {
-		case req.Agent != hook.ClaudeCode:
+		case !spec(req.Agent).GatesToolUse:
 		case req.ToolName == hook.AskUserQuestion:
-			if h.settings().AskUserQuestion {
+			if spec(req.Agent).AnswersQuestions && h.settings().AskUserQuestion {
 				rep = h.askUserQuestion(ctx, req, registered)
 			}
 		default:
@@ -181,23 +181,29 @@ func approval(req hook.Request, sugg []hook.Suggestion) question.Question {
 }
 
 // suggestions are the rules req's agent offers to make with an allow, read
-// once per request: Claude Code's permission_suggestions; none for the
-// others.
+// once per request: the permission_suggestions of an agent that
+// RemembersRules; none for the others.
 func suggestions(req hook.Request) []hook.Suggestion {
-	if req.Agent != hook.ClaudeCode {
+	if !spec(req.Agent).RemembersRules {
 		return nil
 	}
 	return hook.Suggestions(req.Suggestions)
 }
 
-// renderAs is the tool name to render req's input as: Copilot CLI's shell
-// tools take a command like Claude Code's Bash
-// (https://docs.github.com/en/copilot/reference/hooks-reference#tool-names-for-hook-matching).
+// renderAs is the tool name to render req's input as: an agent's shell
+// tools (hook.Spec.ShellTools) take a command like Claude Code's Bash.
 func renderAs(req hook.Request) string {
-	if req.Agent == hook.CopilotCLI && (req.ToolName == "bash" || req.ToolName == "powershell") {
+	if spec(req.Agent).IsShellTool(req.ToolName) {
 		return "Bash"
 	}
 	return req.ToolName
+}
+
+// spec is agent a's entry in the agent table; the zero Spec (no agent's
+// differences) for one not in it, which the control API refuses anyway.
+func spec(a hook.Agent) hook.Spec {
+	sp, _ := hook.Lookup(a)
+	return sp
 }
 
 // permission asks the person req's permission request and waits for the
@@ -209,7 +215,7 @@ func (h *Service) permission(ctx context.Context, req hook.Request, registered f
 		// hook (setting hook_ask_user_question) asks it instead.
 		return hook.Reply{}
 	}
-	if req.Agent == hook.ClaudeCode && hook.OwnTool(req.ToolName) {
+	if spec(req.Agent).NamesMCPTools && hook.OwnTool(req.ToolName) {
 		return hook.Reply{Behavior: hook.Allow} // it asks the person itself
 	}
 	if h.takePreAsked(req) {

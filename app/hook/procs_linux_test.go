@@ -1,4 +1,4 @@
-package cli
+package hook
 
 import (
 	"fmt"
@@ -11,20 +11,20 @@ import (
 	"time"
 )
 
-// TestProcRead reads real processes from /proc: of this one, which is no
-// codex, only its command line; of a codex (sleep under that name) its
-// command line, owner, start time, directory and Codex home ($CODEX_HOME,
-// else $HOME/.codex, from its environment).
-func TestProcRead(t *testing.T) {
+// TestSystemProcs reads real processes from /proc: this one's command line
+// and details, and a codex's (sleep under that name) Codex home, which
+// comes from $CODEX_HOME, else $HOME/.codex, of its environment.
+func TestSystemProcs(t *testing.T) {
 	t.Parallel()
-	if p, ok := procRead(os.Getpid()); !ok || !slices.Equal(p.argv, os.Args) || p.cwd != "" || p.codexHome != "" {
-		t.Fatalf("procRead(self) = %+v, %v; want only argv %q", p, ok, os.Args)
+	p, ok := SystemProcs.Read(os.Getpid())
+	if !ok || !slices.Equal(p.Argv, os.Args) || p.UID != -1 || p.Cwd != "" {
+		t.Fatalf("Read(self) = %+v, %v; want only argv %q", p, ok, os.Args)
 	}
-	if _, ok := procRead(1 << 30); ok {
+	if _, ok := SystemProcs.Read(1 << 30); ok {
 		t.Fatal("a missing process read")
 	}
-	if !slices.Contains(procPIDs(), os.Getpid()) {
-		t.Fatal("procPIDs lacks this process")
+	if !slices.Contains(SystemProcs.PIDs(), os.Getpid()) {
+		t.Fatal("PIDs lacks this process")
 	}
 	sleep, err := exec.LookPath("sleep")
 	if err != nil {
@@ -46,10 +46,10 @@ func TestProcRead(t *testing.T) {
 		}
 		pid := cmd.Process.Pid
 		running(t, pid)
-		p, ok := procRead(pid)
+		p, ok := readCodex(SystemProcs, pid)
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
-		if !ok || !slices.Equal(p.argv, []string{codex, "30"}) || p.uid != os.Getuid() || p.start == 0 || p.cwd != dir || p.codexHome != c.want {
+		if !ok || !slices.Equal(p.Argv, []string{codex, "30"}) || p.UID != os.Getuid() || p.Start == 0 || p.Cwd != dir || codexHome(p.Env) != c.want {
 			t.Errorf("env %q: read %+v, %v; want Codex home %q, cwd %s, uid %d", c.env, p, ok, c.want, dir, os.Getuid())
 		}
 	}

@@ -1,6 +1,7 @@
-package doctor
+package hook
 
-// What Claude Code will do with the hooks, read from its own files:
+// What Claude Code will do with the hooks, read from its own files (part
+// of its Spec.Trust):
 //
 //   - whether `claude` is installed: on PATH, or where its native installer
 //     puts it (~/.local/bin/claude, ~/.claude/local/claude);
@@ -16,8 +17,6 @@ package doctor
 import (
 	"os"
 	"path/filepath"
-
-	"github.com/asktray/asktray/app/clientsetup"
 )
 
 // claudeBuiltinMode is the mode Claude Code starts in when no settings file
@@ -26,7 +25,7 @@ const claudeBuiltinMode = "auto"
 
 // claudeModeReach says what reaches the tray in each of Claude Code's
 // permission modes, with the hooks installed (docs/hooks.md, the mode table).
-var claudeModeReach = map[string]string{ //nolint:gosec // G101 (a mode word such as "auto" or "default" read as a credential): sentences about permission modes, not secrets
+var claudeModeReach = map[string]string{
 	"auto": "your allow and deny rules decide, a high-risk call or one an ask rule matches comes to the tray, " +
 		"Claude's own questions are asked there, and auto mode's classifier decides the rest (what it blocks is in the history)",
 	"default": "your rules decide, a high-risk call comes to the tray, and every other call Claude Code would ask about " +
@@ -41,36 +40,38 @@ var claudeModeReach = map[string]string{ //nolint:gosec // G101 (a mode word suc
 // claudeState adds what Claude Code will do with the hooks: whether it is
 // installed, the mode it starts in and what reaches the tray then, and
 // whether env.Cwd is a workspace it trusts.
-func claudeState(r *Report, env Env, h clientsetup.Hooks) {
+func claudeState(env TrustEnv) []TrustLine {
+	var out []TrustLine
 	if p := findClaude(env); p == "" {
-		r.add(Line{Status: Problem, Client: "claude-code", What: "agent",
+		out = append(out, TrustLine{Status: TrustProblem, What: "agent",
 			Text: "claude is not installed (not on PATH, nor in ~/.local/bin): the hooks do nothing until it is; install Claude Code (npm install -g @anthropic-ai/claude-code)"})
 	}
-	mode, from := claudeMode(env, h)
+	mode, from := claudeMode(env)
 	text := "starts in " + mode + " mode (" + from + "): " + claudeModeReach[mode]
 	if claudeModeReach[mode] == "" {
 		text = "starts in " + mode + " mode (" + from + "), which Asktray does not know"
 	}
-	r.add(Line{Status: Note, Client: "claude-code", What: "mode", Text: text})
+	out = append(out, TrustLine{Status: TrustNote, What: "mode", Text: text})
 	if env.Cwd == "" {
-		return
+		return out
 	}
 	if dir, ok := claudeTrusted(env); !ok {
-		r.add(Line{Status: Note, Client: "claude-code", What: "workspace", File: claudeStatePath(env),
+		out = append(out, TrustLine{Status: TrustNote, What: "workspace", File: claudeStatePath(env),
 			Text: env.Cwd + " is not a folder Claude Code trusts yet: it runs no hooks there until you accept its trust dialog (start claude there once)"})
 	} else if dir != env.Cwd {
-		r.add(Line{Status: Fine, Client: "claude-code", What: "workspace", File: claudeStatePath(env), Text: "trusted through " + dir})
+		out = append(out, TrustLine{Status: TrustFine, What: "workspace", File: claudeStatePath(env), Text: "trusted through " + dir})
 	}
+	return out
 }
 
 // findClaude returns where the claude executable is, or "".
-func findClaude(env Env) string {
-	dirs := filepath.SplitList(env.Sys.Getenv("PATH"))
-	if env.Sys.Home != "" {
-		dirs = append(dirs, filepath.Join(env.Sys.Home, ".local", "bin"), filepath.Join(env.Sys.Home, ".claude", "local"))
+func findClaude(env TrustEnv) string {
+	dirs := filepath.SplitList(env.Getenv("PATH"))
+	if env.Home != "" {
+		dirs = append(dirs, filepath.Join(env.Home, ".local", "bin"), filepath.Join(env.Home, ".claude", "local"))
 	}
 	name := "claude"
-	if env.Sys.GOOS == "windows" {
+	if env.GOOS == "windows" {
 		name = "claude.exe"
 	}
 	for _, d := range dirs {
@@ -78,7 +79,7 @@ func findClaude(env Env) string {
 			continue
 		}
 		p := filepath.Join(d, name)
-		if st, err := os.Stat(p); err == nil && !st.IsDir() && (env.Sys.GOOS == "windows" || st.Mode()&0o111 != 0) {
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && (env.GOOS == "windows" || st.Mode()&0o111 != 0) {
 			return p
 		}
 	}
@@ -87,14 +88,14 @@ func findClaude(env Env) string {
 
 // claudeMode returns the permission mode Claude Code starts in, and where
 // that comes from.
-func claudeMode(env Env, h clientsetup.Hooks) (mode, from string) {
-	files := []string{filepath.Join(claudeManagedDir(env.Sys.GOOS), "managed-settings.json")}
+func claudeMode(env TrustEnv) (mode, from string) {
+	files := []string{filepath.Join(claudeManagedDir(env.GOOS), "managed-settings.json")}
 	if env.Cwd != "" {
 		files = append(files, filepath.Join(env.Cwd, ".claude", "settings.local.json"), filepath.Join(env.Cwd, ".claude", "settings.json"))
 	}
-	files = append(files, h.Path)
+	files = append(files, env.HooksFile)
 	for _, f := range files {
-		m, _, err := clientsetup.ReadJSON(f)
+		m, _, err := env.ReadJSON(f)
 		if err != nil {
 			continue
 		}
@@ -108,17 +109,17 @@ func claudeMode(env Env, h clientsetup.Hooks) (mode, from string) {
 
 // claudeStatePath is Claude Code's own state file, which keeps the folders
 // it trusts.
-func claudeStatePath(env Env) string {
-	if d := env.Sys.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
+func claudeStatePath(env TrustEnv) string {
+	if d := env.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
 		return filepath.Join(d, ".claude.json")
 	}
-	return filepath.Join(env.Sys.Home, ".claude.json")
+	return filepath.Join(env.Home, ".claude.json")
 }
 
 // claudeTrusted reports whether Claude Code trusts env.Cwd: the folder or
 // one above it has its trust dialog accepted. dir is the one that does.
-func claudeTrusted(env Env) (dir string, ok bool) {
-	m, _, err := clientsetup.ReadJSON(claudeStatePath(env))
+func claudeTrusted(env TrustEnv) (dir string, ok bool) {
+	m, _, err := env.ReadJSON(claudeStatePath(env))
 	if err != nil {
 		return "", false
 	}

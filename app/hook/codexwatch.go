@@ -1,9 +1,8 @@
-package cli
+package hook
 
 import (
 	"path/filepath"
-
-	"github.com/asktray/asktray/app/hook"
+	"strings"
 )
 
 // Codex runs its hooks from its app server, a daemon (`codex app-server
@@ -14,62 +13,67 @@ import (
 // it leaves the daemon waiting on the hook, and a tray allow runs the
 // command. So the hook looks for the terminal UI that asks and watches it;
 // when it cannot tell which one that is, it says so in the request
-// (hook.Request.Detached) and the dialog tells the person.
+// (Request.Detached) and the dialog tells the person.
 
-// procInfo is what the hook reads of a process.
-type procInfo struct {
-	argv  []string
-	uid   int
-	start uint64 // start time (clock ticks after boot): tells a reused pid apart
-	cwd   string
-	// codexHome is the process's $CODEX_HOME, else $HOME/.codex, where
-	// Codex keeps its state and its daemon's socket; "" when unreadable.
-	codexHome string
-}
-
-// readProc and listPIDs read /proc (Linux; elsewhere they find nothing, so
-// no parent is taken for Codex's app server); tests stand in for them.
-// readProc reports false when pid is gone or unreadable.
-var (
-	readProc = procRead
-	listPIDs = procPIDs
-)
-
-// codexTUI is the Codex terminal UI a hook watches: its pid and start time.
-type codexTUI struct {
-	pid   int
-	start uint64
-}
-
-// codexBound tells how a Codex hook whose parent is parent can bound its
-// question: when parent is not Codex's app server, the parent itself does
-// (watchParent), and both results are zero. When it is, tui is the one
-// terminal UI of the same user and Codex home whose working directory is
-// the session's (cwd), and detached is true when there is no such UI or
-// more than one, which could be any session's. It does not block beyond
-// reading /proc.
-func codexBound(p hook.Payload, parent int) (tui codexTUI, detached bool) {
-	if p.Agent != hook.Codex {
-		return codexTUI{}, false
+// codexBind is Codex's Spec.Bind: when parent, the hook's parent, is
+// Codex's app server, the binding watches the one terminal UI of the same
+// user and Codex home whose working directory is the session's (p.Cwd),
+// and is detached when there is no such UI or more than one, which could be
+// any session's. Otherwise the parent itself bounds the question and the
+// binding is empty. It does not block beyond reading procs.
+func codexBind(p Payload, parent int, procs Procs) Binding {
+	server, ok := readCodex(procs, parent)
+	if !ok || !isCodexAppServer(server.Argv) {
+		return Binding{}
 	}
-	server, ok := readProc(parent)
-	if !ok || !isCodexAppServer(server.argv) {
-		return codexTUI{}, false
-	}
-	var found []codexTUI
-	for _, pid := range listPIDs() {
+	serverHome := codexHome(server.Env)
+	var found []Proc
+	for _, pid := range procs.PIDs() {
 		if pid == parent {
 			continue
 		}
-		pr, ok := readProc(pid)
-		if ok && isCodexTUI(pr.argv) && pr.uid == server.uid && pr.codexHome != "" && pr.codexHome == server.codexHome && sameDir(pr.cwd, p.Cwd) {
-			found = append(found, codexTUI{pid: pid, start: pr.start})
+		pr, ok := readCodex(procs, pid)
+		if ok && isCodexTUI(pr.Argv) && pr.UID == server.UID && serverHome != "" && codexHome(pr.Env) == serverHome && sameDir(pr.Cwd, p.Cwd) {
+			found = append(found, pr)
 		}
 	}
 	if len(found) != 1 {
-		return codexTUI{}, true
+		return Binding{Detached: true}
 	}
-	return found[0], false
+	tui := found[0]
+	return Binding{Watch: func() bool {
+		pr, ok := procs.Read(tui.PID)
+		return ok && procs.Detail(&pr) && pr.Start == tui.Start
+	}}
+}
+
+// readCodex reads pid's command line and, for a codex process (the only
+// ones the binding looks at), its details.
+func readCodex(procs Procs, pid int) (Proc, bool) {
+	pr, ok := procs.Read(pid)
+	if !ok || len(pr.Argv) == 0 {
+		return Proc{}, false
+	}
+	if !isCodexExe(pr.Argv[0]) {
+		return pr, true
+	}
+	return pr, procs.Detail(&pr)
+}
+
+// codexHome is a Codex process's $CODEX_HOME, else $HOME/.codex, where
+// Codex keeps its state and its daemon's socket; "" when its environment
+// says neither.
+func codexHome(env []string) string {
+	home := ""
+	for _, e := range env {
+		if v, ok := strings.CutPrefix(e, "CODEX_HOME="); ok && v != "" {
+			return filepath.Clean(v)
+		}
+		if v, ok := strings.CutPrefix(e, "HOME="); ok && v != "" {
+			home = filepath.Join(v, ".codex")
+		}
+	}
+	return home
 }
 
 // isCodexAppServer reports whether argv runs Codex's app server: `codex
@@ -123,11 +127,4 @@ func sameDir(a, b string) bool {
 	}
 	r, err := filepath.EvalSymlinks(b)
 	return err == nil && filepath.Clean(a) == r
-}
-
-// alive reports whether t is still running: its pid names a process that
-// started when t did.
-func (t codexTUI) alive() bool {
-	pr, ok := readProc(t.pid)
-	return ok && pr.start == t.start
 }
