@@ -97,19 +97,59 @@ func (m *model) saw(s string) bool {
 }
 
 // sentResult reports whether some request carried a tool result holding s
-// back to the model (the agent's tool output, or the denial it got).
+// back to the model (the agent's tool output, or the denial it got): s
+// must be inside a tool result itself, not anywhere in the request (the
+// prompt, the agent's own context), so a note that never reached the
+// model as the tool's result does not count.
 func (m *model) sentResult(s string) bool {
 	for _, r := range m.requests() {
-		if strings.Contains(string(r.Body), s) && hasToolResult(r.Body) {
-			return true
+		for _, res := range toolResults(r.Body) {
+			if strings.Contains(res, s) {
+				return true
+			}
 		}
 	}
 	return false
 }
 
-func hasToolResult(body []byte) bool {
-	return bytes.Contains(body, []byte(`"tool_result"`)) || bytes.Contains(body, []byte(`"function_call_output"`)) ||
-		bytes.Contains(body, []byte(`"role":"tool"`))
+// toolResults are the texts of the tool results in a request of any of the
+// three wire formats: Anthropic's tool_result blocks, Responses'
+// function_call_output items, chat completions' tool messages.
+func toolResults(body []byte) []string {
+	var req struct {
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+		Input []struct {
+			Type   string          `json:"type"`
+			Output json.RawMessage `json:"output"`
+		} `json:"input"`
+	}
+	if json.Unmarshal(body, &req) != nil {
+		return nil
+	}
+	var out []string
+	for _, msg := range req.Messages {
+		if msg.Role == "tool" {
+			out = append(out, outputText(msg.Content))
+			continue
+		}
+		var blocks []anthropicBlock
+		if json.Unmarshal(msg.Content, &blocks) == nil {
+			for _, b := range blocks {
+				if b.Type == "tool_result" {
+					out = append(out, textOf(b.Content))
+				}
+			}
+		}
+	}
+	for _, in := range req.Input {
+		if in.Type == "function_call_output" {
+			out = append(out, outputText(in.Output))
+		}
+	}
+	return out
 }
 
 func (m *model) ServeHTTP(w http.ResponseWriter, r *http.Request) {
