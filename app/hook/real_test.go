@@ -4,22 +4,24 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
 // TestParseRealAgentPayloads parses every payload the real agents sent in
 // app/hook/realagents (testdata/AGENT/real/EVENT.json: Claude Code 2.1.332,
-// Codex 0.171.0, Copilot CLI 1.0.102), with no --event: each names its
-// event, its session, its working directory and, for a tool's event, the
+// Codex 0.171.0, Copilot CLI 1.0.102), with no --event unless the payload
+// names no event (Copilot CLI's agentStop, postToolUse, sessionEnd and
+// userPromptSubmitted, which fail without it): each names its event, its session, its working directory and, for a tool's event, the
 // tool and its command; each of Codex's names its turn, and its
 // PermissionRequest, UserPromptSubmit and Stop (recorded in one turn) the
 // same one.
 func TestParseRealAgentPayloads(t *testing.T) {
 	t.Parallel()
 	files, _ := filepath.Glob(filepath.Join("testdata", "*", "real", "*.json"))
-	if len(files) < 11 {
-		t.Fatalf("want the 11 recorded payloads, found %v", files)
+	if len(files) < 15 {
+		t.Fatalf("want the 15 recorded payloads, found %v", files)
 	}
 	codexTurns := map[string]bool{}
 	for _, f := range files {
@@ -30,11 +32,20 @@ func TestParseRealAgentPayloads(t *testing.T) {
 			t.Fatal(err)
 		}
 		p, err := Parse(a, "", b)
+		if a == CopilotCLI && err != nil {
+			// Copilot CLI 1.0.102 names no event in these: the entry's
+			// --event does (issue 32 item 8).
+			if !slices.Contains([]string{"agentStop", "postToolUse", "sessionEnd", "userPromptSubmitted"}, event) {
+				t.Errorf("%s: %v", f, err)
+				continue
+			}
+			p, err = Parse(a, event, b)
+		}
 		if err != nil {
 			t.Errorf("%s: %v", f, err)
 			continue
 		}
-		if !strings.EqualFold(p.Event, event) || p.SessionID == "" || p.Cwd != "/tmp/realagents/work" {
+		if !strings.EqualFold(p.Event, NormalizeEvent(event)) || p.SessionID == "" || p.Cwd != "/tmp/realagents/work" {
 			t.Errorf("%s: event %q session %q cwd %q", f, p.Event, p.SessionID, p.Cwd)
 		}
 		if a == Codex {
@@ -46,7 +57,7 @@ func TestParseRealAgentPayloads(t *testing.T) {
 		var in struct {
 			Command string `json:"command"`
 		}
-		if p.ToolName == "" || json.Unmarshal(p.ToolInput, &in) != nil || !strings.Contains(in.Command, "echo ran-allow") {
+		if p.ToolName == "" || json.Unmarshal(p.ToolInput, &in) != nil || !strings.Contains(in.Command, "echo ran-") {
 			t.Errorf("%s: tool %q input %s", f, p.ToolName, p.ToolInput)
 		}
 	}
