@@ -187,6 +187,9 @@ func answerOne(ctx context.Context, c *control.Client, id string, req control.An
 	if it.Result != nil {
 		return c.Answer(ctx, id, req) // the app says it is too late
 	}
+	if why := present.Unseen(&it.Question); why != "" {
+		return it, fmt.Errorf("refused, the question stays pending: %s", why)
+	}
 	t, err := openTerminal(ctx)
 	if err != nil {
 		return it, fmt.Errorf("approving needs you at a terminal, and this command has none (%w); the question stays pending: %s", err, noTerminalHelp)
@@ -233,7 +236,7 @@ func explainAnswerError(err error) error {
 		ae.Message = "no such question: " + ae.Message
 	case "not_pending":
 		ae.Message = "too late: " + ae.Message
-	case "needs_person", "needs_password", "wrong_password", "locked":
+	case "needs_person", "needs_password", "wrong_password", "locked", "unseen":
 		ae.Message = "refused: " + ae.Message
 	}
 	return ae

@@ -53,8 +53,11 @@ func choicesFor(q question.Question) ([]walkChoice, int) {
 	sel := 0
 	switch q.Kind {
 	case question.KindApproval:
-		cs = append(cs, walkChoice{label: "Allow", act: accept(`"allow"`)}, walkChoice{label: "Deny", act: plain(question.Decline)})
-		sel = 1
+		if present.Unseen(&q) == "" { // else showQuestion said why there is no Allow
+			cs = append(cs, walkChoice{label: "Allow", act: accept(`"allow"`)})
+			sel = 1
+		}
+		cs = append(cs, walkChoice{label: "Deny", act: plain(question.Decline)})
 	case question.KindConfirm:
 		yes, no := orDefault(q.YesLabel, "Yes"), orDefault(q.NoLabel, "No")
 		cs = append(cs, walkChoice{label: yes, act: accept(`"yes"`)}, walkChoice{label: no, act: accept(`"no"`)})
@@ -167,6 +170,9 @@ func showQuestion(t *terminal, q control.PendingQuestion, n, of int) {
 	}
 	if q.Destructive {
 		t.printf("This cannot be undone.\n")
+	}
+	if why := present.Unseen(&q.Question); why != "" {
+		t.printf("%s\n", why)
 	}
 	if q.URL != "" {
 		t.printf("Page: %s\n", q.URL)

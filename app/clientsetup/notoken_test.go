@@ -31,7 +31,7 @@ func TestNoCommandCarriesTheToken(t *testing.T) {
 			if err := tg.Print(&out); err != nil {
 				t.Fatal(err)
 			}
-			for _, line := range strings.Split(out.String(), "\n") {
+			for line := range strings.SplitSeq(out.String(), "\n") {
 				if strings.Contains(line, tok) && !strings.Contains(line, "Authorization") {
 					t.Errorf("%s (http %v): the token is printed outside the entry's Authorization: %q", client, useHTTP, line)
 				}

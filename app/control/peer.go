@@ -78,6 +78,10 @@ func (s *Server) sameUser(next http.Handler) http.Handler {
 // errNeedsPerson marks an answer that approves refused for want of the person.
 var errNeedsPerson = errors.New("only the person can approve this")
 
+// errUnseen marks an allow refused because the person cannot see all of
+// what it would run (present.Unseen).
+var errUnseen = errors.New(present.UnseenReason)
+
 // passwordError is an answer that approves, refused for want of the
 // password: 403 (429 when locked) with its own code, so that the CLI can
 // ask for the password; the message is personcheck's.
@@ -106,6 +110,10 @@ func (s *Server) channel(r *http.Request, id string, req AnswerRequest, resp que
 	term := ""
 	if req.TerminalConfirmed {
 		term, termErr = s.onTerminal(r)
+	}
+	if present.RefusesUnseen(&q, resp) {
+		s.log().Warn("allow of a request too long to show refused", "id", id)
+		return "", fmt.Errorf("%w The question stays pending", errUnseen)
 	}
 	if !q.Approves(resp) {
 		if termErr == nil {

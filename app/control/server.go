@@ -418,6 +418,8 @@ func writeError(w http.ResponseWriter, err error) {
 		status, body.Code = http.StatusForbidden, "other_user"
 	case errors.Is(err, errNeedsPerson):
 		status, body.Code = http.StatusForbidden, "needs_person"
+	case errors.Is(err, errUnseen):
+		status, body.Code = http.StatusForbidden, "unseen"
 	case errors.As(err, &pe):
 		status, body.Code = pe.status, pe.code
 	case errors.As(err, &re):

@@ -25,7 +25,7 @@ const claudeBuiltinMode = "auto"
 
 // claudeModeReach says what reaches the tray in each of Claude Code's
 // permission modes, with the hooks installed (docs/hooks.md, the mode table).
-var claudeModeReach = map[string]string{
+var claudeModeReach = map[string]string{ //nolint:gosec // G101 (a mode word such as "auto" or "default" read as a credential): sentences about permission modes, not secrets
 	"auto": "your allow and deny rules decide, a high-risk call or one an ask rule matches comes to the tray, " +
 		"Claude's own questions are asked there, and auto mode's classifier decides the rest (what it blocks is in the history)",
 	"default": "your rules decide, a high-risk call comes to the tray, and every other call Claude Code would ask about " +

@@ -15,17 +15,9 @@ import (
 // briefly; where the platform cannot tell (ErrNoOwner) it returns nil, and
 // the token or the link key guard alone. Any goroutine may call it.
 func SameUser(r *http.Request) error {
-	remote, err := netip.ParseAddrPort(r.RemoteAddr)
+	remote, local, err := Ends(r)
 	if err != nil {
-		return fmt.Errorf("peer address %q: %w", r.RemoteAddr, err)
-	}
-	la, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	if !ok {
-		return errors.New("the connection's own address is unknown")
-	}
-	local, err := netip.ParseAddrPort(la.String())
-	if err != nil {
-		return fmt.Errorf("own address %q: %w", la, err)
+		return err
 	}
 	uid, err := Owner(remote, local)
 	if errors.Is(err, ErrNoOwner) {
@@ -37,4 +29,22 @@ func SameUser(r *http.Request) error {
 		return fmt.Errorf("the peer runs as uid %d, the app as uid %d", uid, os.Getuid())
 	}
 	return nil
+}
+
+// Ends returns the two addresses of r's TCP connection: the client's
+// (remote) and the server's own (local). It does not block.
+func Ends(r *http.Request) (remote, local netip.AddrPort, err error) {
+	remote, err = netip.ParseAddrPort(r.RemoteAddr)
+	if err != nil {
+		return remote, local, fmt.Errorf("peer address %q: %w", r.RemoteAddr, err)
+	}
+	la, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok {
+		return remote, local, errors.New("the connection's own address is unknown")
+	}
+	local, err = netip.ParseAddrPort(la.String())
+	if err != nil {
+		return remote, local, fmt.Errorf("own address %q: %w", la, err)
+	}
+	return remote, local, nil
 }

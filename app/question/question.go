@@ -107,6 +107,11 @@ type Question struct {
 	// tool will run it: rules match its content (the command, the path).
 	// Approvals only.
 	Input json.RawMessage `json:"input,omitempty"`
+	// Cut reports that Details leaves part of what the approval would run
+	// out (a command or file beyond what fits), so the person cannot see
+	// all of it and no front end lets them allow it (present.Unseen). Set
+	// by whoever renders Details (app/toolcall). Approvals only.
+	Cut bool `json:"cut,omitempty"`
 	// Cwd is the working directory the approved action runs in, when the
 	// agent says ("" otherwise). Approvals only.
 	Cwd string `json:"cwd,omitempty"`

@@ -44,7 +44,8 @@ const cutNote = "\n\n… (cut: the request is too long to show in full)"
 // Approval is c as the approval question the person is asked: the action
 // is the tool's name; the details lead with the working directory and the
 // preface, then show the whole input (every key, what changes what runs set
-// apart); the risk is graded from what the input does. An input that is a
+// apart), or the question is Cut when it does not fit (no front end allows
+// that: present.Unseen); the risk is graded from what the input does. An input that is a
 // JSON object within question.MaxInput goes with the question, so that
 // rules match its content, and is graded in the working directory. The
 // caller sets the question's client and tool. It does not block; any
@@ -60,12 +61,13 @@ func Approval(c Call) question.Question {
 		details = "**Working directory:** `" + strings.ReplaceAll(c.Cwd, "`", "'") + "`\n\n" + details
 	}
 	details = c.Preface + details
+	cut := r.Cut
 	if rs := []rune(details); len(rs) > question.MaxDetails {
-		details = string(rs[:question.MaxDetails-64]) + cutNote
+		details, cut = string(rs[:question.MaxDetails-64])+cutNote, true
 	}
 	q := question.Question{
 		Kind: question.KindApproval, Action: clip(c.Tool, question.MaxAction), Message: clip(c.Tool, question.MaxMessage),
-		Details: details, AgentReason: r.Reason,
+		Details: details, AgentReason: r.Reason, Cut: cut,
 	}
 	if len(c.Cwd) <= question.MaxCwd {
 		q.Cwd = c.Cwd // a longer one is no path rules could name

@@ -75,3 +75,19 @@ func TestApprovalBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestApprovalCut: an approval whose details leave part of the input out
+// says so (issue 33 item 8); one shown in full does not.
+func TestApprovalCut(t *testing.T) {
+	t.Parallel()
+	long := json.RawMessage(`{"command":"` + strings.Repeat("x", 20129) + `"}`)
+	if q := Approval(Call{Tool: "Bash", Input: long}); !q.Cut {
+		t.Error("a 20,129-character command is not marked cut")
+	}
+	if q := Approval(Call{Tool: "Bash", Input: json.RawMessage(`{"command":"ls"}`)}); q.Cut {
+		t.Error("a short command is marked cut")
+	}
+	if q := Approval(Call{Tool: "Write", Input: json.RawMessage(`{"file_path":"a","content":"x"}`), Preface: strings.Repeat("é", question.MaxDetails+10)}); !q.Cut {
+		t.Error("details cut to the model's limit are not marked cut")
+	}
+}

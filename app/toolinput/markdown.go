@@ -37,7 +37,7 @@ const inlineMax = 120
 func listOthers(title string, items []item, lim int) string {
 	var short, long []string
 	for _, it := range items {
-		key := codeSpan(cutRunes(it.key, 200))
+		key := codeSpan(cutShown(it.key, 200))
 		inline := compactJSON(it.value)
 		if !strings.Contains(inline, "\n") && utf8.RuneCountInString(inline) <= inlineMax {
 			if riskyKey(it.key) && inline != "false" && inline != "null" {
@@ -91,7 +91,7 @@ func fit(blocks []string, rest []item) string {
 	for i, b := range blocks {
 		n := utf8.RuneCountInString(b) + 2
 		if used+n > room {
-			out = append(out, fmt.Sprintf("… (%d more parts of the request not shown: it is too long to show in full)", len(blocks)-i))
+			out = append(out, fmt.Sprintf("… (%d more parts of the request not shown: it is too long to show in full)", len(blocks)-i)+cutMark)
 			break
 		}
 		used += n
@@ -100,7 +100,7 @@ func fit(blocks []string, rest []item) string {
 	if extra != "" {
 		out = append(out, extra)
 	}
-	return cutRunes(strings.Join(out, "\n\n"), MaxDetails)
+	return cutShown(strings.Join(out, "\n\n"), MaxDetails)
 }
 
 // compactJSON is v as one-line JSON, with &, < and > as they are.
@@ -114,24 +114,58 @@ func compactJSON(v any) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// cutRunes cuts s to at most n characters, ending with … when cut.
+// cutMark marks where a rendering leaves part of the input out. It is a
+// byte that is not UTF-8, so no string decoded from JSON holds it; finish
+// counts and removes it (Rendered.Cut).
+const cutMark = "\xff"
+
+// cutRunes cuts s to at most n characters, ending with … when cut. It is
+// for what only points at the input (a word it names); cutShown cuts the
+// input itself.
 func cutRunes(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
+	return s[:runeIndex(s, n-1)] + "…"
+}
+
+// cutShown is cutRunes for a part of the input: a cut is marked (cutMark).
+func cutShown(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return s[:runeIndex(s, n-1)] + "…" + cutMark
+}
+
+// runeIndex is the byte index of s's n-th character (a byte that is not
+// UTF-8 counts as one), or len(s).
+func runeIndex(s string, n int) int {
+	i := 0
+	for ; n > 0 && i < len(s); n-- {
+		_, w := utf8.DecodeRuneInString(s[i:])
+		i += w
+	}
+	return i
 }
 
 // fence puts s in a fenced code block longer than any backtick run in it,
 // cutting s beyond lim characters with a note of how many are not shown.
 func fence(lang, s string, lim int) string {
-	if r := []rune(s); len(r) > lim {
-		s = string(r[:lim]) + fmt.Sprintf("\n… (%d more characters not shown)", len(r)-lim)
+	if n := utf8.RuneCountInString(s); n > lim {
+		s = s[:runeIndex(s, lim)] + fmt.Sprintf("\n… (%d more characters not shown)", n-lim) + cutMark
 	}
 	ticks := max(3, longestRun(s, '`')+1)
 	f := strings.Repeat("`", ticks)
 	return f + lang + "\n" + s + "\n" + f
+}
+
+// finish is r with its cut marks removed, Cut set when there was one.
+func finish(r Rendered) Rendered {
+	if strings.Contains(r.Details, cutMark) {
+		r.Cut = true
+		r.Details = strings.ReplaceAll(r.Details, cutMark, "")
+	}
+	return r
 }
 
 // codeSpan puts s in an inline code span that its own backticks cannot end.

@@ -38,6 +38,10 @@ type Rendered struct {
 	// or "". At most MaxReason characters; a longer description is listed
 	// with the other keys instead.
 	Reason string
+	// Cut reports that Details leaves part of the input out (a piece
+	// beyond MaxShown, parts beyond MaxDetails): the person cannot see all
+	// of what an allow would run (present.Unseen).
+	Cut bool
 }
 
 // Decode reads a tool input, keeping numbers as written (json.Number). It
@@ -62,13 +66,13 @@ func Decode(raw json.RawMessage) (map[string]any, error) {
 func RenderJSON(tool string, raw json.RawMessage) Rendered {
 	in, err := Decode(raw)
 	if err != nil {
-		return Rendered{Details: fence("", string(raw), MaxDetails-64)}
+		return finish(Rendered{Details: fence("", string(raw), MaxDetails-64)})
 	}
 	var pretty bytes.Buffer
 	if json.Indent(&pretty, raw, "", "  ") != nil {
-		return render(tool, in, "")
+		return finish(render(tool, in, ""))
 	}
-	return render(tool, in, pretty.String())
+	return finish(render(tool, in, pretty.String()))
 }
 
 // Render renders tool's input for the person: Claude Code's built-in tools
@@ -77,7 +81,7 @@ func RenderJSON(tool string, raw json.RawMessage) Rendered {
 // that is too long, as the key: value list, so that every key is named). It
 // does not block; any goroutine may call it.
 func Render(tool string, input map[string]any) Rendered {
-	return render(tool, input, "")
+	return finish(render(tool, input, ""))
 }
 
 // render is Render; asJSON, when set, is how to show input as JSON (the

@@ -96,6 +96,12 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 		s.serveForm(w, http.StatusTooManyRequests, v, key)
 		return
 	}
+	if present.Unseen(&q) != "" && (present.RefusesUnseen(&q, resp) || r.PostForm.Get("action") == "allow") {
+		v.Error = present.UnseenReason
+		s.log.Warn("web allow of a request too long to show refused", "id", id)
+		s.serveForm(w, http.StatusForbidden, v, key)
+		return
+	}
 	if ferr != nil {
 		v.Error = present.UpperFirst(ferr.Error())
 		s.serveForm(w, http.StatusUnprocessableEntity, v, key)

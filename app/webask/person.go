@@ -8,6 +8,7 @@ import (
 	"github.com/asktray/asktray/app/loopback"
 	"github.com/asktray/asktray/app/personcheck"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // sessionCookie names the browser's session, the channel a password's grace
@@ -56,20 +57,23 @@ func (s *Server) ensureSession(w http.ResponseWriter, r *http.Request) string {
 	s.mu.Unlock()
 	// Not Secure: the page is plain HTTP on loopback, where a Secure cookie
 	// would never come back.
+	// A short life: the grace it may carry lasts at most MaxGrace.
 	http.SetCookie(w, &http.Cookie{ //nolint:gosec // G124: see above
-		Name: sessionCookie, Value: sid, Path: "/q/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+		Name: sessionCookie, Value: sid, Path: "/q/", HttpOnly: true, SameSite: http.SameSiteStrictMode,
+		MaxAge: int(personcheck.MaxGrace / time.Second)})
 	return sid
 }
 
 // passwordField returns the password field of q's page, or nil when no
-// answer to q approves. It does not block.
+// answer to q approves or the page may not approve it (present.Unseen). It
+// does not block.
 func (s *Server) passwordField(r *http.Request, q *question.Question) *passwordView {
-	if !q.CanApprove() {
+	if !q.CanApprove() || present.Unseen(q) != "" {
 		return nil
 	}
 	p := &passwordView{Grace: graceWords(s.grace())}
 	if sid := s.session(r); sid != "" && s.cfg.Person != nil {
-		p.Fresh = s.cfg.Person.Fresh(personcheck.Browser(sid))
+		p.Fresh = s.cfg.Person.Fresh(browserChannel(sid, r))
 	}
 	return p
 }
@@ -102,7 +106,7 @@ func (s *Server) prove(w http.ResponseWriter, r *http.Request, id string) error 
 	if s.cfg.Person == nil {
 		return fmt.Errorf("%w: no password check is set up; %s", personcheck.ErrUnavailable, personcheck.DialogHint)
 	}
-	ch := personcheck.Browser(s.ensureSession(w, r))
+	ch := browserChannel(s.ensureSession(w, r), r)
 	err := s.cfg.Person.Prove(ch, r.PostForm.Get("password"))
 	if err != nil {
 		s.log.Warn("web approval refused", "id", id, "channel", string(ch), "err", err)

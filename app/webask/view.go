@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/asktray/asktray/app/question"
@@ -192,6 +193,12 @@ func (v *view) approvalControls() {
 	}
 	v.Note = &noteView{Label: "Message to the agent (optional)", Multiline: true}
 	v.Buttons = []buttonView{deny, allow}
+	if why := present.Unseen(q); why != "" {
+		// No allow for what the page cannot show in full.
+		v.Buttons = []buttonView{deny}
+		v.RiskNote = strings.TrimSpace(v.Warning + " " + v.RiskNote)
+		v.Warning = why
+	}
 }
 
 // optionItems lists options, as shown, with the defaults checked.

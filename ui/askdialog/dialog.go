@@ -348,6 +348,9 @@ func (d *questionDialog) answer(control, input string, respond func() (question.
 		resp.Via = question.ViaDialog
 		resp, err = d.q.CheckResponse(resp)
 	}
+	if err == nil && present.RefusesUnseen(&d.q, resp) {
+		err = errors.New(present.UnseenReason)
+	}
 	if err != nil {
 		d.showError(err)
 		return

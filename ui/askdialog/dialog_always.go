@@ -260,7 +260,7 @@ func (p *alwaysPanel) confirm() {
 	ar, _ := d.r.(*approvalRenderer)
 	respond := ar.deny.respond
 	if p.decision == policy.Allow {
-		respond = ar.allow.respond
+		respond = ar.Answer // an error when the request is too long to show
 	}
 	p.close()
 	d.answer("Always "+string(p.decision), "always-panel", respond)

@@ -2,6 +2,7 @@ package askdialog
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -52,9 +53,17 @@ func newApprovalRenderer(q *question.Question, h host) (renderer, error) {
 		r.always = &action{label: "Always…", importance: widget.LowImportance, do: ah.showAlways}
 	}
 	box := container.NewVBox()
+	if why := present.Unseen(q); why != "" {
+		// What the dialog cannot show in full is never allowed here: no
+		// Allow, no rule, and the reason in its place.
+		r.allow, r.always = nil, nil
+		box.Add(warningLine(why))
+	}
 	switch line, warn := present.RiskLine(q); {
 	case warn:
-		r.allow.outlined = true
+		if r.allow != nil {
+			r.allow.outlined = true
+		}
 		r.risk = warningLine(line)
 	case line != "":
 		r.risk = uikit.SmallLabel(line)
@@ -83,16 +92,26 @@ func (r *approvalRenderer) reply(a question.Action, value json.RawMessage) func(
 func (r *approvalRenderer) Content() fyne.CanvasObject { return r.content }
 
 // Actions returns Always… (when rules can be made), Deny and Allow once;
-// Deny is the decline.
+// Deny is the decline. A request too long to show has Deny alone
+// (present.Unseen).
 func (r *approvalRenderer) Actions() []*action {
-	if r.always != nil {
+	switch {
+	case r.allow == nil:
+		return []*action{r.deny}
+	case r.always != nil:
 		return []*action{r.always, r.deny, r.allow}
 	}
 	return []*action{r.deny, r.allow}
 }
 
-// Answer returns the allow-once answer.
-func (r *approvalRenderer) Answer() (question.Response, error) { return r.allow.respond() }
+// Answer returns the allow-once answer, or an error when the request is
+// too long to show in full.
+func (r *approvalRenderer) Answer() (question.Response, error) {
+	if r.allow == nil {
+		return question.Response{}, errors.New(present.UnseenReason)
+	}
+	return r.allow.respond()
+}
 
 // Focus leaves focus on the dialog, so Enter denies rather than typing.
 func (r *approvalRenderer) Focus() fyne.Focusable { return nil }

@@ -37,7 +37,7 @@ var claude = agentSpec{
 	ownPromptBeside: true,
 	noticeWords:     "Claude Code is asking in its terminal",
 	more: []scenario{{"notification", notification}, {"answered no in the agent", answeredInAgent(false)},
-		{"answered yes in the agent", answeredInAgent(true)}},
+		{"answered yes in the agent", answeredInAgent(true)}, {"one question per call", manualOneQuestion}},
 }
 
 func TestClaudeCode(t *testing.T) {

@@ -50,7 +50,10 @@ type modelRequest struct {
 	Body         json.RawMessage
 }
 
-var runRE = regexp.MustCompile(`RUN<<(.+?)>>`)
+var (
+	runRE = regexp.MustCompile(`RUN<<(.+?)>>`)
+	askRE = regexp.MustCompile(`ASK<<(.+?)>>`)
+)
 
 // startModel serves the fake model until the test ends.
 func startModel(t *testing.T) *model {
@@ -192,6 +195,7 @@ func modelList() map[string]any {
 type turn struct {
 	command string
 	text    string
+	ask     string // Claude Code: ask the person this with AskUserQuestion
 }
 
 // event is a step of the conversation the model reads: the person's text
@@ -208,6 +212,9 @@ func decide(events []event, haveShell bool) turn {
 	for _, e := range slices.Backward(events) {
 		if e.result {
 			return turn{text: "REPLY<<" + e.text + ">>"}
+		}
+		if m := askRE.FindStringSubmatch(e.text); m != nil {
+			return turn{ask: m[1]}
 		}
 		if m := runRE.FindAllStringSubmatch(e.text, -1); m != nil {
 			if haveShell {

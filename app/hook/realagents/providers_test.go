@@ -18,6 +18,20 @@ type anthropicRequest struct {
 	Tools []struct {
 		Name string `json:"name"`
 	} `json:"tools"`
+	// Safeguards asks for auto mode's review of each tool call in the
+	// answer itself (Claude Code 2.1.332 in auto mode, with its server
+	// classifier, the default).
+	Safeguards json.RawMessage `json:"safeguards"`
+}
+
+// blockMark in a command makes the fake auto mode classifier block it.
+const blockMark = "CLASSIFIER-BLOCK"
+
+// askUserQuestionInput is the AskUserQuestion call the fake model makes for
+// an ASK<<question>> prompt.
+func askUserQuestionInput(q string) map[string]any {
+	return map[string]any{"questions": []any{map[string]any{"question": q, "header": "DB", "multiSelect": false,
+		"options": []any{map[string]any{"label": "Postgres", "description": "relational"}, map[string]any{"label": "SQLite", "description": "embedded"}}}}}
 }
 
 type anthropicBlock struct {
@@ -51,18 +65,34 @@ func (m *model) anthropic(w http.ResponseWriter, body []byte) {
 			}
 		}
 	}
-	haveShell := false
+	haveShell, haveAsk := false, false
 	for _, tl := range req.Tools {
 		haveShell = haveShell || tl.Name == "Bash"
+		haveAsk = haveAsk || tl.Name == "AskUserQuestion"
 	}
 	next := decide(events, haveShell)
+	if next.ask != "" && !haveAsk {
+		next = turn{text: "ok"}
+	}
 	msgID := m.id("msg")
 	var block map[string]any
 	var delta map[string]any
 	stop := "end_turn"
-	if next.command != "" {
-		input := map[string]any{"command": next.command, "description": "Run the command the person asked for"}
-		block = map[string]any{"type": "tool_use", "id": m.id("toolu"), "name": "Bash", "input": map[string]any{}}
+	var verdict []any // auto mode's review of the tool call, when asked for
+	if next.command != "" || next.ask != "" {
+		name, input := "Bash", map[string]any{"command": next.command, "description": "Run the command the person asked for"}
+		if next.ask != "" {
+			name, input = "AskUserQuestion", askUserQuestionInput(next.ask)
+		}
+		toolID := m.id("toolu")
+		block = map[string]any{"type": "tool_use", "id": toolID, "name": name, "input": map[string]any{}}
+		if len(req.Safeguards) > 0 {
+			v := map[string]any{"type": "evaluated", "outcome": "not_flagged"}
+			if strings.Contains(next.command, blockMark) {
+				v = map[string]any{"type": "evaluated", "outcome": "flagged", "explanation": "fake classifier: " + blockMark}
+			}
+			verdict = []any{map[string]any{"type": "dangerous_tool_use", "status": map[string]any{"type": "available", "tool_uses": map[string]any{toolID: v}}}}
+		}
 		delta = map[string]any{"type": "input_json_delta", "partial_json": mustJSON(input)}
 		stop = "tool_use"
 		if !req.Stream {
@@ -88,8 +118,11 @@ func (m *model) anthropic(w http.ResponseWriter, body []byte) {
 	sse(w, "content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": block})
 	sse(w, "content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": delta})
 	sse(w, "content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
-	sse(w, "message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
-		"usage": map[string]any{"output_tokens": 10}})
+	md := map[string]any{"stop_reason": stop, "stop_sequence": nil}
+	if verdict != nil {
+		md["safeguard_results"] = verdict
+	}
+	sse(w, "message_delta", map[string]any{"type": "message_delta", "delta": md, "usage": map[string]any{"output_tokens": 10}})
 	sse(w, "message_stop", map[string]any{"type": "message_stop"})
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -31,6 +32,11 @@ func (s *session) savePayloads(root string) {
 			continue
 		}
 		name := ev.Hook + ev.Copilot
+		if i := slices.Index(r.Args, "--event"); name == "" && i >= 0 && i+1 < len(r.Args) {
+			// Copilot CLI's userPromptSubmitted, postToolUse and agentStop
+			// name no event (1.0.102): the entry's --event does.
+			name = r.Args[i+1]
+		}
 		if name == "" || seen[name] {
 			continue
 		}
