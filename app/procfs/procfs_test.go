@@ -41,7 +41,8 @@ func TestParseStat(t *testing.T) {
 }
 
 // TestReadSelf reads this test process's own entries: its parent, its
-// state (running) and its arguments as the kernel has them.
+// state and its arguments as the kernel has them (the main thread the
+// status is of may sleep while another reads it).
 func TestReadSelf(t *testing.T) {
 	t.Parallel()
 	if runtime.GOOS != "linux" {
@@ -54,8 +55,8 @@ func TestReadSelf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.PID != os.Getpid() || st.PPID != os.Getppid() || st.State != 'R' || st.Start == 0 {
-		t.Errorf("ReadStat(self) = %+v; want pid %d, ppid %d, running, a start time", st, os.Getpid(), os.Getppid())
+	if st.PID != os.Getpid() || st.PPID != os.Getppid() || st.State == 0 || st.Start == 0 {
+		t.Errorf("ReadStat(self) = %+v; want pid %d, ppid %d, a state, a start time", st, os.Getpid(), os.Getppid())
 	}
 	argv, err := ReadCmdline(os.Getpid())
 	if err != nil || !slices.Equal(argv, os.Args) {
