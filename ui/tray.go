@@ -142,7 +142,7 @@ func (t *tray) install() {
 // refresh brings the menu, icon, tooltip and status window up to date with the broker.
 func (t *tray) refresh() {
 	t.pending = t.env.Broker.Pending()
-	n := len(t.pending)
+	n, notices := present.Waiting(t.pending)
 	// Rebuild the menu only when what it shows changed: each rebuild gives
 	// the items new D-Bus ids and makes the tray host fetch the layout again.
 	var key strings.Builder
@@ -155,13 +155,10 @@ func (t *tray) refresh() {
 		t.menuKey = key.String()
 		t.menu.Items = t.menuItems()
 	}
-	t.statusCount.SetText(pendingLabel(n))
+	t.statusCount.SetText(present.WaitingLabel(n, notices))
 	if desk, ok := t.app.(desktop.App); ok {
-		icon := assets.TrayPendingCount(n)
-		if t.away {
-			icon = assets.TrayAway
-		}
-		tip := t.tooltip(n)
+		icon := t.icon(n)
+		tip := t.tooltip(n, notices)
 		// Every broker event lands here (an agent starting or ending a wait
 		// is one); the icon and tooltip go over D-Bus, so only on change.
 		if icon != t.shownIcon || tip != t.shownTip {
@@ -178,10 +175,19 @@ func (t *tray) refresh() {
 	}
 }
 
+// icon is the tray icon with n questions pending: the count, or the away
+// icon. Notices do not count: one alone leaves the icon idle.
+func (t *tray) icon(n int) fyne.Resource {
+	if t.away {
+		return assets.TrayAway
+	}
+	return assets.TrayPendingCount(n)
+}
+
 // menuItems builds the tray menu from t.pending: one item per pending
 // question, then the app's commands. Quit is ours, last, so Fyne adds none.
 func (t *tray) menuItems() []*fyne.MenuItem {
-	count := fyne.NewMenuItem(pendingLabel(len(t.pending)), nil)
+	count := fyne.NewMenuItem(present.WaitingLabel(present.Waiting(t.pending)), nil)
 	count.Disabled = true
 	items := []*fyne.MenuItem{count}
 	for _, q := range t.pending {
@@ -297,20 +303,11 @@ func questionLabel(q question.Question) string {
 	return q.Client.DisplayName() + ": " + present.ShortenRunes(text, 47)
 }
 
-func pendingLabel(n int) string {
-	switch n {
-	case 0:
-		return "No pending questions"
-	case 1:
-		return "1 pending question"
-	}
-	return fmt.Sprintf("%d pending questions", n)
-}
-
-// confirmQuit quits at once when nothing is pending; otherwise it asks first,
-// since quitting ends every pending question as interrupted.
+// confirmQuit quits at once when no question is pending (notices only
+// tell: they end with the app unasked); otherwise it asks first, since
+// quitting ends every pending question as interrupted.
 func (t *tray) confirmQuit() {
-	n := len(t.env.Broker.Pending())
+	n, _ := present.Waiting(t.env.Broker.Pending())
 	if n == 0 {
 		t.app.Quit()
 		return
@@ -321,7 +318,7 @@ func (t *tray) confirmQuit() {
 		return
 	}
 	w := t.app.NewWindow("Quit Asktray?")
-	msg := widget.NewLabel(fmt.Sprintf("%s still waiting. If you quit, the agents are told they were interrupted.", pendingLabel(n)))
+	msg := widget.NewLabel(fmt.Sprintf("%s still waiting. If you quit, the agents are told they were interrupted.", present.CountNoun(n, "question")))
 	msg.Wrapping = fyne.TextWrapWord
 	stay := widget.NewButton("Keep running", func() { w.Close() })
 	stay.Importance = widget.HighImportance

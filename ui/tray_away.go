@@ -4,11 +4,13 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/asktray/asktray/app/policy"
+	"github.com/asktray/asktray/app/question/present"
 )
 
-// tooltip is the tray icon's tooltip with n questions pending.
-func (t *tray) tooltip(n int) string {
-	tip := "Asktray: " + pendingLabel(n)
+// tooltip is the tray icon's tooltip with n questions and some notices
+// pending.
+func (t *tray) tooltip(n, notices int) string {
+	tip := "Asktray: " + present.WaitingLabel(n, notices)
 	switch {
 	case t.away && t.env.Policy != nil && t.env.Policy.AwayMode() == policy.AwayReject:
 		tip += " (away: new questions are rejected)"

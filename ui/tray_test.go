@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,6 +13,8 @@ import (
 	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
+	"github.com/asktray/asktray/assets"
 	"github.com/asktray/asktray/ui/askdialog"
 )
 
@@ -97,11 +100,49 @@ func TestTray_QuitAsksWhenQuestionsWait(t *testing.T) {
 	}
 }
 
-func TestPendingLabel(t *testing.T) {
-	for n, want := range map[int]string{0: "No pending questions", 1: "1 pending question", 7: "7 pending questions"} {
-		if got := pendingLabel(n); got != want {
-			t.Errorf("pendingLabel(%d) = %q, want %q", n, got, want)
-		}
+// TestTray_ANoticeIsNotAQuestion: a notice (an agent's notify, the doctor's
+// test request) is listed, but it does not count as a pending question: the
+// icon stays idle, the count says "1 notice", and Quit does not warn of it
+// (issue 37 item 11: it turned the badge amber and made Quit warn).
+func TestTray_ANoticeIsNotAQuestion(t *testing.T) {
+	a := test.NewTempApp(t)
+	b := question.NewBroker(question.Config{})
+	defer b.Close()
+	tr := newTray(a, app.Env{Broker: b})
+	tr.install()
+	ask(t, b, question.Question{Kind: question.KindNotice, Message: "Build finished", Client: question.Client{Name: "codex"}})
+	tr.refresh()
+	if got := labels(tr); got[0] != "No pending questions · 1 notice" || !strings.HasPrefix(got[1], "codex: ") {
+		t.Fatalf("menu %q", got)
+	}
+	n, notices := present.Waiting(tr.pending)
+	if tr.icon(n) != assets.TrayIdle || tr.tooltip(n, notices) != "Asktray: No pending questions · 1 notice" {
+		t.Fatalf("icon idle %v, tooltip %q", tr.icon(n) == assets.TrayIdle, tr.tooltip(n, notices))
+	}
+	tr.showStatus()
+	if tr.statusCount.Text != "No pending questions · 1 notice" {
+		t.Fatalf("status window shows %q", tr.statusCount.Text)
+	}
+	quit := tr.menu.Items[len(tr.menu.Items)-1]
+	if quit.Label != "Quit" {
+		t.Fatalf("last item %q", quit.Label)
+	}
+	quit.Action()
+	if tr.quit != nil {
+		t.Fatal("Quit warned of a notice as of a waiting question")
+	}
+
+	ask(t, b, question.Question{Kind: question.KindConfirm, Message: "ok?"})
+	tr.refresh()
+	if got := labels(tr); got[0] != "1 pending question · 1 notice" {
+		t.Fatalf("menu count %q", got[0])
+	}
+	if n, _ := present.Waiting(tr.pending); tr.icon(n) != assets.TrayPendingCount(1) {
+		t.Fatal("a pending question did not change the icon")
+	}
+	tr.menu.Items[len(tr.menu.Items)-1].Action()
+	if tr.quit == nil {
+		t.Fatal("quit with a pending question did not ask first")
 	}
 }
 
@@ -160,6 +201,21 @@ func TestTray_AwayHoldsQuestionsSilently(t *testing.T) {
 	if !tr.away || !item(tr, "Away (do not disturb)").Checked {
 		t.Fatal("the tray did not follow away on from the policy")
 	}
+	// End the question and close its dialog: an open dialog keeps the
+	// manager's one-second ticker running, and on Fyne's test driver its
+	// ticks run on the ticker's goroutine, racing the next test's widgets.
+	if err := b.Withdraw(q.ID); err != nil {
+		t.Fatal(err)
+	}
+	for ev := range events {
+		tr.handle(ev)
+		if ev.Type == question.EventEnded && ev.Question.ID == q.ID {
+			break
+		}
+	}
+	if !tr.dialogs.Idle() {
+		t.Fatal("the withdrawn question's dialog is still open")
+	}
 }
 
 // TestTray_AwayRejectModeShowsNothing checks that with away on and the
@@ -179,7 +235,7 @@ func TestTray_AwayRejectModeShowsNothing(t *testing.T) {
 	tr.install()
 	defer tr.followPolicy()()
 	item(tr, "Away (do not disturb)").Action()
-	if tip := tr.tooltip(0); !tr.away || tip != "Asktray: No pending questions (away: new questions are rejected)" {
+	if tip := tr.tooltip(0, 0); !tr.away || tip != "Asktray: No pending questions (away: new questions are rejected)" {
 		t.Fatalf("away %v tip %q", tr.away, tip)
 	}
 	q := ask(t, b, question.Question{Kind: question.KindConfirm, Client: question.Client{Name: "codex"}, Message: "Deploy?"})
@@ -211,7 +267,7 @@ func TestTray_AwayHandbackMode(t *testing.T) {
 	tr.install()
 	defer tr.followPolicy()()
 	item(tr, "Away (do not disturb)").Action()
-	if tip := tr.tooltip(0); !tr.away || tip != "Asktray: No pending questions (away: questions go back to the agents' chats)" {
+	if tip := tr.tooltip(0, 0); !tr.away || tip != "Asktray: No pending questions (away: questions go back to the agents' chats)" {
 		t.Fatalf("away %v tip %q", tr.away, tip)
 	}
 	q := ask(t, b, question.Question{Kind: question.KindConfirm, Client: question.Client{Name: "codex"}, Message: "Tag it?"})

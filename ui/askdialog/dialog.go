@@ -245,6 +245,10 @@ func (d *questionDialog) setStopped(on bool) {
 
 // tick refreshes the time-left label; the manager calls it once a second. Runs on the Fyne goroutine.
 func (d *questionDialog) tick() {
+	if d.q.Kind == question.KindNotice {
+		d.times.SetText(noticeTimeLine(d.q.Created))
+		return
+	}
 	d.times.SetText(timesLine(d.q.Created, d.q.Deadline, d.clock.now()))
 }
 

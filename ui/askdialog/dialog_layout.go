@@ -184,6 +184,9 @@ func (d *questionDialog) bar() fyne.CanvasObject {
 	d.snoozeButton = newDialogButton(d, "Snooze", nil, d.showSnoozeMenu)
 	d.snoozeButton.Icon = theme.HistoryIcon()
 	d.snoozeButton.Importance = widget.LowImportance
+	if d.q.Kind == question.KindNotice {
+		d.snoozeButton.Hide() // a notice only tells: nothing waits on it to put off
+	}
 
 	right := container.NewHBox()
 	stack := container.NewVBox()
@@ -268,6 +271,12 @@ func (d *questionDialog) fit() {
 // timesLine says when the question was asked and how long is left.
 func timesLine(created, deadline, now time.Time) string {
 	return "asked " + created.Local().Format("15:04:05") + "  ·  " + present.TimeLeft(deadline.Sub(now))
+}
+
+// noticeTimeLine is a notice's: when it came, no countdown (nobody waits on
+// it).
+func noticeTimeLine(created time.Time) string {
+	return "sent " + created.Local().Format("15:04:05")
 }
 
 // newIconRow puts icon left of a (wrapped) label, lined up with its first line.
