@@ -80,7 +80,7 @@ var errNeedsPerson = errors.New("only the person can approve this")
 
 // errUnseen marks an allow refused because the person cannot see all of
 // what it would run (present.Unseen).
-var errUnseen = errors.New(present.UnseenReason)
+var errUnseen = present.ErrUnseen
 
 // passwordError is an answer that approves, refused for want of the
 // password: 403 (429 when locked) with its own code, so that the CLI can
@@ -113,7 +113,7 @@ func (s *Server) channel(r *http.Request, id string, req AnswerRequest, resp que
 	}
 	if present.RefusesUnseen(&q, resp) {
 		s.log().Warn("allow of a request too long to show refused", "id", id)
-		return "", fmt.Errorf("%w The question stays pending", errUnseen)
+		return "", fmt.Errorf("%w; the question stays pending", errUnseen)
 	}
 	if !q.Approves(resp) {
 		if termErr == nil {

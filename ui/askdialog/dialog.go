@@ -353,7 +353,7 @@ func (d *questionDialog) answer(control, input string, respond func() (question.
 		resp, err = d.q.CheckResponse(resp)
 	}
 	if err == nil && present.RefusesUnseen(&d.q, resp) {
-		err = errors.New(present.UnseenReason)
+		err = present.ErrUnseen
 	}
 	if err != nil {
 		d.showError(err)

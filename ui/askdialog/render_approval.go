@@ -2,7 +2,6 @@ package askdialog
 
 import (
 	"encoding/json"
-	"errors"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -108,7 +107,7 @@ func (r *approvalRenderer) Actions() []*action {
 // too long to show in full.
 func (r *approvalRenderer) Answer() (question.Response, error) {
 	if r.allow == nil {
-		return question.Response{}, errors.New(present.UnseenReason)
+		return question.Response{}, present.ErrUnseen
 	}
 	return r.allow.respond()
 }

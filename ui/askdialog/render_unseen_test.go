@@ -2,6 +2,7 @@ package askdialog
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -25,7 +26,7 @@ func TestApprovalDialog_NoAllowForWhatCannotBeSeen(t *testing.T) {
 	if got := strings.Join(buttonTexts(d), ","); got != "Deny" {
 		t.Fatalf("buttons %s, want Deny alone", got)
 	}
-	if _, err := d.r.Answer(); err == nil || err.Error() != present.UnseenReason {
+	if _, err := d.r.Answer(); !errors.Is(err, present.ErrUnseen) {
 		t.Fatalf("the renderer's answer: %v", err)
 	}
 	d.guard.arm()

@@ -1,11 +1,19 @@
 package present
 
-import "github.com/asktray/asktray/app/question"
+import (
+	"errors"
+
+	"github.com/asktray/asktray/app/question"
+)
 
 // UnseenReason is what a front end says instead of offering an allow it
 // cannot show in full.
 const UnseenReason = "This request is too long to show in full, so it cannot be allowed here: " +
 	"allowing it would run what you never saw. Deny it, and ask the agent to split it into shorter requests."
+
+// ErrUnseen is the error an allow that Unseen refuses gets.
+var ErrUnseen = errors.New("this request is too long to show in full, so it cannot be allowed here: " +
+	"allowing it would run what you never saw; deny it, and ask the agent to split it into shorter requests")
 
 // Unseen says why the person cannot allow q where it is shown, or "" when
 // they can: an approval whose details leave part of what it would run out
