@@ -181,11 +181,8 @@ func choiceProps(q question.Question, titled bool) (map[string]any, []string) {
 	props := map[string]any{}
 	var required []string
 	if q.Kind == question.KindMultiChoice {
-		max := len(q.Options)
-		if q.MaxSelect > 0 {
-			max = q.MaxSelect
-		}
-		p := map[string]any{"type": "array", "title": "Choose", "minItems": q.MinSelect, "maxItems": max,
+		lo, hi := q.SelectBounds()
+		p := map[string]any{"type": "array", "title": "Choose", "minItems": lo, "maxItems": hi,
 			"items": map[string]any{"anyOf": titledConsts(q.Options, nil)}}
 		if l := present.DefaultLabels(q.Default); l != nil {
 			p["default"] = l

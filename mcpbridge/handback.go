@@ -63,10 +63,7 @@ func handbackPick(q question.Question) string {
 	if q.Kind == question.KindChoice {
 		return "Pick one:"
 	}
-	lo, hi := q.MinSelect, q.MaxSelect
-	if hi == 0 {
-		hi = len(q.Options)
-	}
+	lo, hi := q.SelectBounds()
 	return fmt.Sprintf("Pick %d to %d:", lo, hi)
 }
 

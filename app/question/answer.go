@@ -232,18 +232,28 @@ func (q *Question) checkSelection(raw json.RawMessage, field string) (json.RawMe
 		return nil, fieldErr(field, "pick one option, got %d", len(labels))
 	}
 	if q.Kind == KindMultiChoice {
-		max := len(q.Options)
-		if q.MaxSelect > 0 {
-			max = q.MaxSelect
+		lo, hi := q.SelectBounds()
+		if len(labels) < lo {
+			return nil, fieldErr(field, "pick at least %d, got %d", lo, len(labels))
 		}
-		if len(labels) < q.MinSelect {
-			return nil, fieldErr(field, "pick at least %d, got %d", q.MinSelect, len(labels))
-		}
-		if len(labels) > max {
-			return nil, fieldErr(field, "pick at most %d, got %d", max, len(labels))
+		if len(labels) > hi {
+			return nil, fieldErr(field, "pick at most %d, got %d", hi, len(labels))
 		}
 	}
 	return json.Marshal(labels)
+}
+
+// SelectBounds returns how many options a multi_choice takes at the least
+// and at the most: min_select, and max_select or else every option. It is
+// the one reading of the two fields, for the answer's check, the dialog,
+// the page, the terminal, the client's own form and a handed-back
+// question.
+func (q *Question) SelectBounds() (lo, hi int) {
+	hi = len(q.Options)
+	if q.MaxSelect > 0 {
+		hi = q.MaxSelect
+	}
+	return q.MinSelect, hi
 }
 
 func (q *Question) hasOption(label string) bool {

@@ -96,7 +96,7 @@ func (r *choiceRenderer) Answer() (question.Response, error) {
 
 // updateRule shows how many to pick and how many are picked, red when too many.
 func (r *choiceRenderer) updateRule() {
-	_, hi := present.SelectBounds(r.q)
+	_, hi := r.q.SelectBounds()
 	n := len(r.list.selected())
 	r.rule.Importance = widget.LowImportance
 	if n > hi {

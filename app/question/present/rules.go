@@ -8,19 +8,9 @@ import (
 	"github.com/asktray/asktray/app/question"
 )
 
-// SelectBounds returns how many options a multi_choice takes at the least
-// and at the most.
-func SelectBounds(q *question.Question) (lo, hi int) {
-	hi = len(q.Options)
-	if q.MaxSelect > 0 {
-		hi = q.MaxSelect
-	}
-	return q.MinSelect, hi
-}
-
 // SelectRule says how many options a multi_choice wants ("Pick 1 to 3").
 func SelectRule(q *question.Question) string {
-	lo, hi := SelectBounds(q)
+	lo, hi := q.SelectBounds()
 	switch {
 	case lo == hi:
 		return fmt.Sprintf("Pick %d", lo)
@@ -45,7 +35,7 @@ func PickError(q *question.Question, n int, note string) error {
 		}
 		return errors.New("pick one of the options")
 	}
-	lo, hi := SelectBounds(q)
+	lo, hi := q.SelectBounds()
 	switch {
 	case n < lo:
 		return fmt.Errorf("pick at least %d (%d picked)", lo, n)
