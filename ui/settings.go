@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/policy"
+	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/app/settings"
 )
 
@@ -93,9 +95,9 @@ func (s *settingsWindow) load(st settings.Settings) {
 		}
 		return strconv.Itoa(n)
 	}
-	s.timeout.SetText(num(st.DefaultTimeoutSeconds, 300))
+	s.timeout.SetText(num(st.DefaultTimeoutSeconds, int(question.DefaultTimeout/time.Second)))
 	s.window.SetText(num(st.DefaultWindowSeconds, 55))
-	s.armDelay.SetText(num(st.ArmDelayMS, 500))
+	s.armDelay.SetText(num(st.ArmDelayMS, int(question.DefaultArmDelay/time.Millisecond)))
 	s.retention.SetText(strconv.Itoa(st.HistoryRetentionDays))
 	var lines []string
 	for _, w := range st.BlockingWindows {

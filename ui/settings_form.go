@@ -3,11 +3,13 @@ package ui
 import (
 	"fmt"
 	"strconv"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/ui/internal/uikit"
 )
 
@@ -63,13 +65,14 @@ type settingsRow struct {
 func (s *settingsWindow) generalRows() []settingsRow {
 	return []settingsRow{
 		{labelTimeout, s.timeout, "When the agent sets no time limit, a question you have not answered ends after this long, " +
-			"never approved (10–86400)."},
+			fmt.Sprintf("never approved (%d–%d).", question.MinTimeout/time.Second, question.MaxTimeout/time.Second)},
 		{labelWindow, s.window, "How long an agent's call waits for your answer before the agent is told to check back " +
 			"later; the question stays open. For agents with no line below and no wait of their own " +
 			"(Claude Code waits 15 min; Codex, Cursor and VS Code 4.5 min; Claude Desktop 50 s)."},
 		{labelWindows, s.windows, "One line per agent: a part of its name = seconds. The first line that matches wins."},
 		{labelArmDelay, s.armDelay, "A dialog's answer buttons work only once it has been visible and focused this long, " +
-			"so a keypress meant for another window cannot answer it (300–5000)."},
+			fmt.Sprintf("so a keypress meant for another window cannot answer it (%d–%d).",
+				question.MinArmDelay/time.Millisecond, question.MaxArmDelay/time.Millisecond)},
 		{"Notifications", s.sound, ""},
 		{"When away", s.awayMode, "Switch away in the tray menu or with 'asktray away on|off'. Away never allows anything."},
 		{labelRetention, s.retention, "0 keeps everything; older finished questions are deleted daily."},

@@ -121,6 +121,16 @@ func Load(dir string) (Settings, error) {
 	return s, nil
 }
 
+// The limits the settings share with the questions themselves: a
+// deadline in seconds (question.MinTimeout..MaxTimeout) and the arming
+// delay in milliseconds (question.MinArmDelay..MaxArmDelay).
+const (
+	minTimeout = int(question.MinTimeout / time.Second)
+	maxTimeout = int(question.MaxTimeout / time.Second)
+	minArm     = int(question.MinArmDelay / time.Millisecond)
+	maxArm     = int(question.MaxArmDelay / time.Millisecond)
+)
+
 // Validate checks every setting against its limits; the error names the
 // setting and the limit.
 func (s Settings) Validate() error {
@@ -132,10 +142,10 @@ func (s Settings) Validate() error {
 		lo, hi  int
 		between string
 	}{
-		{"default_timeout_seconds", s.DefaultTimeoutSeconds, 10, 86400, "between 10 and 86400"},
-		{"default_window_seconds", s.DefaultWindowSeconds, 1, 86400, "between 1 and 86400"},
+		{"default_timeout_seconds", s.DefaultTimeoutSeconds, minTimeout, maxTimeout, fmt.Sprintf("between %d and %d", minTimeout, maxTimeout)},
+		{"default_window_seconds", s.DefaultWindowSeconds, 1, maxTimeout, fmt.Sprintf("between 1 and %d", maxTimeout)},
 		{"history_retention_days", s.HistoryRetentionDays, 0, 36500, "between 0 (keep everything) and 36500"},
-		{"arm_delay_ms", s.ArmDelayMS, 300, 5000, "between 300 and 5000"},
+		{"arm_delay_ms", s.ArmDelayMS, minArm, maxArm, fmt.Sprintf("between %d and %d", minArm, maxArm)},
 		{"mcp_port", s.MCPPort, 1024, 65535, fmt.Sprintf("between 1024 and 65535 (0 for the default %d)", DefaultPort)},
 		{"progress_interval_seconds", s.ProgressIntervalSeconds, 1, 60, "between 1 and 60"},
 		{"max_pending_per_session", s.MaxPendingPerSession, 1, question.MaxMaxPending, fmt.Sprintf("between 1 and %d", question.MaxMaxPending)},
@@ -154,8 +164,8 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("away_mode: must be hold, reject or handback, got %q", s.AwayMode)
 	}
 	for i, w := range s.BlockingWindows {
-		if w.Match == "" || w.Seconds < 1 || w.Seconds > 86400 {
-			return fmt.Errorf("blocking_windows[%d]: needs a match and seconds between 1 and 86400", i)
+		if w.Match == "" || w.Seconds < 1 || w.Seconds > maxTimeout {
+			return fmt.Errorf("blocking_windows[%d]: needs a match and seconds between 1 and %d", i, maxTimeout)
 		}
 	}
 	return nil

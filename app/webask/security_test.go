@@ -233,7 +233,7 @@ func TestTooSoon(t *testing.T) {
 func TestArmDelay_Clamped(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	for in, want := range map[time.Duration]time.Duration{0: DefaultArmDelay, 10 * time.Millisecond: MinArmDelay, 2 * time.Second: 2 * time.Second} {
+	for in, want := range map[time.Duration]time.Duration{0: question.DefaultArmDelay, 10 * time.Millisecond: question.MinArmDelay, 2 * time.Second: 2 * time.Second} {
 		e.web.SetArmDelay(in)
 		if got := e.web.armDelay(); got != want {
 			t.Errorf("SetArmDelay(%v): %v, want %v", in, got, want)

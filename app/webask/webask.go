@@ -30,14 +30,6 @@ import (
 	"github.com/asktray/asktray/app/question"
 )
 
-// DefaultArmDelay and MinArmDelay match the dialog's (askdialog.DefaultArmDelay):
-// how long a page must have been visible and focused before its answer
-// buttons work, and the floor for the setting.
-const (
-	DefaultArmDelay = 500 * time.Millisecond
-	MinArmDelay     = 300 * time.Millisecond
-)
-
 // maxPages is how many unspent form tokens one question keeps; opening the
 // page more often forgets the oldest.
 const maxPages = 16
@@ -49,8 +41,8 @@ const maxBody = 1 << 20
 type Config struct {
 	Broker *question.Broker // required
 	Log    *slog.Logger     // nil discards
-	// ArmDelay is the arming delay (settings' arm_delay_ms); zero means
-	// DefaultArmDelay and anything shorter than MinArmDelay is raised to it.
+	// ArmDelay is the arming delay (settings' arm_delay_ms); held by
+	// question.ClampArmDelay (zero means question.DefaultArmDelay).
 	ArmDelay time.Duration
 	// Links, if set, is given the link of each new question, which carries
 	// its key: a headless app prints it on its own terminal. It runs on the
@@ -144,10 +136,7 @@ func (s *Server) SetAddr(addr string) {
 // SetArmDelay changes the arming delay for pages served from now on. It may
 // be called from any goroutine.
 func (s *Server) SetArmDelay(d time.Duration) {
-	if d <= 0 {
-		d = DefaultArmDelay
-	}
-	s.delay.Store(int64(max(d, MinArmDelay)))
+	s.delay.Store(int64(question.ClampArmDelay(d)))
 }
 
 func (s *Server) armDelay() time.Duration { return time.Duration(s.delay.Load()) }

@@ -60,7 +60,7 @@ type questionDialog struct {
 
 // newQuestionDialog builds the window for q without showing it, with env's
 // app, broker, clock and settings (its arm delay already clamped by
-// clampArmDelay). It must be called on the Fyne goroutine.
+// question.ClampArmDelay). It must be called on the Fyne goroutine.
 func newQuestionDialog(env dialogShared, q question.Question) (*questionDialog, error) {
 	d := &questionDialog{dialogShared: env, q: q}
 	d.keys = d

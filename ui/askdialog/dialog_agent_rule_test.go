@@ -28,7 +28,7 @@ func TestApprovalDialog_AgentRule(t *testing.T) {
 	if _, res, _ := e.broker.Get(d.q.ID); res != nil {
 		t.Fatalf("answered before the arm delay: %+v", res)
 	}
-	e.clock.advance(DefaultArmDelay)
+	e.clock.advance(question.DefaultArmDelay)
 	m.Items[3].Action()
 	res := e.result(d.q.ID)
 	if label, ok := question.AgentRuleChoice(res.Value); res.Outcome != question.Answered || !ok || label != q.AgentRules[0].Label || res.Via != question.ViaDialog {

@@ -44,7 +44,7 @@ func TestAlwaysPanel_ProposesTheNarrowestRule(t *testing.T) {
 	if p.wideOK.Hidden || !strings.Contains(p.matchText.Text, "matches every Bash command") {
 		t.Fatalf("wide: %q, confirmation hidden %v", p.matchText.Text, p.wideOK.Hidden)
 	}
-	e.clock.advance(DefaultArmDelay)
+	e.clock.advance(question.DefaultArmDelay)
 	test.Tap(p.ok)
 	if len(pol.Rules()) != 0 || !strings.Contains(p.errText.Text, "matches every Bash command: tick the box") {
 		t.Fatalf("a whole-tool rule without the tick: %d rules, %q", len(pol.Rules()), p.errText.Text)
@@ -132,7 +132,7 @@ func TestAlwaysPanel_HiddenCharactersShownAsMarkers(t *testing.T) {
 	if strings.ContainsRune(p.matchText.Text, '\u202e') || !strings.Contains(p.matchText.Text, "U+202E") {
 		t.Fatalf("says %q", p.matchText.Text)
 	}
-	e.clock.advance(DefaultArmDelay)
+	e.clock.advance(question.DefaultArmDelay)
 	test.Tap(p.ok)
 	if rules := pol.Rules(); len(rules) != 1 || rules[0].Pattern != cmd {
 		t.Fatalf("rules %+v (error %q)", rules, p.errText.Text)

@@ -5,25 +5,9 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+
+	"github.com/asktray/asktray/app/question"
 )
-
-// DefaultArmDelay is how long a question window must have been shown and
-// focused before its answer controls act: Firefox's
-// security.notification_enable_delay for permission and add-on prompts
-// (modules/libpref/init/all.js), which stops a key meant for another window
-// from landing on the prompt.
-const DefaultArmDelay = 500 * time.Millisecond
-
-// MinArmDelay is the floor for the arming delay; shorter settings are raised to it.
-const MinArmDelay = 300 * time.Millisecond
-
-// clampArmDelay returns d, or DefaultArmDelay when d is zero or negative, held at or above MinArmDelay.
-func clampArmDelay(d time.Duration) time.Duration {
-	if d <= 0 {
-		return DefaultArmDelay
-	}
-	return max(d, MinArmDelay)
-}
 
 // clock is where dialogs get time and deferred work from; tests swap in a
 // fake so they need no sleeps. Every callback it runs, runs on the Fyne goroutine.
@@ -116,7 +100,7 @@ type guard struct {
 
 func newGuard(c clock, delay time.Duration, canvas func() fyne.Canvas, root fyne.Focusable, onChange func()) *guard {
 	return &guard{
-		clock: c, delay: clampArmDelay(delay), canvas: canvas, root: root, onChange: onChange,
+		clock: c, delay: question.ClampArmDelay(delay), canvas: canvas, root: root, onChange: onChange,
 		held: map[fyne.KeyName]bool{}, fresh: map[fyne.KeyName]bool{},
 	}
 }

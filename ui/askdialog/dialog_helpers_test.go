@@ -99,7 +99,7 @@ func newDialogEnvWith(t *testing.T, cfg question.Config) *dialogEnv {
 	t.Cleanup(func() { _ = e.broker.Close() })
 	stop := e.broker.Subscribe(func(ev question.Event) { e.events <- ev })
 	t.Cleanup(stop)
-	e.m = newDialogs(e.app, e.broker, slog.New(slog.NewTextHandler(e.logs, nil)), DefaultArmDelay)
+	e.m = newDialogs(e.app, e.broker, slog.New(slog.NewTextHandler(e.logs, nil)), question.DefaultArmDelay)
 	e.m.clock = e.clock.clock()
 	return e
 }

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+
+	"github.com/asktray/asktray/app/question"
 )
 
 // activeOnShowApp is a Fyne test app whose windows become active inside
@@ -42,7 +44,7 @@ func TestDialog_ArmsWhenShownAlreadyActive(t *testing.T) {
 	}
 	e.press(d, fyne.KeyReturn) // at once: too soon, and it starts the delay again
 	e.pending(d.q.ID)
-	e.clock.advance(DefaultArmDelay - time.Millisecond)
+	e.clock.advance(question.DefaultArmDelay - time.Millisecond)
 	if d.guard.armed || !findButton(t, d, "Yes").Disabled() {
 		t.Fatal("armed before the delay")
 	}
@@ -60,7 +62,7 @@ func TestDialog_ArmsWhenShownAlreadyActive(t *testing.T) {
 	if !d.guard.active || d.guard.armed {
 		t.Fatalf("shown again: active %v armed %v, want active and not yet armed", d.guard.active, d.guard.armed)
 	}
-	e.clock.advance(DefaultArmDelay)
+	e.clock.advance(question.DefaultArmDelay)
 	e.press(d, fyne.KeyReturn)
 	if res := e.result(d.q.ID); string(res.Value) != `"yes"` {
 		t.Fatalf("value %s", res.Value)

@@ -60,7 +60,7 @@ func TestDialog_ArmsAfterDelayOfFocus(t *testing.T) {
 		t.Fatal("armed without window focus")
 	}
 	e.focusWindow(d)
-	e.clock.advance(DefaultArmDelay - time.Millisecond)
+	e.clock.advance(question.DefaultArmDelay - time.Millisecond)
 	if d.guard.armed || !findButton(t, d, "Yes").Disabled() {
 		t.Fatal("armed before the delay")
 	}
@@ -76,10 +76,10 @@ func TestDialog_ArmsAfterDelayOfFocus(t *testing.T) {
 	e.press(d, fyne.KeyReturn)
 	e.pending(d.q.ID)
 	e.focusWindow(d)
-	e.clock.advance(DefaultArmDelay / 2)
+	e.clock.advance(question.DefaultArmDelay / 2)
 	e.press(d, fyne.KeyReturn) // too early, and it starts the delay again
 	e.pending(d.q.ID)
-	e.clock.advance(DefaultArmDelay)
+	e.clock.advance(question.DefaultArmDelay)
 	e.press(d, fyne.KeyReturn)
 	if res := e.result(d.q.ID); string(res.Value) != `"yes"` {
 		t.Fatalf("value %s", res.Value)
@@ -108,10 +108,10 @@ func TestDialog_TypingNeverArms(t *testing.T) {
 	}
 	e.clock.advance(150 * time.Millisecond)
 	e.press(d, fyne.KeyReturn) // the end of the line
-	e.clock.advance(DefaultArmDelay - time.Millisecond)
+	e.clock.advance(question.DefaultArmDelay - time.Millisecond)
 	e.press(d, fyne.KeyReturn) // pressed again a little too soon: still nothing
 	e.pending(d.q.ID)
-	e.clock.advance(DefaultArmDelay - time.Millisecond)
+	e.clock.advance(question.DefaultArmDelay - time.Millisecond)
 	if d.guard.armed {
 		t.Fatal("armed before the delay passed with no key pressed")
 	}
@@ -134,7 +134,7 @@ func TestDialog_FocusMovingInsideKeepsArmed(t *testing.T) {
 	e := newDialogEnv(t)
 	d := e.ask(question.Question{Kind: question.KindText, Message: "Name?", FreeText: true})
 	e.focusWindow(d)
-	e.clock.advance(DefaultArmDelay)
+	e.clock.advance(question.DefaultArmDelay)
 	c := d.win.Canvas()
 	c.FocusNext()
 	c.FocusNext()
@@ -241,16 +241,18 @@ func TestDialog_ClientLineAndTimeLeft(t *testing.T) {
 	}
 }
 
+// TestArmDelayClamped: the manager holds its delay by question.ClampArmDelay,
+// when made and when the setting changes.
 func TestArmDelayClamped(t *testing.T) {
-	for in, want := range map[time.Duration]time.Duration{0: DefaultArmDelay, 100 * time.Millisecond: MinArmDelay, time.Second: time.Second} {
-		if got := clampArmDelay(in); got != want {
-			t.Errorf("clampArmDelay(%v) = %v, want %v", in, got, want)
-		}
-	}
 	e := newDialogEnv(t)
 	m := newDialogs(e.app, e.broker, nil, 10*time.Millisecond)
-	if m.armDelay != MinArmDelay {
+	if m.armDelay != question.MinArmDelay {
 		t.Fatalf("armDelay %v", m.armDelay)
+	}
+	for in, want := range map[time.Duration]time.Duration{0: question.DefaultArmDelay, 100 * time.Millisecond: question.MinArmDelay, time.Second: time.Second} {
+		if m.SetArmDelay(in); m.armDelay != want {
+			t.Errorf("SetArmDelay(%v): %v, want %v", in, m.armDelay, want)
+		}
 	}
 }
 

@@ -43,7 +43,7 @@ type Manager struct {
 // Options are a Manager's settings.
 type Options struct {
 	Log      *slog.Logger  // nil: discard
-	ArmDelay time.Duration // clamped to at least MinArmDelay; zero means DefaultArmDelay
+	ArmDelay time.Duration // question.ClampArmDelay holds it
 	// Policy is where an approval's "Always…" adds rules; nil offers none.
 	Policy *policy.Policy
 	// WebURL gives a question's page link, or ""; nil offers no Browser button.
@@ -74,7 +74,7 @@ func newDialogs(a fyne.App, b *question.Broker, log *slog.Logger, armDelay time.
 	return &Manager{
 		dialogShared: dialogShared{
 			app: a, broker: b, log: log.With("component", "dialogs"),
-			armDelay: clampArmDelay(armDelay), clock: realClock(),
+			armDelay: question.ClampArmDelay(armDelay), clock: realClock(),
 			home: homeDir(),
 		},
 		byID: map[string]*questionDialog{},
@@ -87,7 +87,7 @@ type dialogShared struct {
 	app      fyne.App
 	broker   *question.Broker
 	log      *slog.Logger
-	armDelay time.Duration // clamped by clampArmDelay
+	armDelay time.Duration // held by question.ClampArmDelay
 	clock    clock
 	policy   *policy.Policy         // where approval dialogs add rules; nil: none
 	webURL   func(id string) string // a question's page link, or ""; nil offers none
@@ -344,7 +344,7 @@ func (m *Manager) tick() {
 
 // SetArmDelay sets the arming delay of the dialogs opened from now on,
 // clamped like Options.ArmDelay. Runs on the Fyne goroutine.
-func (m *Manager) SetArmDelay(d time.Duration) { m.armDelay = clampArmDelay(d) }
+func (m *Manager) SetArmDelay(d time.Duration) { m.armDelay = question.ClampArmDelay(d) }
 
 // Has reports whether question id has a dialog (shown or snoozed). Runs on
 // the Fyne goroutine.

@@ -38,7 +38,7 @@ func TestQueue_NewQuestionsNeverTakeTheOpenDialog(t *testing.T) {
 	open := e.ask(question.Question{Kind: question.KindText, Header: "Branch name", Message: "Name the branch?", FreeText: true})
 	entry := open.r.(*textRenderer).entry
 	e.focusWindow(open)
-	e.clock.advance(DefaultArmDelay)
+	e.clock.advance(question.DefaultArmDelay)
 	test.Type(entry, "feature/q")
 	windows := len(e.app.Driver().AllWindows())
 	cursor := question.Client{Name: "cursor"}

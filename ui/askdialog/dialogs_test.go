@@ -164,7 +164,7 @@ func TestDialogs_ClosingSnoozeMenuRestartsArmDelay(t *testing.T) {
 	if d.guard.armed || !d.guard.active {
 		t.Fatalf("after the menu: armed %v active %v", d.guard.armed, d.guard.active)
 	}
-	e.clock.advance(DefaultArmDelay)
+	e.clock.advance(question.DefaultArmDelay)
 	if !d.guard.armed {
 		t.Fatal("not armed again after the delay")
 	}

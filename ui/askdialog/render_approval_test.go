@@ -151,7 +151,7 @@ func TestApprovalDialog_AlwaysAllowForThisSession(t *testing.T) {
 	if len(pol.Rules()) != 0 || d.always == nil {
 		t.Fatal("panel button acted while unarmed")
 	}
-	e.clock.advance(DefaultArmDelay)
+	e.clock.advance(question.DefaultArmDelay)
 	if p.ok.Disabled() {
 		t.Fatal("panel button still locked after the delay")
 	}
@@ -233,7 +233,7 @@ func TestApprovalDialog_AlwaysDenyAndEscape(t *testing.T) {
 		t.Fatalf("deny panel %q", p.title.Text)
 	}
 	// Escape closes the panel without answering; Enter does nothing in it.
-	e.clock.advance(DefaultArmDelay)
+	e.clock.advance(question.DefaultArmDelay)
 	e.press(d, fyne.KeyReturn)
 	e.pending(d.q.ID)
 	e.press(d, fyne.KeyEscape)
@@ -246,10 +246,10 @@ func TestApprovalDialog_AlwaysDenyAndEscape(t *testing.T) {
 			t.Fatal("the closed panel's button is still one of the dialog's")
 		}
 	}
-	e.clock.advance(DefaultArmDelay)
+	e.clock.advance(question.DefaultArmDelay)
 	test.Tap(d.alwaysButton)
 	d.alwaysMenu.Items[1].Action()
-	e.clock.advance(DefaultArmDelay)
+	e.clock.advance(question.DefaultArmDelay)
 	test.Tap(d.always.ok)
 	rules := pol.Rules()
 	if len(rules) != 1 || rules[0].Decision != policy.Deny {
