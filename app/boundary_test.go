@@ -36,7 +36,7 @@ func TestDependenciesPointInward(t *testing.T) {
 func TestPolicyImportsOnlyCore(t *testing.T) {
 	t.Parallel()
 	testkit.ImportsOnly(t, "./policy", mod+"app/question", mod+"app/atomicfile", mod+"app/risk", mod+"app/shellcmd",
-		mod+"app/toolinput", "mvdan.cc/sh/v3")
+		mod+"app/toolinput", mod+"app/ellipsis", "mvdan.cc/sh/v3")
 }
 
 // TestHookImportsOnlyStandardLibrary keeps app/hook, which the short-lived
@@ -44,12 +44,12 @@ func TestPolicyImportsOnlyCore(t *testing.T) {
 // app/procfs (Codex's binding reads processes).
 func TestHookImportsOnlyStandardLibrary(t *testing.T) {
 	t.Parallel()
-	testkit.ImportsOnly(t, "./hook", "github.com/asktray/asktray/app/procfs")
+	testkit.ImportsOnly(t, "./hook", "github.com/asktray/asktray/app/procfs", mod+"app/ellipsis")
 }
 
 // TestClientSetupImportsLittle keeps app/clientsetup, which the CLI and the
 // tray's Connect window share, free of the app, Fyne and mcp-go.
 func TestClientSetupImportsLittle(t *testing.T) {
 	t.Parallel()
-	testkit.ImportsOnly(t, "./clientsetup", mod+"app/atomicfile", mod+"app/hook", mod+"app/procfs", "github.com/tailscale/hujson", "github.com/pelletier/go-toml/v2")
+	testkit.ImportsOnly(t, "./clientsetup", mod+"app/atomicfile", mod+"app/hook", mod+"app/procfs", mod+"app/ellipsis", "github.com/tailscale/hujson", "github.com/pelletier/go-toml/v2")
 }

@@ -11,8 +11,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/asktray/asktray/app/ellipsis"
 	"github.com/asktray/asktray/app/question"
-	"github.com/asktray/asktray/app/question/present"
 	"github.com/asktray/asktray/app/toolcall"
 	"github.com/asktray/asktray/app/toolinput"
 )
@@ -158,7 +158,7 @@ func toolNameUnfit(name string) string {
 }
 
 // clipRunes cuts s to at most n runes, ending it with "…" when cut.
-func clipRunes(s string, n int) string { return present.ShortenRunes(s, n-1) }
+func clipRunes(s string, n int) string { return ellipsis.Cut(s, n) }
 
 // permissionPrompt runs permission_prompt. It never fails: whatever goes
 // wrong becomes a deny whose message says why.

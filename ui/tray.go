@@ -14,6 +14,7 @@ import (
 	"fyne.io/systray"
 
 	"github.com/asktray/asktray/app"
+	"github.com/asktray/asktray/app/ellipsis"
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/app/question/present"
 	"github.com/asktray/asktray/app/settings"
@@ -300,7 +301,7 @@ func questionLabel(q question.Question) string {
 	if text == "" {
 		text = strings.Join(strings.Fields(q.Message), " ")
 	}
-	return q.Client.DisplayName() + ": " + present.ShortenRunes(text, 47)
+	return q.Client.DisplayName() + ": " + ellipsis.Cut(text, 48)
 }
 
 // confirmQuit quits at once when no question is pending (notices only

@@ -45,7 +45,7 @@ func (t *tray) ruled(ev question.Event) {
 	if allowed {
 		verb = "Allowed"
 	}
-	t.recentRuled = append([]string{verb + ": " + present.What(&ev.Question, 60) + " (rule " + r.RuleID + ")"}, t.recentRuled...)
+	t.recentRuled = append([]string{verb + ": " + present.CommandOrPath(&ev.Question, 60) + " (rule " + r.RuleID + ")"}, t.recentRuled...)
 	if len(t.recentRuled) > maxRecentRuled {
 		t.recentRuled = t.recentRuled[:maxRecentRuled]
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/datadir"
+	"github.com/asktray/asktray/app/ellipsis"
 	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/app/question/present"
@@ -414,7 +415,7 @@ func oneLine(s string, n int) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i] + " …"
 	}
-	return present.ShortenRunes(s, n-1)
+	return ellipsis.Cut(s, n)
 }
 
 func ago(now, t time.Time) string {

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 
+	"github.com/asktray/asktray/app/ellipsis"
 	"github.com/asktray/asktray/app/personcheck"
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/app/question/present"
@@ -166,7 +167,7 @@ func describe(q question.Question) string {
 	if name == "" {
 		name = q.Message
 	}
-	name = present.ShortenRunes(name, 59)
+	name = ellipsis.Cut(name, 60)
 	return fmt.Sprintf("%s %q from %s", q.Kind, name, q.Client.DisplayName())
 }
 

@@ -25,7 +25,7 @@ import (
 func TestImports(t *testing.T) {
 	t.Parallel()
 	const mod = "github.com/asktray/asktray/"
-	testkit.ImportsOnly(t, ".", mod+"app/clientsetup", mod+"app/datadir", mod+"app/hook", mod+"app/procfs", mod+"app/atomicfile",
+	testkit.ImportsOnly(t, ".", mod+"app/clientsetup", mod+"app/datadir", mod+"app/hook", mod+"app/procfs", mod+"app/ellipsis", mod+"app/atomicfile",
 		"github.com/tailscale/hujson", "github.com/pelletier/go-toml/v2", "golang.org/x/sys")
 }
 

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"github.com/asktray/asktray/app/ellipsis"
 )
 
 // Suggestion is one of Claude Code's permission_suggestions: a standing
@@ -47,9 +49,7 @@ func Suggestions(raw json.RawMessage) []Suggestion {
 			continue
 		}
 		label := suggestionLabel(s.Type, s.Behavior, s.Mode, s.Destination, s.Directories, ruleNames(s.Rules))
-		if r := []rune(label); len(r) > maxLabel {
-			label = string(r[:maxLabel-1]) + "…"
-		}
+		label = ellipsis.Cut(label, maxLabel)
 		if seen[label] || len(out) == maxSuggestions {
 			continue
 		}

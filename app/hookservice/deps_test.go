@@ -13,5 +13,5 @@ func TestImports(t *testing.T) {
 	t.Parallel()
 	const m = "github.com/asktray/asktray/"
 	testkit.ImportsOnly(t, ".", m+"app/hook", m+"app/question", m+"app/policy", m+"app/risk", m+"app/toolinput", m+"app/toolcall",
-		m+"app/shellcmd", m+"app/atomicfile", m+"app/procfs", "mvdan.cc/sh/v3")
+		m+"app/shellcmd", m+"app/atomicfile", m+"app/procfs", m+"app/ellipsis", "mvdan.cc/sh/v3")
 }

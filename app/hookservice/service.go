@@ -17,10 +17,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/asktray/asktray/app/ellipsis"
 	"github.com/asktray/asktray/app/hook"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
-	"github.com/asktray/asktray/app/question/present"
 	"github.com/asktray/asktray/app/toolcall"
 )
 
@@ -426,4 +426,4 @@ func (h *Service) sessionOpen(a hook.Agent, session string) bool {
 }
 
 // clip cuts s to at most n runes, the last one "…".
-func clip(s string, n int) string { return present.ShortenRunes(s, n-1) }
+func clip(s string, n int) string { return ellipsis.Cut(s, n) }

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/asktray/asktray/app/ellipsis"
 )
 
 // Member is one member of a JSON object, as DecodeObject returns it.
@@ -144,19 +146,14 @@ func joinPath(base, name string) string {
 // quoteShort quotes s for an error message, cut to 40 characters.
 func quoteShort(s string) string {
 	if t := shortText(s); t != s {
-		return strconv.Quote(strings.TrimSuffix(t, "…")) + "…"
+		return strconv.Quote(strings.TrimSuffix(t, ellipsis.Mark)) + ellipsis.Mark
 	}
 	return strconv.Quote(s)
 }
 
-// shortText cuts s to 40 characters for an error message.
-func shortText(s string) string {
-	const limit = 40
-	if utf8.RuneCountInString(s) <= limit {
-		return s
-	}
-	return string([]rune(s)[:limit]) + "…"
-}
+// shortText cuts s to 41 characters, the last one the ellipsis, for an
+// error message.
+func shortText(s string) string { return ellipsis.Cut(s, 41) }
 
 // formatFloat formats a bound for a message, or for JSON: whole numbers below
 // 1e21 in plain digits, others in the shortest form.

@@ -205,7 +205,8 @@ func TestClasses(t *testing.T) {
 
 func TestImports(t *testing.T) {
 	t.Parallel()
-	testkit.ImportsOnly(t, ".", "github.com/asktray/asktray/app/question", "github.com/asktray/asktray/app/shellcmd", "mvdan.cc/sh/v3")
+	testkit.ImportsOnly(t, ".", "github.com/asktray/asktray/app/question", "github.com/asktray/asktray/app/shellcmd",
+		"github.com/asktray/asktray/app/ellipsis", "mvdan.cc/sh/v3")
 }
 
 // FuzzShellCommand checks that appending a recursive delete to any command

@@ -15,7 +15,7 @@ func TestImports(t *testing.T) {
 	t.Parallel()
 	const m = "github.com/asktray/asktray/"
 	testkit.ImportsOnly(t, ".", m+"app/atomicfile", m+"app/personcheck", m+"app/policy", m+"app/question",
-		m+"app/risk", m+"app/shellcmd", m+"app/toolinput", "mvdan.cc/sh/v3", "github.com/msteinert/pam")
+		m+"app/risk", m+"app/shellcmd", m+"app/toolinput", m+"app/ellipsis", "mvdan.cc/sh/v3", "github.com/msteinert/pam")
 }
 
 // TestLoadSaveValidate: a missing file is the defaults, a saved one reads

@@ -11,8 +11,8 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/asktray/asktray/app/ellipsis"
 	"github.com/asktray/asktray/app/question"
-	"github.com/asktray/asktray/app/question/present"
 	"github.com/asktray/asktray/app/risk"
 	"github.com/asktray/asktray/app/toolinput"
 )
@@ -92,4 +92,4 @@ func Approval(c Call) question.Question {
 }
 
 // clip cuts s to at most n runes, the last one "…".
-func clip(s string, n int) string { return present.ShortenRunes(s, n-1) }
+func clip(s string, n int) string { return ellipsis.Cut(s, n) }

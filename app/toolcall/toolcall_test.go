@@ -16,7 +16,7 @@ import (
 func TestImports(t *testing.T) {
 	t.Parallel()
 	const m = "github.com/asktray/asktray/"
-	testkit.ImportsOnly(t, ".", m+"app/question", m+"app/risk", m+"app/toolinput", m+"app/shellcmd", "mvdan.cc/sh/v3")
+	testkit.ImportsOnly(t, ".", m+"app/question", m+"app/risk", m+"app/toolinput", m+"app/shellcmd", m+"app/ellipsis", "mvdan.cc/sh/v3")
 }
 
 func TestApproval(t *testing.T) {

@@ -7,9 +7,10 @@ import (
 )
 
 // TestImportsOnlyStandardLibrary keeps the renderer free of Fyne, MCP
-// libraries and everything else outside the standard library, so that the
-// MCP bridge and the agent hooks can share it.
+// libraries and everything else outside the standard library (and its
+// leaf app/ellipsis), so that the MCP bridge and the agent hooks can share
+// it.
 func TestImportsOnlyStandardLibrary(t *testing.T) {
 	t.Parallel()
-	testkit.ImportsOnly(t, ".")
+	testkit.ImportsOnly(t, ".", "github.com/asktray/asktray/app/ellipsis")
 }

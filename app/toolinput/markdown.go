@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/asktray/asktray/app/ellipsis"
 )
 
 // item is one key of an input and its value.
@@ -122,19 +124,14 @@ const cutMark = "\xff"
 // cutRunes cuts s to at most n characters, ending with … when cut. It is
 // for what only points at the input (a word it names); cutShown cuts the
 // input itself.
-func cutRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return s[:runeIndex(s, n-1)] + "…"
-}
+func cutRunes(s string, n int) string { return ellipsis.Cut(s, n) }
 
 // cutShown is cutRunes for a part of the input: a cut is marked (cutMark).
 func cutShown(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
+	if c := ellipsis.Cut(s, n); c != s {
+		return c + cutMark
 	}
-	return s[:runeIndex(s, n-1)] + "…" + cutMark
+	return s
 }
 
 // runeIndex is the byte index of s's n-th character (a byte that is not

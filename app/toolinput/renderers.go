@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/asktray/asktray/app/ellipsis"
 )
 
 // A renderer shows the input of one tool as Markdown blocks, each complete
@@ -67,7 +69,7 @@ func renderBash(in map[string]any, shown map[string]bool) ([]string, string) {
 	if words := Notable(cmd); len(words) > 0 {
 		spans := make([]string, len(words))
 		for i, w := range words {
-			spans[i] = codeSpan(cutRunes(w, 80))
+			spans[i] = codeSpan(ellipsis.Cut(w, 80))
 		}
 		blocks = append(blocks, "**⚠ Changes what runs:** "+strings.Join(spans, ", "))
 	}

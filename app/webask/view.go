@@ -20,7 +20,7 @@ import (
 // app/question/present.
 type view struct {
 	Q question.Question // as asked: answers are read against it
-	// S is Q as the person reads it (present.Shown): invisible characters
+	// S is Q as the person reads it (present.VisibleCopy): invisible characters
 	// shown as markers, runs of empty lines collapsed. The page shows S.
 	S question.Question
 	// Title is the headline saying who asks, what and where
@@ -99,7 +99,7 @@ type resultText struct {
 // seen asking, or zero: the client line names the session by its project
 // and start as the dialog does.
 func newView(q question.Question, home string, started time.Time) (*view, error) {
-	shown := present.Shown(q)
+	shown := present.VisibleCopy(q)
 	v := &view{Q: q, S: shown, Title: present.Headline(&q, home), ClientLine: present.SessionLine(shown.Client, q.Cwd, started, time.Local)}
 	heading, body := present.TitleAndBody(q)
 	v.Heading, v.Body = heading, renderMarkdown(body)

@@ -181,7 +181,7 @@ func (p *alwaysPanel) build() {
 	explain := widget.NewLabel(fmt.Sprintf("From now on, matching requests are %s at once, with no dialog. "+
 		"Settings › Rules lists, edits and removes rules.", past))
 	explain.Wrapping = fyne.TextWrapWord
-	request := widget.NewLabel("Request: " + present.What(&d.q, 200))
+	request := widget.NewLabel("Request: " + present.CommandOrPath(&d.q, 200))
 	request.Wrapping = fyne.TextWrapWord
 	box := container.NewVBox(p.title, request, explain, form, p.matchText, p.wideOK)
 	p.describe()

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/asktray/asktray/app/ellipsis"
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/app/question/present"
 	"github.com/asktray/asktray/ui/internal/uikit"
@@ -50,7 +51,7 @@ func newFormField(f question.Field, h host, changed func(*formField)) *formField
 	case f.Type == question.FieldEnum && len(f.Values) > present.MaxRadioValues:
 		short := make([]string, len(titles))
 		for i, t := range titles {
-			short[i] = present.ShortenRunes(t, 60) // the drop-down is as wide as its longest item
+			short[i] = ellipsis.Cut(t, 61) // the drop-down is as wide as its longest item
 		}
 		ff.sel = newKeySelect(h, short, nil)
 		control = ff.sel

@@ -139,7 +139,7 @@ func metaKey(text string) *widget.Label {
 
 // historyClient names the client with its version and session.
 func historyClient(c question.Client) string {
-	c = present.Shown(question.Question{Client: c}).Client
+	c = present.VisibleCopy(question.Question{Client: c}).Client
 	s := c.DisplayName()
 	if c.Title != "" && c.Name != "" {
 		s += " (" + c.Name + ")"
@@ -315,9 +315,9 @@ func (d *historyDetail) copyAnswer() {
 
 // historyBody is the Markdown the detail shows for q: its message and, for
 // an approval, the details of the action, the agent's reason and the risk.
-// What it shows is present.Shown: invisible characters as markers.
+// What it shows is present.VisibleCopy: invisible characters as markers.
 func historyBody(q question.Question) string {
-	q = present.Shown(q)
+	q = present.VisibleCopy(q)
 	parts := []string{q.Message}
 	if q.Details != "" {
 		parts = append(parts, q.Details)

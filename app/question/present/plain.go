@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/asktray/asktray/app/ellipsis"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -80,13 +81,13 @@ func NoteText(q *question.Question) (title, body string) {
 	who := Visible(q.Client.DisplayName())
 	switch {
 	case IsAgentNotice(q):
-		return ShortenRunes(Visible(q.Header), 139), ShortenRunes(strings.Join(strings.Fields(Plain(Visible(q.Message))), " "), 139)
+		return ellipsis.Cut(Visible(q.Header), 140), ellipsis.Cut(strings.Join(strings.Fields(Plain(Visible(q.Message))), " "), 140)
 	case q.Kind == question.KindNotice:
 		title = who + " says"
 	case q.Kind == question.KindApproval:
-		what := What(q, 80)
+		what := CommandOrPath(q, 80)
 		if what == "" {
-			what = Gist(q, 80)
+			what = OneLineSummary(q, 80)
 		}
 		title = who + " " + approvalVerb(q) + ": " + what
 	default:
@@ -99,7 +100,7 @@ func NoteText(q *question.Question) (title, body string) {
 	if h := Plain(Visible(q.Header)); h != "" && q.Kind != question.KindApproval {
 		body = h + ": " + body
 	}
-	body = ShortenRunes(strings.Join(strings.Fields(body), " "), 139)
+	body = ellipsis.Cut(strings.Join(strings.Fields(body), " "), 140)
 	return title, body
 }
 

@@ -15,7 +15,8 @@ import (
 // library but the question model and the tool-input wording.
 func TestImportsOnlyStandardLibraryAndQuestion(t *testing.T) {
 	t.Parallel()
-	testkit.ImportsOnly(t, ".", "github.com/asktray/asktray/app/question", "github.com/asktray/asktray/app/toolinput")
+	testkit.ImportsOnly(t, ".", "github.com/asktray/asktray/app/question", "github.com/asktray/asktray/app/toolinput",
+		"github.com/asktray/asktray/app/ellipsis")
 }
 
 func TestClientLine(t *testing.T) {
@@ -43,24 +44,6 @@ func TestShortSession(t *testing.T) {
 	} {
 		if got := ShortSession(in); got != want {
 			t.Errorf("ShortSession(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestShortenRunes(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct {
-		in   string
-		n    int
-		want string
-	}{
-		{"abc", 2, "abc"}, // one rune over: the ellipsis would save nothing
-		{"abcd", 2, "ab…"},
-		{"äöüßé", 3, "äöü…"},
-		{"", 3, ""},
-	} {
-		if got := ShortenRunes(c.in, c.n); got != c.want {
-			t.Errorf("ShortenRunes(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
 		}
 	}
 }

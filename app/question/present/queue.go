@@ -5,14 +5,15 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/asktray/asktray/app/ellipsis"
 	"github.com/asktray/asktray/app/question"
 )
 
-// First reports whether q goes ahead of other waiting questions: an
+// GoesAheadInQueue reports whether q goes ahead of other waiting questions: an
 // approval, or a confirm that reads as destructive (ReadsDestructive). A
 // queue never reorders what is open; it only picks what comes next. It
 // does not block.
-func First(q *question.Question) bool {
+func GoesAheadInQueue(q *question.Question) bool {
 	return q.Kind == question.KindApproval || (q.Kind == question.KindConfirm && ReadsDestructive(q))
 }
 
@@ -20,7 +21,7 @@ func First(q *question.Question) bool {
 // rest, each oldest first (ids break ties). It is a comparison function
 // for slices.SortFunc and does not block.
 func QueueOrder(a, b question.Question) int {
-	fa, fb := First(&a), First(&b)
+	fa, fb := GoesAheadInQueue(&a), GoesAheadInQueue(&b)
 	switch {
 	case fa && !fb:
 		return -1
@@ -30,11 +31,11 @@ func QueueOrder(a, b question.Question) int {
 	return cmp.Or(a.Created.Compare(b.Created), strings.Compare(a.ID, b.ID))
 }
 
-// Gist names q in a few words for a line about it: its header, an
+// OneLineSummary names q in a few words for a line about it: its header, an
 // approval's action, or the start of its message, on one line with
 // invisible characters as markers, at most n characters. It does not
 // block.
-func Gist(q *question.Question, n int) string {
+func OneLineSummary(q *question.Question, n int) string {
 	s := q.Header
 	if q.Kind == question.KindApproval && q.Action != "" {
 		s = q.Action
@@ -42,7 +43,7 @@ func Gist(q *question.Question, n int) string {
 	if strings.TrimSpace(s) == "" {
 		s = q.Message
 	}
-	return ShortenRunes(strings.Join(strings.Fields(Visible(s)), " "), n)
+	return ellipsis.Cut(strings.Join(strings.Fields(Visible(s)), " "), n)
 }
 
 // QueueLine is the line an open dialog shows while other questions wait:
@@ -53,5 +54,5 @@ func QueueLine(waiting int, next *question.Question) string {
 	if waiting <= 0 || next == nil {
 		return ""
 	}
-	return fmt.Sprintf("1 of %d%snext: %s — %s", waiting+1, Sep, Visible(next.Client.DisplayName()), Gist(next, 48))
+	return fmt.Sprintf("1 of %d%snext: %s — %s", waiting+1, Sep, Visible(next.Client.DisplayName()), OneLineSummary(next, 48))
 }

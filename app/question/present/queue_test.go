@@ -31,14 +31,14 @@ func TestQueueLine(t *testing.T) {
 	t.Parallel()
 	next := question.Question{Kind: question.KindConfirm, Client: question.Client{Name: "cursor"},
 		Message: "Delete 3 branches   that were merged\u202e last week and are no longer needed by anyone?"}
-	if got, want := QueueLine(2, &next), "1 of 3  ·  next: cursor — Delete 3 branches that were merged⟨U+202E⟩ last …"; got != want {
+	if got, want := QueueLine(2, &next), "1 of 3  ·  next: cursor — Delete 3 branches that were merged⟨U+202E⟩ last…"; got != want {
 		t.Errorf("QueueLine = %q, want %q", got, want)
 	}
 	if got := QueueLine(0, &next); got != "" {
 		t.Errorf("nothing waits, yet %q", got)
 	}
 	appr := question.Question{Kind: question.KindApproval, Action: "Run a shell command", Header: "ignored", Client: question.Client{Name: "claude-code"}}
-	if got := Gist(&appr, 40); got != "Run a shell command" {
-		t.Errorf("Gist of an approval = %q", got)
+	if got := OneLineSummary(&appr, 40); got != "Run a shell command" {
+		t.Errorf("OneLineSummary of an approval = %q", got)
 	}
 }

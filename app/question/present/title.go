@@ -15,11 +15,11 @@ const NoDetails = "*No details given.*"
 // (Headline): the header and the message (no title for an agent's own
 // notification, whose header is the headline), or for an approval its
 // action (none for an agent tool's, which the headline names) and its
-// details, so the action is never shown twice. Both are shown as Shown
+// details, so the action is never shown twice. Both are shown as VisibleCopy
 // makes them: invisible characters as markers, runs of empty lines
 // collapsed. It does not block; any goroutine may call it.
 func TitleAndBody(q question.Question) (title, body string) {
-	q = Shown(q)
+	q = VisibleCopy(q)
 	title, body = q.Header, q.Message
 	if IsAgentNotice(&q) {
 		return "", body // the headline is its header

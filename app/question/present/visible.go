@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/asktray/asktray/app/ellipsis"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -145,13 +146,13 @@ func compactSpaces(line string) string {
 	return b.String()
 }
 
-// Shown returns a copy of q with every text the person reads made visible
+// VisibleCopy returns a copy of q with every text the person reads made visible
 // (Visible) and its details compacted (Compact): the header, message,
 // action, details, reasons, labels, options, agent rules, placeholder and
-// the client's name and title. Front ends render Shown(q) and answer with
+// the client's name and title. Front ends render VisibleCopy(q) and answer with
 // the original q's values (option labels are matched by position). It does
 // not block.
-func Shown(q question.Question) question.Question {
+func VisibleCopy(q question.Question) question.Question {
 	v := Visible
 	q.Header, q.Message, q.Action, q.AgentReason, q.RiskWhy = v(q.Header), v(q.Message), v(q.Action), v(q.AgentReason), v(q.RiskWhy)
 	q.Details = Compact(v(q.Details))
@@ -204,10 +205,10 @@ func RiskLine(q *question.Question) (line string, warn bool) {
 	return "", false
 }
 
-// What returns what an approval would run, for a line naming it: a shell
+// CommandOrPath returns what an approval would run, for a line naming it: a shell
 // tool's command, a file tool's path, or else its action; shown visible,
 // on one line, at most n characters. It does not block.
-func What(q *question.Question, n int) string {
+func CommandOrPath(q *question.Question, n int) string {
 	var in struct {
 		Command  *string `json:"command"`
 		FilePath *string `json:"file_path"`
@@ -224,7 +225,7 @@ func What(q *question.Question, n int) string {
 		}
 	}
 	s = strings.Join(strings.Fields(Visible(s)), " ")
-	return ShortenRunes(s, n)
+	return ellipsis.Cut(s, n)
 }
 
 // RuleDecided words a notification for an approval a rule decided, so that
@@ -236,7 +237,7 @@ func RuleDecided(q *question.Question, allowed bool, ruleID, ruleText string) (t
 	if allowed {
 		title = "Allowed by your rule"
 	}
-	body = fmt.Sprintf("%s: %s\nRule %s: %s", Visible(q.Client.DisplayName()), What(q, 120), ruleID, Visible(Unspan(ruleText)))
+	body = fmt.Sprintf("%s: %s\nRule %s: %s", Visible(q.Client.DisplayName()), CommandOrPath(q, 120), ruleID, Visible(Unspan(ruleText)))
 	return title, body
 }
 

@@ -53,18 +53,18 @@ func TestCompact(t *testing.T) {
 	}
 }
 
-func TestShownLeavesTheQuestionAlone(t *testing.T) {
+func TestVisibleCopyLeavesTheQuestionAlone(t *testing.T) {
 	t.Parallel()
 	q := question.Question{Kind: question.KindChoice, Header: "h\u202e", Message: "m\x1b[31m",
 		Options: []question.Option{{Label: "a\u200b", Description: "d\u2066"}, {Label: "b"}},
 		Client:  question.Client{Name: "c\u202e", Title: "t\u200f"}}
-	s := Shown(q)
+	s := VisibleCopy(q)
 	if s.Header != "h⟨U+202E⟩" || s.Message != "m⟨U+001B⟩[31m" || s.Options[0].Label != "a⟨U+200B⟩" ||
 		s.Options[0].Description != "d⟨U+2066⟩" || s.Options[1].Label != "b" || s.Client.Name != "c⟨U+202E⟩" || s.Client.Title != "t⟨U+200F⟩" {
-		t.Fatalf("Shown: %+v", s)
+		t.Fatalf("VisibleCopy: %+v", s)
 	}
 	if q.Options[0].Label != "a\u200b" || q.Header != "h\u202e" {
-		t.Fatalf("Shown changed the original: %+v", q)
+		t.Fatalf("VisibleCopy changed the original: %+v", q)
 	}
 }
 
@@ -145,7 +145,7 @@ func TestRuleDecided(t *testing.T) {
 		t.Fatalf("%q %q", title, body)
 	}
 	q = question.Question{Kind: question.KindApproval, Action: "Deploy to staging"}
-	if got := What(&q, 10); got != "Deploy to …" {
-		t.Fatalf("What = %q", got)
+	if got := CommandOrPath(&q, 10); got != "Deploy to…" { // at most 10 characters, the mark one of them
+		t.Fatalf("CommandOrPath = %q", got)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/asktray/asktray/app/ellipsis"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -53,17 +54,7 @@ func ShortSession(id string) string {
 	if rest == "" {
 		rest = id
 	}
-	return ShortenRunes(rest, 8)
-}
-
-// ShortenRunes keeps the first n runes of s and marks the cut with an
-// ellipsis; s is kept whole when at most one rune would go, since the
-// ellipsis takes as much room as that rune.
-func ShortenRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n+1 {
-		return s
-	}
-	return string([]rune(s)[:n]) + "…"
+	return ellipsis.Cut(rest, 9)
 }
 
 // TimeLeft formats the time until the deadline, rounded up to the second.
