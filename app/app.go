@@ -19,7 +19,6 @@ import (
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/app/settings"
-	"github.com/asktray/asktray/mcpbridge"
 )
 
 // DefaultAddr is where the MCP server listens unless --addr or the
@@ -112,11 +111,11 @@ func (e *AlreadyRunningError) Error() string {
 }
 
 // askFlag is o.Ask checked, or "" when not given (the setting decides).
-func (o Options) askFlag() (mcpbridge.AskMode, error) {
+func (o Options) askFlag() (question.AskMode, error) {
 	if o.Ask == "" {
 		return "", nil
 	}
-	m, err := mcpbridge.ParseAskMode(o.Ask)
+	m, err := question.ParseAskMode(o.Ask)
 	if err != nil {
 		return "", fmt.Errorf("--ask: %w", err)
 	}

@@ -33,14 +33,14 @@ func TestAskModeSetting(t *testing.T) {
 	b := question.NewBroker(question.Config{})
 	defer b.Close()
 	for _, tc := range []struct {
-		flag mcpbridge.AskMode
+		flag question.AskMode
 		set  string
-		want mcpbridge.AskMode
+		want question.AskMode
 	}{
-		{"", "client", mcpbridge.AskClient},
-		{"", "", mcpbridge.AskDesktop},
-		{mcpbridge.AskAuto, "client", mcpbridge.AskAuto},
-		{mcpbridge.AskDesktop, "auto", mcpbridge.AskDesktop},
+		{"", "client", question.AskClient},
+		{"", "", question.AskDesktop},
+		{question.AskAuto, "client", question.AskAuto},
+		{question.AskDesktop, "auto", question.AskDesktop},
 	} {
 		ctx, cancel := context.WithCancel(context.Background())
 		k := &settingsKeeper{dir: dir, store: historytest.New(t), log: slog.New(slog.DiscardHandler), ctx: ctx, askFlag: tc.flag,

@@ -25,7 +25,7 @@ type settingsKeeper struct {
 	bridge *mcpbridge.Bridge
 	// askFlag is --ask for this run ("" when not given), which wins over
 	// the ask_mode setting; desktop says whether a desktop UI runs.
-	askFlag mcpbridge.AskMode
+	askFlag question.AskMode
 	desktop bool
 	mcp     *mcpEndpoint
 	web     *webask.Server
@@ -99,7 +99,7 @@ func (k *settingsKeeper) passwordGrace() time.Duration {
 }
 
 // askMode is the --ask flag when given, else the setting's mode.
-func (k *settingsKeeper) askMode(setting mcpbridge.AskMode) mcpbridge.AskMode {
+func (k *settingsKeeper) askMode(setting question.AskMode) question.AskMode {
 	if k.askFlag != "" {
 		return k.askFlag
 	}
@@ -144,7 +144,7 @@ func (k *settingsKeeper) bridgeConfig(s settings.Settings) mcpbridge.Config {
 	if s.DefaultWindowSeconds > 0 {
 		cfg.DefaultWindow = time.Duration(s.DefaultWindowSeconds) * time.Second
 	}
-	setting, _ := mcpbridge.ParseAskMode(s.AskMode)
+	setting, _ := question.ParseAskMode(s.AskMode)
 	cfg.AskMode = k.askMode(setting)
 	if s.ProgressIntervalSeconds > 0 {
 		cfg.ProgressEvery = time.Duration(s.ProgressIntervalSeconds) * time.Second

@@ -20,7 +20,6 @@ import (
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/app/settings"
 	"github.com/asktray/asktray/app/webask"
-	"github.com/asktray/asktray/mcpbridge"
 )
 
 // closers is the stack of shutdown steps: each part of the app pushes how
@@ -128,7 +127,7 @@ func (c *core) passwordAlert(a personcheck.Alert) {
 }
 
 // openCore opens the core and pushes its closers on down.
-func openCore(ctx context.Context, o Options, log *slog.Logger, askFlag mcpbridge.AskMode, down *closers) (*core, error) {
+func openCore(ctx context.Context, o Options, log *slog.Logger, askFlag question.AskMode, down *closers) (*core, error) {
 	c := &core{log: log, gui: o.desktopUI()}
 	var err error
 	if c.token, err = datadir.LoadOrCreateToken(o.DataDir); err != nil {

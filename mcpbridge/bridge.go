@@ -56,9 +56,9 @@ type Config struct {
 	DefaultTimeout time.Duration // the person's deadline when a call gives none; 0 means 300 s
 	ProgressEvery  time.Duration // keep-alive interval; 0 means 15 s
 	Log            *slog.Logger
-	// AskMode says where questions go; "" means AskDesktop. Desktop says
+	// AskMode says where questions go; "" means question.AskDesktop. Desktop says
 	// whether a desktop UI shows questions (auto mode prefers it).
-	AskMode AskMode
+	AskMode question.AskMode
 	Desktop bool
 	// MaxPending is how many questions (and, separately, notices) one
 	// client session may have pending; 0 means question.DefaultMaxPending.

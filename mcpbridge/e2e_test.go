@@ -354,14 +354,14 @@ func TestApplyAppliesToNewCalls(t *testing.T) {
 		t.Fatalf("default cursor window %v", w)
 	}
 	e.bridge.Apply(Config{Windows: []WindowRule{{Match: "cursor", Window: 7 * time.Second}}, DefaultWindow: 3 * time.Second, DefaultTimeout: 42 * time.Second,
-		ProgressEvery: time.Minute, AskMode: AskClient, Desktop: true, MaxPending: 3})
+		ProgressEvery: time.Minute, AskMode: question.AskClient, Desktop: true, MaxPending: 3})
 	if w := e.bridge.window(question.Client{Name: "cursor-vscode"}); w != 7*time.Second {
 		t.Fatalf("cursor window after Apply %v", w)
 	}
 	if w := e.bridge.window(question.Client{Name: "unknown"}); w != 3*time.Second {
 		t.Fatalf("default window after Apply %v", w)
 	}
-	if e.bridge.progressEvery() != time.Minute || e.bridge.AskMode() != AskClient || e.bridge.MaxPending() != 3 {
+	if e.bridge.progressEvery() != time.Minute || e.bridge.AskMode() != question.AskClient || e.bridge.MaxPending() != 3 {
 		t.Fatalf("after Apply: progress %v, ask %s, max pending %d", e.bridge.progressEvery(), e.bridge.AskMode(), e.bridge.MaxPending())
 	}
 	s := e.connect(t, "someone", nil)
@@ -372,7 +372,7 @@ func TestApplyAppliesToNewCalls(t *testing.T) {
 	}
 	e.bridge.Apply(Config{})
 	if e.bridge.window(question.Client{Name: "cursor-vscode"}) != 270*time.Second || e.bridge.defaultTimeout() != question.DefaultTimeout ||
-		e.bridge.progressEvery() != 15*time.Second || e.bridge.AskMode() != AskDesktop || e.bridge.MaxPending() != question.DefaultMaxPending {
+		e.bridge.progressEvery() != 15*time.Second || e.bridge.AskMode() != question.AskDesktop || e.bridge.MaxPending() != question.DefaultMaxPending {
 		t.Fatal("Apply of the zero Config did not restore the defaults")
 	}
 }

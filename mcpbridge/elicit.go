@@ -10,23 +10,6 @@ import (
 	"github.com/asktray/asktray/app/question/present"
 )
 
-// AskMode is where questions are asked (setting ask_mode, flag --ask); see
-// question.AskMode.
-type AskMode = question.AskMode
-
-// The ask modes.
-const (
-	AskDesktop = question.AskDesktop
-	AskClient  = question.AskClient
-	AskAuto    = question.AskAuto
-)
-
-// AskModes lists the modes in the order help texts give them.
-var AskModes = question.AskModes
-
-// ParseAskMode is question.ParseAskMode.
-func ParseAskMode(s string) (AskMode, error) { return question.ParseAskMode(s) }
-
 // Property names of the forms built from questions.
 const (
 	propConfirm  = "confirm"

@@ -27,9 +27,9 @@ func TestClientFormNeverApproves(t *testing.T) {
 		name string
 		cfg  Config
 	}{
-		{"client", Config{AskMode: AskClient, Desktop: true}},
-		{"client without desktop", Config{AskMode: AskClient}},
-		{"auto without desktop", Config{AskMode: AskAuto}},
+		{"client", Config{AskMode: question.AskClient, Desktop: true}},
+		{"client without desktop", Config{AskMode: question.AskClient}},
+		{"auto without desktop", Config{AskMode: question.AskAuto}},
 	} {
 		t.Run(mode.name, func(t *testing.T) {
 			t.Parallel()

@@ -29,7 +29,7 @@ func humanDecline(q question.Question) time.Duration {
 // elicitPlan is a fresh question that goes to the asking client's form.
 type elicitPlan struct {
 	schema any
-	mode   AskMode
+	mode   question.AskMode
 }
 
 // elicitRun is one elicitation/create in flight.
@@ -45,7 +45,7 @@ func (b *Bridge) route(ctx context.Context, c caller, q *question.Question) *eli
 	b.mu.RLock()
 	mode, desktop := b.cfg.AskMode, b.cfg.Desktop
 	b.mu.RUnlock()
-	if mode == AskDesktop || mode == "" || q.Kind == question.KindNotice || (mode == AskAuto && desktop) {
+	if mode == question.AskDesktop || mode == "" || q.Kind == question.KindNotice || (mode == question.AskAuto && desktop) {
 		return nil
 	}
 	why := ""
@@ -54,7 +54,7 @@ func (b *Bridge) route(ctx context.Context, c caller, q *question.Question) *eli
 		why = "the client did not declare form elicitation"
 	case c.client.SessionID == "":
 		why = "the call has no session to send a form on"
-	case mode == AskAuto && b.rejecters.has(c.client.SessionID):
+	case mode == question.AskAuto && b.rejecters.has(c.client.SessionID):
 		why = "this session's client declined earlier forms automatically"
 	}
 	var schema any
@@ -93,7 +93,7 @@ func (b *Bridge) elicit(ctx context.Context, c caller, q question.Question, p *e
 		if err != nil {
 			if ctx.Err() == nil {
 				log.Warn("elicitation failed; the question goes to the desktop, page and CLI", "err", err)
-				if p.mode == AskAuto {
+				if p.mode == question.AskAuto {
 					b.rejecters.add(c.client.SessionID) // do not try this session's form again
 				}
 				b.release(q.ID)
@@ -119,7 +119,7 @@ func (b *Bridge) elicit(ctx context.Context, c caller, q question.Question, p *e
 			}
 		case mcp.ElicitationResponseActionDecline, mcp.ElicitationResponseActionCancel:
 			r = question.Response{Action: question.Action(res.Action), Via: question.ViaElicitation}
-			if took < humanDecline(q) && p.mode == AskAuto {
+			if took < humanDecline(q) && p.mode == question.AskAuto {
 				// Do not record a decline the person never saw; stop
 				// sending this session's questions to its form.
 				log.Warn("the client declined the form automatically; the question goes to the desktop, page and CLI", "action", res.Action, "after", took)
@@ -180,11 +180,11 @@ func (s *sessionSet) remove(id string) {
 }
 
 // AskMode returns where questions asked now go. Any goroutine may call it.
-func (b *Bridge) AskMode() AskMode {
+func (b *Bridge) AskMode() question.AskMode {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
 	if b.cfg.AskMode == "" {
-		return AskDesktop
+		return question.AskDesktop
 	}
 	return b.cfg.AskMode
 }

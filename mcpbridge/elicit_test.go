@@ -168,7 +168,7 @@ func TestClientModeDeliversEachKind(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, Config{AskMode: AskClient, Desktop: true})
+			e := newEnv(t, Config{AskMode: question.AskClient, Desktop: true})
 			f := newFakeForm(tc.reply)
 			s := e.connectForm(t, "claude-code", f)
 			got, text, isErr := call(t, context.Background(), s, tc.tool, tc.args)
@@ -204,7 +204,7 @@ func TestClientModeDeliversEachKind(t *testing.T) {
 // and a multi-select (which that version lacks) stays on the desktop.
 func TestClientModeLegacyEnums(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Config{AskMode: AskClient})
+	e := newEnv(t, Config{AskMode: question.AskClient})
 	f := newFakeForm(accepting(map[string]any{"choice": "SQLite"}, 0))
 	s := e.connectAt(t, "old-client", "2025-06-18", &mcp.ClientOptions{ElicitationHandler: f.handle})
 	two := []map[string]string{{"label": "Postgres"}, {"label": "SQLite"}}
@@ -228,7 +228,7 @@ func TestClientModeLegacyEnums(t *testing.T) {
 // and clients without form elicitation stay on the desktop, page and CLI.
 func TestClientModeNeverElicits(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Config{AskMode: AskClient})
+	e := newEnv(t, Config{AskMode: question.AskClient})
 	f := newFakeForm(accepting(map[string]any{"answer": "x"}, 0))
 	s := e.connectForm(t, "claude-code", f)
 	plain := e.connect(t, "no-forms", nil)
@@ -288,7 +288,7 @@ func TestAutoMode(t *testing.T) {
 	args := map[string]any{"question": "Ship v2?"}
 
 	// No desktop, a client that cannot elicit: pending for the page and CLI.
-	e := newEnv(t, Config{AskMode: AskAuto})
+	e := newEnv(t, Config{AskMode: question.AskAuto})
 	s := e.connect(t, "no-forms", nil)
 	asked := e.person(t, question.Response{Action: question.Accept, Value: json.RawMessage(`"yes"`), Via: question.ViaCLI})
 	got, text, _ := call(t, ctx, s, ToolAskConfirm, args)
@@ -319,7 +319,7 @@ func TestAutoMode(t *testing.T) {
 	}
 
 	// With a desktop, auto mode does not use the form.
-	d := newEnv(t, Config{AskMode: AskAuto, Desktop: true})
+	d := newEnv(t, Config{AskMode: question.AskAuto, Desktop: true})
 	g := newFakeForm(accepting(map[string]any{"confirm": true}, 0))
 	s = d.connectForm(t, "claude-code", g)
 	asked = d.person(t, accept(`"yes"`))
@@ -335,7 +335,7 @@ func TestAutoMode(t *testing.T) {
 // questions of that session skip the form.
 func TestAutoModeFastDecline(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Config{AskMode: AskAuto})
+	e := newEnv(t, Config{AskMode: question.AskAuto})
 	f := newFakeForm(refusing("decline", 0))
 	s := e.connectForm(t, "eager-client", f)
 	ctx := context.Background()
@@ -373,7 +373,7 @@ func TestAutoModeFastDecline(t *testing.T) {
 // get_answer.
 func TestClientModeWindowEnds(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Config{AskMode: AskClient, DefaultWindow: 2 * time.Second})
+	e := newEnv(t, Config{AskMode: question.AskClient, DefaultWindow: 2 * time.Second})
 	f := newFakeForm(nil)
 	s := e.connectForm(t, "slow-reader", f)
 	ctx := context.Background()
@@ -400,7 +400,7 @@ func TestClientModeWindowEnds(t *testing.T) {
 // it does not come back to the desktop first.
 func TestClientModeCancelWithdraws(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Config{AskMode: AskClient, Desktop: true})
+	e := newEnv(t, Config{AskMode: question.AskClient, Desktop: true})
 	f := newFakeForm(nil)
 	s := e.connectForm(t, "impatient", f)
 	events := make(chan question.Event, 16)

@@ -65,15 +65,3 @@ func TestElicitResponse(t *testing.T) {
 		}
 	}
 }
-
-func TestParseAskMode(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]AskMode{"": AskDesktop, "desktop": AskDesktop, "client": AskClient, "auto": AskAuto} {
-		if got, err := ParseAskMode(in); err != nil || got != want {
-			t.Errorf("ParseAskMode(%q) = %q, %v", in, got, err)
-		}
-	}
-	if _, err := ParseAskMode("mcp"); err == nil || err.Error() != `must be one of desktop, client, auto, got "mcp"` {
-		t.Errorf("ParseAskMode(mcp): %v", err)
-	}
-}

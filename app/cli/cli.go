@@ -17,7 +17,7 @@ import (
 	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/hook"
-	"github.com/asktray/asktray/mcpbridge"
+	"github.com/asktray/asktray/app/question"
 )
 
 // Exit codes.
@@ -235,7 +235,7 @@ func runApp(ctx context.Context, args []string, stdio IO, gui GUI) error {
 	if len(pos) > 0 {
 		return usagef("unexpected argument %q", pos[0])
 	}
-	if _, err := mcpbridge.ParseAskMode(*ask); err != nil {
+	if _, err := question.ParseAskMode(*ask); err != nil {
 		return usagef("--ask: %v", err)
 	}
 	dir, err := f.dir()
