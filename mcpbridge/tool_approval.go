@@ -4,7 +4,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/asktray/asktray/app/question"
-	grade "github.com/asktray/asktray/app/risk"
+	"github.com/asktray/asktray/app/risk"
 )
 
 // ToolApproval asks permission for one concrete action. The name is fixed:
@@ -42,15 +42,15 @@ type approvalArgs struct {
 }
 
 func (in *approvalArgs) toAsk() ask {
-	risk := in.Risk
-	if risk == "" {
-		risk = question.RiskMedium
+	level := in.Risk
+	if level == "" {
+		level = question.RiskMedium
 	}
 	q := question.Question{Kind: question.KindApproval, Message: in.Action, Action: in.Action,
-		Details: in.Details, Risk: risk, AgentReason: in.Reason}
+		Details: in.Details, Risk: level, AgentReason: in.Reason}
 	// What the details say it does can raise the agent's own grade, never
 	// lower it.
-	if g := grade.Text(in.Action + "\n" + in.Details); g.Risk == question.RiskHigh {
+	if g := risk.Text(in.Action + "\n" + in.Details); g.Risk == question.RiskHigh {
 		q.Risk, q.RiskWhy = g.Risk, clipRunes(g.Why(), question.MaxRiskWhy)
 	}
 	return ask{common: in.askCommon, q: q}

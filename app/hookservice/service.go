@@ -4,9 +4,10 @@
 // question when the agent's own prompt was answered first. It tracks each
 // agent session's open approvals and holds them while the person is away.
 //
-// It knows nothing of how the call arrives: app/control mounts it at
-// POST /v1/hook on the control socket (or pipe) and hands it the decoded
-// hook.Request.
+// It knows nothing of how the call arrives: app/control mounts it on the
+// control socket (or pipe) at POST /v2/hook (acknowledged once the request
+// is registered, then the reply) and POST /v1/hook (older hooks) and hands
+// it the decoded hook.Request.
 package hookservice
 
 import (

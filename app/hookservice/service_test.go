@@ -15,7 +15,7 @@ import (
 	"github.com/asktray/asktray/app/hook"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
-	grade "github.com/asktray/asktray/app/risk"
+	"github.com/asktray/asktray/app/risk"
 )
 
 type hookEnv struct {
@@ -128,7 +128,7 @@ func TestHook_PermissionAnsweredInTray(t *testing.T) {
 		q := e.nextAsked(t)
 		// Rendered as permission_prompt renders it: the command in a code
 		// block, the model's description as the reason.
-		cmd, ok := grade.Command(p.ToolInput)
+		cmd, ok := risk.Command(p.ToolInput)
 		if q.Kind != question.KindApproval || q.Client.Name != string(a) || q.Client.SessionID != p.SessionID || q.Tool != hook.Tool ||
 			q.Action != p.ToolName || !strings.Contains(q.Details, "**Working directory:** `"+p.Cwd+"`") || !ok || !strings.Contains(q.Details, "```") ||
 			!strings.Contains(q.Details, cmd) || string(q.Input) != string(p.ToolInput) {
