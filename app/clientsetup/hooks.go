@@ -45,8 +45,7 @@ type Hooks struct {
 
 // BuildHooks makes agent's hooks setup: the hooks run exe with data dir
 // dataDir. deadline, the person's question deadline, is only said in the
-// note: the entries do not depend on it (the hook reads it at run time). It
-// does not block.
+// note: the entries do not depend on it (the hook reads it at run time).
 func BuildHooks(agent string, sys Sys, dataDir string, deadline time.Duration) (Hooks, error) {
 	a, err := hook.ParseAgent(agent)
 	if err != nil {

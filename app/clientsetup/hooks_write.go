@@ -14,7 +14,7 @@ import (
 )
 
 // Print writes what 'asktray config AGENT --hooks' prints: where the hooks
-// go, the JSON, and what to know. It does not block.
+// go, the JSON, and what to know.
 func (h Hooks) Print(w io.Writer) error {
 	snip, err := h.Snippet()
 	if err != nil {

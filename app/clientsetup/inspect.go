@@ -145,7 +145,7 @@ func (h Hooks) foundIn(ev string, i int, v any) []FoundHook {
 	return out
 }
 
-// Entries returns the hooks Write installs. It does not block.
+// Entries returns the hooks Write installs.
 func (h Hooks) Entries() []hook.Entry { return slices.Clone(h.entries) }
 
 // ReadJSON reads a JSON (or JSONC) file into a map; exists is false when
@@ -196,5 +196,5 @@ func num(v any) int {
 }
 
 // PowerShellCommand is e's command line as Copilot CLI's "powershell" key
-// holds it, which Copilot CLI runs on Windows. It does not block.
+// holds it, which Copilot CLI runs on Windows.
 func PowerShellCommand(e hook.Entry) string { return powerShellCommand(e.Args) }

@@ -62,7 +62,6 @@ type Subject struct {
 
 // SubjectOf reads q's content: the agent tool's input of a
 // permission_prompt or hook approval, the details of a request_approval.
-// It does not block.
 func SubjectOf(q question.Question) Subject {
 	s := Subject{Cwd: cleanDir(q.Cwd)}
 	switch q.Tool {
@@ -364,10 +363,10 @@ func unquoteGlob(p string) string {
 }
 
 // MatchText says in words which requests of its action r matches, for the
-// rules lists: "command `npm test`", "commands starting `npm test`",
-// "path /home/u/app/src/*", "this exact input", a whole-tool rule's Wide
-// warning (or "every request"), followed by " in DIR" for a rule scoped to
-// a working directory. It does not block.
+// rules lists: "command `npm test`", "commands starting `npm test`", "path
+// /home/u/app/src/*", "this exact input", a whole-tool rule's Wide warning
+// (or "every request"), followed by " in DIR" for a rule scoped to a
+// working directory.
 func (r Rule) MatchText() string {
 	var s string
 	switch r.Match {
@@ -395,9 +394,8 @@ func (r Rule) MatchText() string {
 	return s
 }
 
-// Counterexample says in words one request r does not match, for the
-// Always panel ("not `npm test && rm -rf ~`"), or "" for a whole-tool rule.
-// It does not block.
+// Counterexample says in words one request r does not match, for the Always
+// panel ("not `npm test && rm -rf ~`"), or "" for a whole-tool rule.
 func (r Rule) Counterexample() string {
 	switch r.Match {
 	case MatchCommand:

@@ -16,7 +16,7 @@ import "bytes"
 // an approving answer without the person's terminal), the MCP bridge (which
 // delivers an approving answer once, and does not record one the client's
 // form gave faster than a person could read it) and the away mode handback
-// (which never hands back a question that CanApprove). It does not block.
+// (which never hands back a question that CanApprove).
 func (q *Question) Approves(r Response) bool {
 	if r.Action != Accept || !q.CanApprove() {
 		return false
@@ -32,7 +32,7 @@ func (q *Question) Approves(r Response) bool {
 // is whether Approves can be true for it: q is an approval or a destructive
 // confirmation. Such a question is never handed back to the agent's chat,
 // where the agent could answer it itself, and the question page asks for
-// the login password before such an answer. It does not block.
+// the login password before such an answer.
 func (q *Question) CanApprove() bool {
 	return q.Kind == KindApproval || (q.Kind == KindConfirm && q.Destructive)
 }

@@ -34,7 +34,7 @@ func (g Guidance) Text() string {
 
 // Guide returns the guidance for result r of question q. A choice's note is
 // part of an accepted answer (its free text), so it is not repeated as a
-// note then. It does not block; any goroutine may call it.
+// note then.
 func Guide(q Question, r Result) Guidance {
 	g := guide(q, r)
 	if accepted := r.Outcome == Answered || r.Outcome == AutoApproved; accepted && (q.Kind == KindChoice || q.Kind == KindMultiChoice) {

@@ -43,8 +43,7 @@ func (e *DuplicateKeyError) Error() string { return "duplicate key " + quoteShor
 // twice (*DuplicateKeyError); keys are compared exactly, after unescaping, so
 // "Type" and "type" are distinct and "\u0074ype" is "type". Anything but one
 // object is ErrNotJSON or ErrNotObject. It is the one duplicate-key scanner:
-// the schema and content checks here and the MCP tools' arguments use it. It
-// does not block; any goroutine may call it.
+// the schema and content checks here and the MCP tools' arguments use it.
 func DecodeObject(raw json.RawMessage) ([]Member, error) {
 	if !json.Valid(raw) {
 		return nil, ErrNotJSON

@@ -47,7 +47,6 @@ func (v Verdict) Valid() bool {
 
 // VerdictOf returns the verdict of q, ended with r (nil while pending). It
 // reads q.Kind and r's outcome, reason, decider and value; see VerdictFor.
-// It does not block; any goroutine may call it.
 func VerdictOf(q *Question, r *Result) Verdict {
 	if r == nil {
 		return VerdictPending
@@ -73,7 +72,7 @@ func VerdictOf(q *Question, r *Result) Verdict {
 //   - cancelled, interrupted and pending are themselves.
 //
 // An unknown state reads as pending when it is "pending" and as answered
-// otherwise. It does not block; any goroutine may call it.
+// otherwise.
 func VerdictFor(kind Kind, state State, reason Reason, by Decider, value json.RawMessage) Verdict {
 	switch Outcome(state) {
 	case Answered:

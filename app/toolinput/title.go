@@ -23,12 +23,11 @@ var titles = map[string]string{
 }
 
 // Does says what tool does, as a verb phrase ("run a shell command",
-// "edit a file"), or "" for a tool it does not know. It does not block;
-// any goroutine may call it.
+// "edit a file"), or "" for a tool it does not know.
 func Does(tool string) string { return titles[tool] }
 
 // Title is Does as a title ("Run a shell command"), or "" for a tool it
-// does not know. It does not block; any goroutine may call it.
+// does not know.
 func Title(tool string) string {
 	d := Does(tool)
 	if d == "" {
@@ -78,7 +77,7 @@ var productionWords = []string{"prod", "production", "live", "prd"}
 // Notable lists the words of command that change what it does or where
 // (forceWords, and names of production targets such as "prod-eu-west-1"),
 // each once, in the order they appear, for a line that sets them apart
-// from the command. It does not block; any goroutine may call it.
+// from the command.
 func Notable(command string) []string {
 	var out []string
 	for w := range strings.FieldsFuncSeq(command, func(r rune) bool {

@@ -6,7 +6,9 @@
 // known keys are rendered specially (a command as a shell block, an edit as
 // a diff); every other key is listed under that as a compact key: value
 // list, long values folded into their own block, none left out. It uses
-// the standard library only, so the MCP bridge and the agent hooks share it.
+// the standard library only (and its leaf app/ellipsis), so the MCP bridge
+// and the agent hooks share it. Its functions only compute (none blocks);
+// any goroutine may call them.
 package toolinput
 
 import (
@@ -61,8 +63,7 @@ func Decode(raw json.RawMessage) (map[string]any, error) {
 
 // RenderJSON renders the raw input of tool; an input that is not a JSON
 // object is shown as it is, in a code block. Shown as JSON, the input keeps
-// the agent's key order. It does not block; any
-// goroutine may call it.
+// the agent's key order.
 func RenderJSON(tool string, raw json.RawMessage) Rendered {
 	in, err := Decode(raw)
 	if err != nil {
@@ -78,8 +79,7 @@ func RenderJSON(tool string, raw json.RawMessage) Rendered {
 // Render renders tool's input for the person: Claude Code's built-in tools
 // (Bash, Edit, MultiEdit, Write, WebFetch) their own way followed by every
 // key their renderer did not show, any other tool as indented JSON (or, when
-// that is too long, as the key: value list, so that every key is named). It
-// does not block; any goroutine may call it.
+// that is too long, as the key: value list, so that every key is named).
 func Render(tool string, input map[string]any) Rendered {
 	return finish(render(tool, input, ""))
 }
@@ -113,7 +113,7 @@ func render(tool string, input map[string]any, asJSON string) Rendered {
 // tool's name and the input's canonical JSON (keys sorted, insignificant
 // space removed, numbers as written), so that two inputs differing in any
 // key, shown or not, differ. Input that is not valid JSON is hashed as it
-// is. It does not block; any goroutine may call it.
+// is.
 func Fingerprint(tool string, input json.RawMessage) string {
 	h := sha256.New()
 	h.Write([]byte(tool))

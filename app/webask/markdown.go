@@ -27,8 +27,7 @@ var markdown = goldmark.New(goldmark.WithRendererOptions(
 	renderer.WithNodeRenderers(util.Prioritized(defanged{}, 100)), // before goldmark's own HTML renderer (1000)
 ))
 
-// renderMarkdown renders md (see markdown). It does not block; any goroutine
-// may call it.
+// renderMarkdown renders md (see markdown).
 func renderMarkdown(md string) template.HTML {
 	var buf bytes.Buffer
 	if err := markdown.Convert([]byte(md), &buf); err != nil {

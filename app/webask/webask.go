@@ -9,8 +9,10 @@
 // form token and are recorded with via "web". The agent never sees the link:
 // only the person's own channels (the CLI, the log, the desktop) hand it out.
 //
-// This package imports the standard library and app/question only; no Fyne,
-// no mcp-go.
+// It imports neither Fyne nor mcp-go: the question, its presentation
+// (app/question/present), the listener rules (app/loopback), the person's
+// proof (app/personcheck) and a Markdown parser (goldmark), as the package
+// map in docs/architecture.md says.
 package webask
 
 import (

@@ -21,8 +21,8 @@ import (
 // go there), and approvals and destructive confirms wait first
 // (present.QueueOrder). When the open dialog is answered, withdrawn or
 // snoozed, the next one opens; with nothing open a new question opens at
-// once, as before. Open (the tray menu, a notification's click, Next)
-// shows the question asked for and puts the open one back in the queue.
+// once. Open (the tray menu, a notification's click, Next) shows the
+// question asked for and puts the open one back in the queue.
 // Notices never open a dialog by themselves (the tray notifies them); Open
 // shows one. It runs the one shared 1 Hz ticker that updates the open
 // dialog's time-left line (stopped while none is visible, so an idle app

@@ -4,7 +4,7 @@ import "github.com/asktray/asktray/app/question"
 
 // Afterwards says what was learnt of r's outcome after it was recorded
 // (Result.Afterwards), as a sentence for the history's detail, and short for
-// a row or a table; both are "" when nothing was. It does not block.
+// a row or a table; both are "" when nothing was.
 func Afterwards(r *question.Result) (sentence, short string) {
 	if r == nil {
 		return "", ""
@@ -25,17 +25,17 @@ func Afterwards(r *question.Result) (sentence, short string) {
 // AgentAsksToo is what a tool approval of an agent that shows its own
 // prompt while the tray asks (Claude Code, through its hook) says of that
 // prompt: that it may have been answered already. name is the agent as a
-// person calls it. It does not block.
+// person calls it.
 func AgentAsksToo(name string) string {
 	return name + " asks in its terminal too, and the first answer counts: if it was answered there, " +
 		"the command may already be running, and your answer here changes nothing."
 }
 
 // AsksFromBackground is what a tool approval says when its agent asks from a
-// background server that outlives the agent's terminal (Codex's app
-// server) and the hook could not find the terminal asking: the tray cannot
-// tell whether anyone still waits there, and an allow still runs the
-// command. name is the agent as a person calls it. It does not block.
+// background server that outlives the agent's terminal (Codex's app server)
+// and the hook could not find the terminal asking: the tray cannot tell
+// whether anyone still waits there, and an allow still runs the command.
+// name is the agent as a person calls it.
 func AsksFromBackground(name string) string {
 	return name + " may no longer be waiting in its terminal: it asks from its background app server, which outlives " +
 		"the terminal, so if you closed that terminal, an allow here still runs the command."

@@ -25,7 +25,7 @@ var exactStems = map[string]bool{"rm": true}
 // DestructiveWord returns the first word of q's yes label, header or
 // message (in that order) that reads as destructive, or "" when none does.
 // It reads only what the person reads; Question.Destructive is the agent's
-// own flag (see ReadsDestructive). It does not block.
+// own flag (see ReadsDestructive).
 func DestructiveWord(q *question.Question) string {
 	for _, s := range []string{q.YesLabel, q.Header, q.Message, q.Action} {
 		if w := destructiveWord(s); w != "" {
@@ -38,7 +38,7 @@ func DestructiveWord(q *question.Question) string {
 // ReadsDestructive reports whether saying yes to q may lose something: the
 // agent said so (Destructive) or the yes label or the question reads so
 // (DestructiveWord). A front end makes its safe answer (No, Deny) the
-// default whenever it does, so Enter never destroys. It does not block.
+// default whenever it does, so Enter never destroys.
 func ReadsDestructive(q *question.Question) bool {
 	return q.Destructive || DestructiveWord(q) != ""
 }

@@ -29,7 +29,7 @@ var (
 // emphasis markers (**3%** reads 3%), code spans as quotations (see
 // Unspan), links as their text, no heading, quote or fence markers, list
 // items as bullets; what is inside a code fence is kept as it is. Plain
-// text comes back unchanged but for backslash escapes. It does not block.
+// text comes back unchanged but for backslash escapes.
 func Plain(md string) string {
 	lines := strings.Split(md, "\n")
 	out := lines[:0]
@@ -75,8 +75,7 @@ func plainMarks(s string) string {
 // "claude-code asks to approve: Deploy to production"); the body is the
 // start of what is asked, on one line, at most 139 characters. An agent's
 // own notification (IsAgentNotice) has its header, which already says who
-// asks where, as the summary and its message as the body. It does not
-// block.
+// asks where, as the summary and its message as the body.
 func NoteText(q *question.Question) (title, body string) {
 	who := Visible(q.Client.DisplayName())
 	switch {

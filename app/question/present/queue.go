@@ -10,16 +10,15 @@ import (
 )
 
 // GoesAheadInQueue reports whether q goes ahead of other waiting questions: an
-// approval, or a confirm that reads as destructive (ReadsDestructive). A
-// queue never reorders what is open; it only picks what comes next. It
-// does not block.
+// approval, or a confirm that reads as destructive (ReadsDestructive). A queue
+// never reorders what is open; it only picks what comes next.
 func GoesAheadInQueue(q *question.Question) bool {
 	return q.Kind == question.KindApproval || (q.Kind == question.KindConfirm && ReadsDestructive(q))
 }
 
 // QueueOrder orders waiting questions: those that go First, then the
 // rest, each oldest first (ids break ties). It is a comparison function
-// for slices.SortFunc and does not block.
+// for slices.SortFunc.
 func QueueOrder(a, b question.Question) int {
 	fa, fb := GoesAheadInQueue(&a), GoesAheadInQueue(&b)
 	switch {
@@ -33,8 +32,7 @@ func QueueOrder(a, b question.Question) int {
 
 // OneLineSummary names q in a few words for a line about it: its header, an
 // approval's action, or the start of its message, on one line with
-// invisible characters as markers, at most n characters. It does not
-// block.
+// invisible characters as markers, at most n characters.
 func OneLineSummary(q *question.Question, n int) string {
 	s := q.Header
 	if q.Kind == question.KindApproval && q.Action != "" {
@@ -49,7 +47,7 @@ func OneLineSummary(q *question.Question, n int) string {
 // QueueLine is the line an open dialog shows while other questions wait:
 // "1 of 3  ·  next: cursor — Delete 3 branches" (the open question is the
 // first of waiting+1; next is the one that comes after it), or "" when none
-// waits. It does not block.
+// waits.
 func QueueLine(waiting int, next *question.Question) string {
 	if waiting <= 0 || next == nil {
 		return ""

@@ -13,11 +13,10 @@ const NoDetails = "*No details given.*"
 // TitleAndBody returns q's bold title and its Markdown message, as the
 // dialog, the history and the question page show them under the headline
 // (Headline): the header and the message (no title for an agent's own
-// notification, whose header is the headline), or for an approval its
-// action (none for an agent tool's, which the headline names) and its
-// details, so the action is never shown twice. Both are shown as VisibleCopy
-// makes them: invisible characters as markers, runs of empty lines
-// collapsed. It does not block; any goroutine may call it.
+// notification, whose header is the headline), or for an approval its action
+// (none for an agent tool's, which the headline names) and its details, so
+// the action is never shown twice. Both are shown as VisibleCopy makes them:
+// invisible characters as markers, runs of empty lines collapsed.
 func TitleAndBody(q question.Question) (title, body string) {
 	q = VisibleCopy(q)
 	title, body = q.Header, q.Message

@@ -30,7 +30,7 @@ func Marker(r rune) string { return question.Marker(r) }
 // byte that is not UTF-8 (⟨0xFF⟩) replaced by a marker; a run of three or
 // more of the same invisible character (a line of braille blanks) becomes
 // one marker with the count, ⟨U+2800 ×40⟩. Text without any is returned as
-// it is. It does not block; any goroutine may call it.
+// it is.
 func Visible(s string) string {
 	if !HasInvisible(s) {
 		return s
@@ -89,8 +89,7 @@ const (
 // of BlankRun or more empty (or blank) lines becomes one line
 // "⟨N empty lines⟩", and a run of SpaceRun or more spaces after the start
 // of a line becomes "⟨N spaces⟩", a space being a tab or any Unicode space
-// (a no-break space U+00A0, an ideographic space U+3000, …). It does not
-// block.
+// (a no-break space U+00A0, an ideographic space U+3000, …).
 func Compact(s string) string {
 	if strings.Count(s, "\n") < BlankRun && strings.IndexFunc(s, blank) < 0 {
 		return s
@@ -147,11 +146,10 @@ func compactSpaces(line string) string {
 }
 
 // VisibleCopy returns a copy of q with every text the person reads made visible
-// (Visible) and its details compacted (Compact): the header, message,
-// action, details, reasons, labels, options, agent rules, placeholder and
-// the client's name and title. Front ends render VisibleCopy(q) and answer with
-// the original q's values (option labels are matched by position). It does
-// not block.
+// (Visible) and its details compacted (Compact): the header, message, action,
+// details, reasons, labels, options, agent rules, placeholder and the client's
+// name and title. Front ends render VisibleCopy(q) and answer with the original
+// q's values (option labels are matched by position).
 func VisibleCopy(q question.Question) question.Question {
 	v := Visible
 	q.Header, q.Message, q.Action, q.AgentReason, q.RiskWhy = v(q.Header), v(q.Message), v(q.Action), v(q.AgentReason), v(q.RiskWhy)
@@ -188,7 +186,7 @@ func LineCount(cmd string) string {
 // warning: a high-risk (or destructive) request warns, with why when
 // Asktray graded it ("High risk: deletes files recursively, `rm -r`. Allow
 // only if you expected this request."); a low or graded one says so; a
-// plain medium nobody explained says nothing (""). It does not block.
+// plain medium nobody explained says nothing ("").
 func RiskLine(q *question.Question) (line string, warn bool) {
 	why := Visible(Unspan(q.RiskWhy))
 	switch {
@@ -206,8 +204,8 @@ func RiskLine(q *question.Question) (line string, warn bool) {
 }
 
 // CommandOrPath returns what an approval would run, for a line naming it: a shell
-// tool's command, a file tool's path, or else its action; shown visible,
-// on one line, at most n characters. It does not block.
+// tool's command, a file tool's path, or else its action; shown visible, on one
+// line, at most n characters.
 func CommandOrPath(q *question.Question, n int) string {
 	var in struct {
 		Command  *string `json:"command"`
@@ -231,7 +229,7 @@ func CommandOrPath(q *question.Question, n int) string {
 // RuleDecided words a notification for an approval a rule decided, so that
 // no rule acts unseen: the title says which way ("Allowed by your rule"),
 // the body what ran and which rule (ruleText, the rule's own description,
-// e.g. "commands starting `npm test` in /home/u/app"). It does not block.
+// e.g. "commands starting `npm test` in /home/u/app").
 func RuleDecided(q *question.Question, allowed bool, ruleID, ruleText string) (title, body string) {
 	title = "Denied by your rule"
 	if allowed {
@@ -244,7 +242,6 @@ func RuleDecided(q *question.Question, allowed bool, ruleID, ruleText string) (t
 // Unspan returns s with each Markdown code span (`rm -rf`) shown as a
 // quotation (“rm -rf”), for the front ends that show plain text: a risk
 // reason carries its evidence in code spans. An unpaired backtick is kept.
-// It does not block.
 func Unspan(s string) string { return quoteSpans(s, func(t string) string { return t }) }
 
 // quoteSpans returns s with each code span shown as a quotation and the

@@ -13,12 +13,12 @@ import (
 // wants to run a shell command in ~/projects/payments-service" for an agent
 // tool's permission (what the tool does, from toolinput.Does), "… asks for
 // your approval in …" for another approval, an agent's own notification's
-// header, which names the agent and where it waits ("Claude Code is asking
-// in its terminal"; its message starts with the project and session), "…
-// says" for another notice and "… asks in …" for the rest; the where is the working directory the agent or
-// its hook reported (Question.Cwd), with home as "~", left out when there
-// is none. Shown with invisible characters as markers. home is the person's
-// home directory, or "". It does not block.
+// header, which names the agent and where it waits ("Claude Code is asking in
+// its terminal"; its message starts with the project and session), "… says"
+// for another notice and "… asks in …" for the rest; the where is the working
+// directory the agent or its hook reported (Question.Cwd), with home as "~",
+// left out when there is none. Shown with invisible characters as markers.
+// home is the person's home directory, or "".
 func Headline(q *question.Question, home string) string {
 	who := Visible(q.Client.DisplayName())
 	where := ""
@@ -84,12 +84,12 @@ func Project(cwd string) string {
 	return base
 }
 
-// SessionLine says which client asks and which of its sessions: its name
-// (with its id when it has a title) and version, then the session by its
-// project (Project of cwd) and the time it started (the first question
-// Asktray saw from it, in loc), not by a hash: "claude-code 2.1.3  ·
-// session in payments-service since 14:02". Without a start time the
-// session's short id stands in. It does not block.
+// SessionLine says which client asks and which of its sessions: its name (with
+// its id when it has a title) and version, then the session by its project
+// (Project of cwd) and the time it started (the first question Asktray saw
+// from it, in loc), not by a hash: "claude-code 2.1.3  · session in
+// payments-service since 14:02". Without a start time the session's short id
+// stands in.
 func SessionLine(c question.Client, cwd string, started time.Time, loc *time.Location) string {
 	parts := []string{c.DisplayName()}
 	if c.Title != "" && c.Name != "" {

@@ -5,8 +5,9 @@
 // as destructive, the queue's order and line, and the headline saying who
 // asks and where. The two front ends keep only their widgets and HTML, so a
 // rule written here reads the same in both. It imports only the standard
-// library, app/question and app/toolinput (what an agent's tool does);
-// every function is pure, so any goroutine may call it.
+// library, app/question, app/toolinput (what an agent's tool does) and
+// app/ellipsis; every function only computes (none blocks), so any
+// goroutine may call it.
 package present
 
 import (

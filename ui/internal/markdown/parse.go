@@ -17,10 +17,9 @@ import (
 // NewRichTextFromMarkdown does, with the text shown as written: Fyne puts a
 // space after every text node that another inline follows, and goldmark
 // splits text at every delimiter it tries, so "0042_split_ledger" read
-// "0042_ split_ ledger" and "a[b" read "a [ b"; it also joined the words
-// of an emphasis with spaces and kept backslash escapes. Here a space is
-// added only where the source breaks a line, and escapes are resolved. It
-// does not block; any goroutine may call it.
+// "0042_ split_ ledger" and "a[b" read "a [ b"; it also joined the words of
+// an emphasis with spaces and kept backslash escapes. Here a space is added
+// only where the source breaks a line, and escapes are resolved.
 func parse(md string) []widget.RichTextSegment {
 	src := []byte(md)
 	doc := goldmark.New().Parser().Parse(text.NewReader(src))
