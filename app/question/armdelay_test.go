@@ -22,7 +22,7 @@ func TestClampArmDelay(t *testing.T) {
 			t.Errorf("ClampArmDelay(%v) = %v, want %v", in, got, want)
 		}
 	}
-	if !(MinArmDelay <= DefaultArmDelay && DefaultArmDelay <= MaxArmDelay) {
+	if MinArmDelay > DefaultArmDelay || DefaultArmDelay > MaxArmDelay {
 		t.Errorf("default %v outside %v..%v", DefaultArmDelay, MinArmDelay, MaxArmDelay)
 	}
 }

@@ -123,12 +123,12 @@ func (d *questionDialog) openAlways(dec policy.Decision) {
 	d.guard.focusQuietly(p.cancel)
 }
 
-func (p *alwaysPanel) build() {
+// buildFields makes the panel's fields, filled from the suggested rule:
+// client, action, match, pattern (disabled, with markers, when it holds
+// hidden characters), scope, expiry and note, the wide-rule tick and the
+// error line. It runs on the Fyne goroutine.
+func (p *alwaysPanel) buildFields(verb string) {
 	d := p.d
-	verb, past := "allow", "allowed"
-	if p.decision == policy.Deny {
-		verb, past = "deny", "denied"
-	}
 	p.title = widget.NewLabelWithStyle("Always "+verb, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	p.client, p.action, p.note = newKeyEntry(d, false), newKeyEntry(d, false), newKeyEntry(d, false)
 	p.client.SetText(p.suggested.Client)
@@ -166,7 +166,18 @@ func (p *alwaysPanel) build() {
 	p.errText.Importance = widget.DangerImportance
 	p.errText.Wrapping = fyne.TextWrapWord
 	p.errText.Hide()
+}
 
+// build makes the panel: its fields (buildFields), the form that lays
+// them out, the high-risk tick when the rule needs one, and Cancel and the
+// button that adds the rule. It runs on the Fyne goroutine.
+func (p *alwaysPanel) build() {
+	d := p.d
+	verb, past := "allow", "allowed"
+	if p.decision == policy.Deny {
+		verb, past = "deny", "denied"
+	}
+	p.buildFields(verb)
 	form := widget.NewForm(
 		widget.NewFormItem("Client", p.client),
 		widget.NewFormItem("Action", p.action),
