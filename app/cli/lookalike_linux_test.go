@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -42,35 +41,13 @@ func TestHook_LookAlikesComeToThePerson(t *testing.T) {
 	if out, _ := hookProc(t, dir, "ok", "/home/u/any", "cat notes.txt").Output(); !strings.Contains(string(out), `"behavior":"allow"`) {
 		t.Fatalf("the rule does not allow a plain command: the hook printed %q", out)
 	}
-	done := make([]chan string, len(cases))
 	for i, c := range cases {
-		cmd := hookProc(t, dir, "s"+strconv.Itoa(i), "/home/u/any", c.cmd)
-		var out bytes.Buffer
-		cmd.Stdout = &out
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		done[i] = make(chan string, 1)
-		go func() {
-			_ = cmd.Wait()
-			done[i] <- out.String()
-		}()
-	}
-	asked := pendingBySession(t, dir, len(cases), done)
-	for i, c := range cases {
-		q, ok := asked["s"+strconv.Itoa(i)]
-		if !ok {
-			t.Errorf("%q: never came to the person (the hook printed %q)", c.cmd, <-done[i])
-			continue
-		}
-		if q.Risk != question.RiskHigh || !strings.Contains(q.RiskWhy, "hidden character") || !strings.Contains(q.RiskWhy, c.marker) {
-			t.Errorf("%q: asked graded %s (%q), want high with %s", c.cmd, q.Risk, q.RiskWhy, c.marker)
-		}
-		if r := run(t, dir, "answer", q.ID, "--decline"); r.code != 0 {
-			t.Fatalf("decline %q: %+v", c.cmd, r)
-		}
-		if out := wait(t, done[i]); !strings.Contains(out, `"behavior":"deny"`) {
-			t.Errorf("%q: after the person declined, the hook printed %q", c.cmd, out)
-		}
+		t.Run("s"+strconv.Itoa(i), func(t *testing.T) {
+			t.Parallel()
+			q, ok := declinedByPerson(t, dir, "s"+strconv.Itoa(i), "/home/u/any", c.cmd)
+			if ok && (q.Risk != question.RiskHigh || !strings.Contains(q.RiskWhy, "hidden character") || !strings.Contains(q.RiskWhy, c.marker)) {
+				t.Errorf("%q: asked graded %s (%q), want high with %s", c.cmd, q.Risk, q.RiskWhy, c.marker)
+			}
+		})
 	}
 }
