@@ -121,12 +121,8 @@ func compactJSON(v any) string {
 // counts and removes it (Rendered.Cut).
 const cutMark = "\xff"
 
-// cutRunes cuts s to at most n characters, ending with … when cut. It is
-// for what only points at the input (a word it names); cutShown cuts the
-// input itself.
-func cutRunes(s string, n int) string { return ellipsis.Cut(s, n) }
-
-// cutShown is cutRunes for a part of the input: a cut is marked (cutMark).
+// cutShown cuts a part of the input to at most n characters, ending with …
+// (ellipsis.Cut), and marks the cut (cutMark) so the rendering records it.
 func cutShown(s string, n int) string {
 	if c := ellipsis.Cut(s, n); c != s {
 		return c + cutMark
