@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/asktray/asktray/app/question"
 )
@@ -180,7 +181,7 @@ func csvRow(rec Record) []string {
 	}
 	if r != nil {
 		row[8], row[9], row[10], row[11] = string(r.Outcome), string(r.Reason), string(r.DecidedBy), string(r.Via)
-		row[12], row[13] = string(r.Value), csvText(r.Note)
+		row[12], row[13] = markControls(string(r.Value)), csvText(r.Note)
 		row[14], row[15] = csvTime(r.DecidedAt), strconv.FormatInt(rec.Elapsed().Milliseconds(), 10)
 		row[17] = string(r.Afterwards)
 	}
@@ -196,10 +197,37 @@ func csvTime(t time.Time) string {
 }
 
 // csvText defuses text that a spreadsheet would take for a formula (OWASP's
-// advice on CSV injection) by putting an apostrophe in front of it.
+// advice on CSV injection) by putting an apostrophe in front of it, and
+// writes each control character but a line break or a tab as its marker
+// (question.Marker: ⟨U+001B⟩), so that an agent's text cannot drive the
+// terminal a CSV export is printed on (an escape sequence, a C1 control).
 func csvText(s string) string {
+	s = markControls(s)
 	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
 		return "'" + s
 	}
 	return s
+}
+
+// markControls writes each control character of s but a line break or a
+// tab as its marker.
+func markControls(s string) string {
+	if strings.IndexFunc(s, terminalControl) >= 0 {
+		var b strings.Builder
+		for _, r := range s {
+			if terminalControl(r) {
+				b.WriteString(question.Marker(r))
+			} else {
+				b.WriteRune(r)
+			}
+		}
+		s = b.String()
+	}
+	return s
+}
+
+// terminalControl reports whether r is a control character other than a
+// line break or a tab: what a terminal may act on.
+func terminalControl(r rune) bool {
+	return unicode.IsControl(r) && r != '\n' && r != '\t' && r != '\r'
 }

@@ -249,3 +249,24 @@ func (p smallPages) List(ctx context.Context, f Filter) (Page, error) {
 	f.Limit = min(f.Limit, p.max)
 	return p.Store.List(ctx, f)
 }
+
+// TestExport_CSVMarksControls: an agent's escape sequences and C1 controls
+// reach a CSV export as markers, never raw (issue 33 item 6: a CSV printed
+// to a terminal must not drive it), while line breaks stay.
+func TestExport_CSVMarksControls(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"\x1b]0;pwned\x07title": "⟨U+001B⟩]0;pwned⟨U+0007⟩title",
+		"a\u009b31mred\u009d":   "a⟨U+009B⟩31mred⟨U+009D⟩",
+		"two\nlines\tand a tab": "two\nlines\tand a tab",
+		"=1+2":                  "'=1+2",
+		"\x1b[2J=clear":         "⟨U+001B⟩[2J=clear",
+	} {
+		if got := csvText(in); got != want {
+			t.Errorf("csvText(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := markControls("\"\u009b\""); got != `"⟨U+009B⟩"` {
+		t.Errorf("an answer's C1 control: %q", got)
+	}
+}
