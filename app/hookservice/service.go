@@ -83,6 +83,9 @@ type sessionMove struct {
 	at    time.Time
 	tool  string
 	input json.RawMessage // the tool's input, with tool
+	// toolUseID is the call's id, with tool, when the event names it
+	// (Claude Code's post-tool events and PermissionDenied).
+	toolUseID string
 	// keepTurn is the turn whose approvals the move leaves open ("" none):
 	// a prompt sent into the running turn (keptTurn).
 	keepTurn string
@@ -329,7 +332,17 @@ func (h *Service) track(id string, o openHook, start time.Time) bool {
 	h.forgetEnded(o, time.Now())
 	m, ok := h.moved[sessionKey{o.agent, o.session}]
 	return ok && o.session != "" && !m.at.Before(start) && (m.keepTurn == "" || o.turn != m.keepTurn) &&
-		(m.tool == "" || m.tool == o.toolKey && inputCovers(o.input, m.input))
+		(m.tool == "" || m.ofCall(o))
+}
+
+// ofCall reports whether m, a post-tool event, is about o's call: by the
+// call's id when both name one (two calls of one command are told apart),
+// else by the tool and its input.
+func (m sessionMove) ofCall(o openHook) bool {
+	if m.toolUseID != "" && o.toolUseID != "" {
+		return m.toolUseID == o.toolUseID
+	}
+	return m.tool == o.toolKey && inputCovers(o.input, m.input)
 }
 
 // untrack forgets the open approval id, which ended, and remembers it for
@@ -374,7 +387,7 @@ func (h *Service) movedOn(req hook.Request) {
 			delete(h.moved, k)
 		}
 	}
-	h.moved[sessionKey{req.Agent, req.SessionID}] = sessionMove{at: now, tool: tool, input: req.ToolInput, keepTurn: keptTurn(req)}
+	h.moved[sessionKey{req.Agent, req.SessionID}] = sessionMove{at: now, tool: tool, input: req.ToolInput, toolUseID: req.ToolUseID, keepTurn: keptTurn(req)}
 	ids = h.answeredOpen(req, tool)
 	if req.Event == hook.Stop || req.Event == hook.SessionEnd {
 		h.forgetEnded(openHook{agent: req.Agent, session: req.SessionID}, now)
