@@ -112,12 +112,13 @@ func TestOnlyTestsImport(t *testing.T) {
 // one that does not fails, naming the dependency.
 func TestImportsOnly(t *testing.T) {
 	t.Parallel()
-	ImportsOnly(t, "github.com/asktray/asktray/app/question/present", "github.com/asktray/asktray/app/question", "github.com/asktray/asktray/app/toolinput")
+	ImportsOnly(t, "github.com/asktray/asktray/app/question/present", "github.com/asktray/asktray/app/ellipsis", "github.com/asktray/asktray/app/question", "github.com/asktray/asktray/app/toolinput")
 	ImportsNone(t, "github.com/asktray/asktray/app/question", "github.com/godbus/")
 	var rec recorder
 	ImportsOnly(&rec, "github.com/asktray/asktray/app/question/present")
 	ImportsNone(&rec, ".", "github.com/godbus/")
 	want := []string{
+		"github.com/asktray/asktray/app/question/present depends on github.com/asktray/asktray/app/ellipsis; it may import only the standard library",
 		"github.com/asktray/asktray/app/question/present depends on github.com/asktray/asktray/app/question; it may import only the standard library",
 		"github.com/asktray/asktray/app/question/present depends on github.com/asktray/asktray/app/toolinput; it may import only the standard library",
 		"github.com/asktray/asktray/internal/testkit depends on github.com/godbus/dbus/v5",

@@ -228,7 +228,7 @@ func TestDialog_CloseButtonWorksUnarmed(t *testing.T) {
 
 func TestDialog_ClientLineAndTimeLeft(t *testing.T) {
 	e := newDialogEnv(t)
-	d := e.ask(question.Question{Kind: question.KindNotice, Message: "hi", Deadline: time.Now().Add(5 * time.Minute),
+	d := e.ask(question.Question{Kind: question.KindConfirm, Message: "hi", Deadline: time.Now().Add(5 * time.Minute),
 		Client: question.Client{Name: "claude-code", Version: "2.1.3", SessionID: "4f2a9c1e-77b0-4d55"}})
 	// The session by its start (the first question seen from it), not its id.
 	if want := "claude-code 2.1.3  ·  session since " + d.q.Created.Local().Format("15:04"); d.client.Text != want {
