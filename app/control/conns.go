@@ -30,6 +30,7 @@ type connTracker struct {
 	log func() *slog.Logger
 
 	mu      sync.Mutex
+	seq     uint64 // the last waitSeq given
 	conns   map[net.Conn]*connInfo
 	perUser map[string]int
 }
@@ -38,7 +39,10 @@ type connInfo struct {
 	user      string
 	evicted   bool      // closed to make room, no longer counted
 	waitSince time.Time // since when it waits for a request; zero while one is served
-	peer      *peer
+	// waitSeq orders the waits: Windows' clock ticks every ~15 ms, so two
+	// waits begun in one tick have the same waitSince.
+	waitSeq uint64
+	peer    *peer
 }
 
 func newConnTracker(maxPerUser int, log func() *slog.Logger) *connTracker {
@@ -58,7 +62,7 @@ func (t *connTracker) admit(c net.Conn) bool {
 	if t.perUser[user] >= t.max {
 		var oldest net.Conn
 		for oc, in := range t.conns {
-			if in.user == user && !in.evicted && !in.waitSince.IsZero() && (oldest == nil || in.waitSince.Before(t.conns[oldest].waitSince)) {
+			if in.user == user && !in.evicted && !in.waitSince.IsZero() && (oldest == nil || in.waitSeq < t.conns[oldest].waitSeq) {
 				oldest = oc
 			}
 		}
@@ -71,7 +75,8 @@ func (t *connTracker) admit(c net.Conn) bool {
 		t.uncount(t.conns[oldest])
 		_ = oldest.Close()
 	}
-	t.conns[c] = &connInfo{user: user, waitSince: time.Now()}
+	t.seq++
+	t.conns[c] = &connInfo{user: user, waitSince: time.Now(), waitSeq: t.seq}
 	t.perUser[user]++
 	return true
 }
@@ -98,6 +103,8 @@ func (t *connTracker) state(c net.Conn, s http.ConnState) {
 		in.waitSince = time.Time{}
 	case http.StateIdle:
 		in.waitSince = time.Now()
+		t.seq++
+		in.waitSeq = t.seq
 	case http.StateClosed, http.StateHijacked:
 		t.uncount(in)
 		delete(t.conns, c)
