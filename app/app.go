@@ -54,6 +54,13 @@ type Options struct {
 	// the log file.
 	Links io.Writer
 
+	// Exit, if set, ends the process with code and does not return; nil
+	// means os.Exit. Run calls it only when the UI did not stop after a
+	// quit (see shutdownWatch), once everything else has shut down; main
+	// passes its own, which on Windows ends the process without running
+	// the DLLs' detach code.
+	Exit func(code int)
+
 	// Ready, if set, is called once the app serves, with what it wrote to the
 	// instance file and what the UI would get. Tests use it.
 	Ready func(datadir.Instance, Env)
@@ -241,4 +248,12 @@ func linkPrinter(w io.Writer, gui bool) func(id, url string) {
 		return nil
 	}
 	return func(id, url string) { fmt.Fprintf(w, "asktray: answer %s in a browser: %s\n", id, url) }
+}
+
+// exit ends the process through o.Exit, else os.Exit.
+func (o Options) exit(code int) {
+	if o.Exit != nil {
+		o.Exit(code)
+	}
+	os.Exit(code)
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -57,7 +58,8 @@ func Run(ctx context.Context, o Options) (err error) {
 	ctx, quit := context.WithCancel(ctx)
 	defer quit()
 	var down closers
-	defer down.run()
+	var shutdown sync.Once // down runs once: here, or from watch when the UI hangs
+	defer func() { shutdown.Do(down.run) }()
 	log, err := openDataDir(o, &down)
 	if err != nil {
 		return err
@@ -69,6 +71,11 @@ func Run(ctx context.Context, o Options) (err error) {
 			log.Info("stopped")
 		}
 	})
+	watch := watchShutdown(ctx, log, shutdownGrace, func() {
+		shutdown.Do(down.run)
+		o.exit(0)
+	})
+	down.push(watch.done)
 	c, err := openCore(ctx, o, log, askFlag, &down)
 	if err != nil {
 		return err
@@ -77,7 +84,9 @@ func Run(ctx context.Context, o Options) (err error) {
 	if err != nil {
 		return err
 	}
-	return s.serve(ctx, o, c)
+	err = s.serve(ctx, o, c, watch)
+	quit() // the tray's Quit returns without ctx done: start watch's clock
+	return err
 }
 
 // openDataDir creates the data dir, takes its single-instance lock and
@@ -236,7 +245,7 @@ func (s *servers) showUI() bool {
 
 // serve hands the app to the UI, or waits for ctx when headless. It blocks
 // until ctx is done or the person quits.
-func (s *servers) serve(ctx context.Context, o Options, c *core) error {
+func (s *servers) serve(ctx context.Context, o Options, c *core, watch *shutdownWatch) error {
 	url := s.inst.URL
 	c.log.Info("serving", "url", url, "socket", s.inst.Socket, "gui", c.gui, "ask", s.ask)
 	env := Env{SetShow: func(fn func()) { s.show.Store(&fn) }, SetAlert: func(fn func(title, body string)) { c.alert.Store(&fn) }, ApplySettings: c.keeper.apply, Settings: c.settings, Broker: c.broker, Store: c.store,
@@ -248,6 +257,8 @@ func (s *servers) serve(ctx context.Context, o Options, c *core) error {
 		o.Ready(s.inst, env)
 	}
 	if c.gui {
+		watch.inGUI.Store(true)
+		defer watch.inGUI.Store(false)
 		return o.GUI(ctx, env)
 	}
 	<-ctx.Done()

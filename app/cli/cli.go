@@ -36,6 +36,9 @@ var Version = "0.1.0-dev"
 type IO struct {
 	In       io.Reader
 	Out, Err io.Writer
+	// Exit ends the process at once; the app calls it only when its UI
+	// hangs after a quit (app.Options.Exit). nil means os.Exit.
+	Exit func(code int)
 }
 
 // GUI runs the desktop UI; main passes the Fyne one, tests pass nil.
@@ -253,7 +256,7 @@ func runApp(ctx context.Context, args []string, stdio IO, gui GUI) error {
 		links = stdio.Err // a link carries its question's key: for the person's eyes only
 	}
 	err = app.Run(ctx, app.Options{DataDir: dir, Addr: *addr, Headless: *headless, Ask: *ask, Version: Version, GUI: gui,
-		AllowNonLoopback: *nonLoopback, NoAuth: *noAuth, Links: links,
+		AllowNonLoopback: *nonLoopback, NoAuth: *noAuth, Links: links, Exit: stdio.Exit,
 		Ready: func(in datadir.Instance, env app.Env) {
 			fmt.Fprintf(stdio.Err, "asktray %s: MCP at %s (data dir %s)\n", Version, in.URL, in.DataDir)
 			if readyHook != nil {

@@ -23,6 +23,14 @@ func (w *wine) wineDesktop(t *testing.T) {
 			t.Fatalf("wine %v: %+v", args, r)
 		}
 	}
+	// Those commands started a wineserver and Wine's desktop process with
+	// no display, which linger a few seconds after them: an app started
+	// into that session finds a desktop it cannot draw on ("Failed to
+	// create helper window", then a panic in GLFW). Wait until they are
+	// gone, so the app starts a new session on the display.
+	if r := w.runCmd(t, w.command("", nil, "wineserver", "-w")); r.code != 0 {
+		t.Fatalf("wineserver -w: %+v", r)
+	}
 }
 
 // waitXWindow waits for a visible X window whose name matches pattern and returns its id.

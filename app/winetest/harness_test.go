@@ -25,6 +25,9 @@ type wine struct {
 	root   string // the chroot, on the host
 	prefix string // WINEPREFIX, inside the chroot
 	exe    string // asktray.exe, inside the chroot
+	// display is the X display every command of the prefix gets once a
+	// test started a desktop app on it; see (*wine).command.
+	display string
 }
 
 // newWine returns the Wine that .ci/wine.sh set up, or skips the test when
@@ -47,6 +50,14 @@ func newWine(t *testing.T) *wine {
 // command returns a command that runs name args in the chroot with the
 // prefix, on X display (none when ""), its output unread.
 func (w *wine) command(display string, extraEnv []string, name string, args ...string) *exec.Cmd {
+	// All processes of a prefix share one Wine session, whose desktop is
+	// made by the first of them: a CLI command with no display that wins
+	// the race against a desktop app's start would leave the app a desktop
+	// it cannot draw on ("Failed to create helper window", then a panic in
+	// GLFW). So once a desktop app runs, every command gets its display.
+	if display == "" {
+		display = w.display
+	}
 	env := []string{"-C", "/", "LANG=C.UTF-8", "HOME=/root", "USER=root", "WINEPREFIX=" + w.prefix, "WINEDEBUG=-all", "DISPLAY=" + display}
 	env = append(env, extraEnv...)
 	cmd := exec.Command("chroot", append([]string{w.root, "env"}, append(append(env, name), args...)...)...)
@@ -135,6 +146,9 @@ type app struct {
 // test ends it is asked to quit, or killed if it does not.
 func (w *wine) start(t *testing.T, d dataDir, display string, extraEnv []string, args ...string) *app {
 	t.Helper()
+	if display != "" {
+		w.display = display
+	}
 	args = append([]string{w.exe, "--data-dir", d.win, "--addr", "127.0.0.1:0"}, args...)
 	a := &app{cmd: w.command(display, extraEnv, "wine", args...), exited: make(chan struct{}), dir: d}
 	a.cmd.Stdout, a.cmd.Stderr = &a.stderr, &a.stderr

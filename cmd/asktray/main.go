@@ -20,7 +20,7 @@ func main() {
 	gui := func(ctx context.Context, env app.Env) error {
 		return ui.Run(ctx, fyneapp.NewWithID(ui.AppID), env)
 	}
-	code := cli.Main(ctx, os.Args[1:], cli.IO{Out: os.Stdout, Err: os.Stderr}, gui)
+	code := cli.Main(ctx, os.Args[1:], cli.IO{Out: os.Stdout, Err: os.Stderr, Exit: exit}, gui)
 	stop()
 	exit(code)
 }
