@@ -75,7 +75,11 @@ func TestFormatPreToolUse(t *testing.T) {
 	if got := Format(p, Reply{Behavior: Allow}); got != nil {
 		t.Errorf("Codex PreToolUse printed %s; Asktray installs none for it", got)
 	}
-	for tool, want := range map[string]bool{"mcp__asktray__ask_user": true, "mcp__asktray__": false, "mcp__other__ask_user": false, "Bash": false, "mcp__asktraybad__x": false} {
+	for tool, want := range map[string]bool{
+		"mcp__asktray__ask_user": true, "mcp__asktray__permission_prompt": true, "mcp__asktray__cancel_question": true,
+		"mcp__asktray__": false, "mcp__other__ask_user": false, "Bash": false, "mcp__asktraybad__x": false,
+		"mcp__asktray__evil": false, "mcp__asktray__ask_user_x": false, "mcp__asktray__ASK_USER": false,
+	} {
 		if OwnTool(tool) != want {
 			t.Errorf("OwnTool(%q) = %v, want %v", tool, !want, want)
 		}

@@ -16,6 +16,7 @@
 package hook
 
 import (
+	"slices"
 	"strings"
 	"time"
 )
@@ -52,10 +53,21 @@ const AskUserQuestion = "AskUserQuestion"
 // tray question before the first.
 const OwnToolPrefix = "mcp__asktray__"
 
+// OwnToolNames are the names of Asktray's own MCP tools, in the order
+// tools/list shows them: mcpbridge's ToolNames, which this package may not
+// import (app/owntools_test.go keeps the two lists equal).
+var OwnToolNames = []string{
+	"ask_user", "ask_confirm", "ask_choice", "ask_multi_select", "ask_text", "ask_form",
+	"request_approval", "permission_prompt", "notify", "get_answer", "cancel_question",
+}
+
 // OwnTool reports whether tool is one of Asktray's own MCP tools as Claude
-// Code names them.
+// Code names them: the prefix and one of OwnToolNames exactly, so that a
+// name another server or a made-up one carries under the prefix
+// ("mcp__asktray__evil") is not taken for Asktray's.
 func OwnTool(tool string) bool {
-	return strings.HasPrefix(tool, OwnToolPrefix) && len(tool) > len(OwnToolPrefix)
+	name, ok := strings.CutPrefix(tool, OwnToolPrefix)
+	return ok && slices.Contains(OwnToolNames, name)
 }
 
 // Tool is the tool name every hook approval carries, so rules match hook

@@ -169,7 +169,9 @@ func TestPreToolUse_ManualOneQuestionPerCall(t *testing.T) {
 // TestPreToolUse_OwnToolsNeverAsked: Asktray's own MCP tools, as Claude
 // Code names them, raise no approval in any mode: PreToolUse and
 // PermissionRequest both allow at once, even under an ask rule for every
-// tool; another server's tool of the same name is not Asktray's.
+// tool; another server's tool of the same name is not Asktray's, and
+// neither is a name under Asktray's prefix that is none of its tools
+// (mcp__asktray__evil): both are asked.
 func TestPreToolUse_OwnToolsNeverAsked(t *testing.T) {
 	t.Parallel()
 	e := newHookServer(t)
@@ -184,12 +186,20 @@ func TestPreToolUse_OwnToolsNeverAsked(t *testing.T) {
 		}
 	}
 	e.noneAsked(t, "Asktray's own tool")
-	p := autoPayload(t, "flagged-PreToolUse", "")
-	p.ToolName, p.ToolInput = "mcp__other__ask_user", json.RawMessage(`{"question":"Which?"}`)
-	got := e.call(p, time.Minute)
-	q := e.nextAsked(t)
-	_ = e.b.Answer(q.ID, question.Response{Action: question.Cancel, Via: question.ViaDialog})
-	recv(t, got)
+	for _, c := range []struct{ event, tool string }{
+		{"flagged-PreToolUse", "mcp__other__ask_user"},
+		{"flagged-PreToolUse", "mcp__asktray__evil"},
+		{"manual-PermissionRequest", "mcp__asktray__evil"},
+	} {
+		p := autoPayload(t, c.event, "")
+		p.ToolName, p.ToolInput = c.tool, json.RawMessage(`{"question":"Which?"}`)
+		got := e.call(p, time.Minute)
+		q := e.nextAsked(t)
+		_ = e.b.Answer(q.ID, question.Response{Action: question.Cancel, Via: question.ViaDialog})
+		if rep := recv(t, got); rep.Behavior == hook.Allow {
+			t.Errorf("%s of %s allowed without asking: %+v", c.event, c.tool, rep)
+		}
+	}
 }
 
 // TestPermissionDenied_Recorded: auto mode's block lands in the history as
