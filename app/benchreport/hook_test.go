@@ -96,23 +96,8 @@ func BenchmarkReport_HookBinary(b *testing.B) {
 	if bin == "" {
 		bin = testkit.Binary(b)
 	}
-	dir := filepath.Join(b.TempDir(), "data")
-	appCmd := exec.Command(bin, "--headless", "--addr", "127.0.0.1:0", "--data-dir", dir)
-	appCmd.Env = append(os.Environ(), "DISPLAY=", "WAYLAND_DISPLAY=")
-	if err := appCmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = appCmd.Process.Kill(); _ = appCmd.Wait() })
-	c := control.NewClient(filepath.Join(dir, datadir.SocketFile))
+	dir, c := startBinaryApp(b, bin)
 	ctx := context.Background()
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if _, err := c.Status(ctx); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			b.Fatal("the app did not come up")
-		}
-	}
 	payload := hookPayload(b)
 	var toAsk, toOut, version []time.Duration
 	for range n * b.N {
