@@ -141,7 +141,7 @@ func TestSettingsWindow_PortMoveAndTokenRegeneration(t *testing.T) {
 	if len(saved) != 2 || saved[1].MCPPort != 8123 {
 		t.Fatalf("saved %+v", saved)
 	}
-	for name, got := range map[string]string{"status": s.status.Text, "info": s.info.Text, "status window": tr.statusURL.Text, "connect": tr.connect.text.Text} {
+	for name, got := range map[string]string{"status": s.status.Text, "info": s.info.Text, "status window": tr.status.url.Text, "connect": tr.connect.text.Text} {
 		if !strings.Contains(got, "127.0.0.1:8123") {
 			t.Errorf("%s shows %q, want the new port", name, got)
 		}

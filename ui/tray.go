@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
 	"time"
 
@@ -42,6 +43,11 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 	t.open = dlg.Open
 	t.history.OnOpenDialog = dlg.Open
 	t.install()
+	if runtime.GOOS != "darwin" && runtime.GOOS != "windows" {
+		// The tray icon is a StatusNotifierItem: without a tray host it
+		// shows nowhere, and the person must be told how to reach the app.
+		defer t.followTrayHost()()
+	}
 	if env.SetShow != nil {
 		env.SetShow(func() { fyne.Do(t.showStatus) })
 	}
@@ -97,7 +103,7 @@ type tray struct {
 	open func(id string) // shows a question's dialog; nil until dialogs exist
 
 	menu     *fyne.Menu
-	status   fyne.Window
+	status   *statusWindow // nil until first shown
 	quit     fyne.Window
 	history  *historyview.Window
 	connect  *connectWindow
@@ -109,16 +115,20 @@ type tray struct {
 	note    *notifier          // nil in tests
 
 	statusCount *widget.Label
-	statusURL   *widget.Entry       // in the status window, once made
 	pending     []question.Question // what the menu shows
 	shownIcon   fyne.Resource       // the tray icon and tooltip last set
 	shownTip    string
 	menuKey     string   // what the menu was last built from
 	recentRuled []string // the latest rule decisions, newest first
+
+	// The tray host (status.go): whether one was seen on the session bus,
+	// whether it is there now, and whether the person was told there is none.
+	hostKnown, hostPresent, toldNoHost bool
+	hostGrace                          time.Duration // how long no host may last before telling
 }
 
 func newTray(a fyne.App, env app.Env) *tray {
-	t := &tray{app: a, env: env, statusCount: widget.NewLabel("")}
+	t := &tray{app: a, env: env, statusCount: widget.NewLabel(""), hostGrace: trayHostGrace}
 	if env.Policy != nil {
 		t.away = env.Policy.Away()
 	}
@@ -173,6 +183,7 @@ func (t *tray) refresh() {
 	}
 	if rebuild {
 		t.menu.Refresh()
+		t.refreshStatus()
 	}
 }
 
@@ -290,8 +301,8 @@ func (t *tray) url() string {
 // shows them. Runs on the Fyne goroutine.
 func (t *tray) endpointChanged() {
 	t.connect.refresh()
-	if t.statusURL != nil {
-		t.statusURL.SetText(t.url())
+	if t.status != nil {
+		t.status.url.SetText(t.url())
 	}
 }
 
@@ -332,31 +343,4 @@ func (t *tray) confirmQuit() {
 	t.quit = w
 	w.Show()
 	w.RequestFocus()
-}
-
-// showStatus shows the status window, making it on first use. Closing it hides it.
-func (t *tray) showStatus() {
-	if t.status == nil {
-		w := t.app.NewWindow("Asktray")
-		t.statusURL = widget.NewEntry()
-		w.SetContent(container.NewVBox(
-			widget.NewLabelWithStyle("Asktray is running", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-			t.statusCount,
-			widget.NewForm(
-				widget.NewFormItem("MCP URL", t.statusURL),
-				widget.NewFormItem("Data dir", widget.NewLabel(t.env.DataDir)),
-			),
-			container.NewGridWithColumns(2,
-				widget.NewButton("History…", t.history.Show),
-				widget.NewButton("Copy MCP URL", func() { t.app.Clipboard().SetContent(t.url()) })),
-			widget.NewButton("Connect a client…", t.connect.Show),
-		))
-		w.SetCloseIntercept(w.Hide)
-		w.Resize(fyne.NewSize(480, 0))
-		w.CenterOnScreen()
-		t.status = w
-	}
-	t.statusURL.SetText(t.url())
-	t.status.Show()
-	t.status.RequestFocus()
 }

@@ -81,7 +81,8 @@ func TestWithdrawClosesDialog(t *testing.T) {
 // TestSecondStartShowsStatusWindow: with no tray host, starting asktray again
 // shows the running app's status window and says so.
 func TestSecondStartShowsStatusWindow(t *testing.T) {
-	d := newDesktop(t)
+	d := newBareSession(t)
+	d.start(t, d.bin, "--data-dir", d.dataDir, "--addr", "127.0.0.1:0")
 	// The UI comes up a moment after the MCP server answers; a person's
 	// second start comes later still.
 	var out string

@@ -21,7 +21,7 @@ func TestConnectCheckSetup(t *testing.T) {
 	d := newSession(t)
 	home := t.TempDir()
 	d.env = append(d.env, "HOME="+home, "CLAUDE_CONFIG_DIR=", "CODEX_HOME=", "COPILOT_HOME=", "XDG_CONFIG_HOME=")
-	w := startFakeWatcher(t, d.env)
+	w := d.watcher
 	d.start(t, d.bin, "--data-dir", d.dataDir, "--addr", "127.0.0.1:0")
 	if out, err := d.cli("config", "claude-code", "--hooks", "--write"); err != nil {
 		t.Fatalf("config: %v\n%s", err, out)

@@ -22,6 +22,7 @@ type desktop struct {
 	bin, dataDir string
 	env          []string
 	notes        noteLog
+	watcher      *fakeWatcher // the session's tray host; nil in a bare session
 	app          *exec.Cmd
 	url, token   string
 }
@@ -50,8 +51,18 @@ func newDesktop(t testing.TB, appArgs ...string) *desktop {
 }
 
 // newSession starts Xvfb on a free display and a private session bus with
-// a fake notification server; the app is not started.
+// a fake notification server and a tray host (d.watcher), as a desktop
+// with a panel has; the app is not started.
 func newSession(t testing.TB) *desktop {
+	t.Helper()
+	d := newBareSession(t)
+	d.watcher = startFakeWatcher(t, d.env)
+	return d
+}
+
+// newBareSession is newSession with no tray host, as on GNOME without the
+// AppIndicator extension or sway without a bar.
+func newBareSession(t testing.TB) *desktop {
 	t.Helper()
 	need(t, "Xvfb", "dbus-daemon", "xdotool", "xwininfo")
 	d := &desktop{bin: testkit.Binary(t), dataDir: filepath.Join(t.TempDir(), "data")}

@@ -34,7 +34,7 @@ func (n menuNode) find(label string) (int32, *menuNode, bool) {
 // settings window. ASKTRAY_SHOTS=DIR keeps a screenshot of it.
 func TestTrayMenuOverDBus(t *testing.T) {
 	d := newDesktop(t)
-	w := startFakeWatcher(t, d.env)
+	w := d.watcher
 	reg := w.wait(t, 20*time.Second)
 	s := d.client(t, "claude-code")
 	if _, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: "ask_confirm",
