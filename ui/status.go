@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+	"fyne.io/systray"
 	"github.com/godbus/dbus/v5"
 )
 
@@ -167,4 +168,17 @@ func (t *tray) noTrayHost() {
 	if t.note != nil {
 		t.note.queueRuled("Asktray has no tray icon here", noTrayHint(os.Getenv("XDG_CURRENT_DESKTOP")))
 	}
+}
+
+// serveTrayClicks makes a click on the tray icon call open, on a D-Bus
+// goroutine: swaybar (and other hosts without a menu of their own) calls
+// the StatusNotifierItem's Activate on a left click and ContextMenu on a
+// right one, which fyne.io/systray answers with "unknown method" until
+// handlers are set. Hosts that draw the menu themselves (KDE, GNOME's
+// extension) still show it on a right click. The handlers must be set
+// before a.Run, when the item is exported: its ItemIsMenu property is
+// computed then, false once they are set.
+func serveTrayClicks(open func()) {
+	systray.SetOnTapped(open)          // Activate
+	systray.SetOnSecondaryTapped(open) // ContextMenu and SecondaryActivate
 }

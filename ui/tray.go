@@ -43,6 +43,7 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 	t.open = dlg.Open
 	t.history.OnOpenDialog = dlg.Open
 	t.install()
+	serveTrayClicks(func() { fyne.Do(t.showStatus) })
 	if runtime.GOOS != "darwin" && runtime.GOOS != "windows" {
 		// The tray icon is a StatusNotifierItem: without a tray host it
 		// shows nowhere, and the person must be told how to reach the app.

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/godbus/dbus/v5"
 )
 
 // TestNoTrayHostTellsOnce: on a desktop with no tray host (sway without a
@@ -38,5 +40,31 @@ func TestNoTrayHostTellsOnce(t *testing.T) {
 	if dir := os.Getenv("ASKTRAY_SCREENSHOTS"); dir != "" {
 		time.Sleep(time.Second) // let it paint
 		d.screenshot(t, filepath.Join(dir, "xvfb-no-tray.png"))
+	}
+}
+
+// TestTrayClickOpensStatus: swaybar's click calls the tray item's
+// ContextMenu (right button) or Activate (left); either opens the status
+// window of the real binary (issue 37 item 2: fyne.io/systray answered
+// "unknown method" and nothing happened).
+func TestTrayClickOpensStatus(t *testing.T) {
+	d := newDesktop(t)
+	reg := d.watcher.wait(t, 20*time.Second)
+	conn, err := dbus.Connect(envValue(d.env, "DBUS_SESSION_BUS_ADDRESS"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	item := conn.Object(reg.sender, dbus.ObjectPath(reg.path))
+	var isMenu bool
+	if err := item.StoreProperty("org.kde.StatusNotifierItem.ItemIsMenu", &isMenu); err != nil || isMenu {
+		t.Fatalf("ItemIsMenu %v (%v): a host would not call Activate", isMenu, err)
+	}
+	for _, method := range []string{"ContextMenu", "Activate"} {
+		if call := item.Call("org.kde.StatusNotifierItem."+method, 0, int32(10), int32(10)); call.Err != nil {
+			t.Fatalf("%s: %v", method, call.Err)
+		}
+		w := d.waitWindow(t, "Asktray", 20*time.Second)
+		d.x(t, "xdotool", "windowunmap", "--sync", w) // as Hide would; the next click must map it again
 	}
 }
