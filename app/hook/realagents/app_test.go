@@ -196,6 +196,18 @@ func (a *appProc) waitEnded(id string, limit time.Duration) question.Result {
 	return res
 }
 
+// item is question id as the app's history holds it; ok is false when the
+// app cannot say.
+func (a *appProc) item(id string) (control.Item, bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	it, err := a.ctl.Get(ctx, id)
+	if err != nil {
+		return control.Item{}, false
+	}
+	return it, true
+}
+
 // answer answers question id as a person does at the command line:
 // `asktray answer ID` with flags.
 func (a *appProc) answer(id string, flags ...string) {
@@ -215,12 +227,20 @@ var confirmRE = regexp.MustCompile(`To confirm, type "([^"]+)"`)
 
 const passwordPrompt = "To allow, type your login password"
 
+// armDelay is the CLI's arming delay (app/cli's defaultArmDelay): the
+// terminal takes the password only once it has been quiet this long after
+// the prompt.
+const armDelay = time.Second
+
 // allow allows approval id as a person does at a terminal: `asktray answer
-// ID --accept '"allow"'` on a pseudo-terminal, typing the login password (or
-// the word it asks for) once it is ready for it.
+// ID --accept '"allow"'` on a pseudo-terminal, with the CLI's own arming
+// delay. It types the login password (or the word it asks for) as soon as
+// the prompt shows, before it is armed: that must be dropped (the terminal
+// says "ready: " an arming delay after the last key, and nothing is
+// answered yet); then once more, which allows.
 func (a *appProc) allow(id string) {
 	a.t.Helper()
-	cmd := asktrayCmd(a.t, []string{"ASKTRAY_TEST_ONLY_ARM_DELAY_MS=0"}, "answer", id, "--accept", `"allow"`, "--data-dir", a.dir)
+	cmd := asktrayCmd(a.t, nil, "answer", id, "--accept", `"allow"`, "--data-dir", a.dir)
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 50, Cols: 200})
 	if err != nil {
 		a.t.Fatal(err)
@@ -228,26 +248,32 @@ func (a *appProc) allow(id string) {
 	defer f.Close()
 	out := &testkit.SyncBuffer{}
 	go func() { _, _ = io.Copy(out, f) }()
+	fail := func(format string, args ...any) {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		a.t.Fatalf(format+"\n%s", append(args, out.String())...)
+	}
 	var typed string
 	if !waitUntil(15*time.Second, func() bool {
 		s := out.String()
-		if i := strings.Index(s, passwordPrompt); i >= 0 && strings.Contains(s[i:], "ready: ") {
+		if strings.Contains(s, passwordPrompt) {
 			typed = testPassword
-			return true
-		}
-		if m := confirmRE.FindStringSubmatch(s); m != nil && strings.Contains(s[strings.Index(s, m[0]):], "ready: ") {
+		} else if m := confirmRE.FindStringSubmatch(s); m != nil {
 			typed = m[1]
-			return true
 		}
-		return strings.Contains(s, id+": answered")
+		return typed != ""
 	}) {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-		a.t.Fatalf("asktray answer %s on a terminal did not ask to confirm:\n%s", id, out.String())
+		fail("asktray answer %s on a terminal did not ask to confirm:", id)
 	}
-	if typed != "" {
-		_, _ = f.Write([]byte(typed + "\r"))
+	early := time.Now()
+	_, _ = f.Write([]byte(typed + "\r"))
+	if !waitUntil(15*time.Second, func() bool { return strings.Contains(out.String(), "ready: ") }) {
+		fail("asktray answer %s: never ready for the password:", id)
 	}
+	if armed := time.Since(early); armed < armDelay-100*time.Millisecond || strings.Contains(out.String(), id+": answered") {
+		fail("asktray answer %s took the password typed before it was armed (ready %v after it; arming delay %v):", id, armed.Round(10*time.Millisecond), armDelay)
+	}
+	_, _ = f.Write([]byte(typed + "\r"))
 	err = cmd.Wait()
 	answered := waitUntil(5*time.Second, func() bool { return strings.Contains(out.String(), id+": answered") })
 	if err != nil || !answered {

@@ -25,6 +25,17 @@ var claudeAuto = func() agentSpec {
 		return []string{agentBin(s.t, "claude-code"), "--model", fakeModel}
 	}
 	s.ready = "auto mode on"
+	// Asktray's MCP entry beside the hooks, as a person who ran both
+	// `asktray config claude-code --write` and `--hooks --write` has it;
+	// its tools listed in each request rather than behind a tool search.
+	s.setup = func(s *session) []string {
+		env := claude.setup(s)
+		if r := run(s.t, []string{"HOME=" + s.home}, "config", "claude-code", "--write", "--data-dir", s.data); r.Code != 0 {
+			s.t.Fatalf("asktray config claude-code --write: %+v", r)
+		}
+		return append(env, "ENABLE_TOOL_SEARCH=false")
+	}
+	s.beforeApp = writeAutoRules
 	return s
 }()
 
@@ -41,6 +52,8 @@ func TestClaudeCodeAuto(t *testing.T) {
 		{"high risk denied in the tray", autoHighDenied},
 		{"classifier block recorded", autoBlocked},
 		{"AskUserQuestion answered in the tray", autoAskUserQuestion},
+		{"Asktray's own MCP tool is not asked about", autoOwnTool},
+		{"an allow rule and a deny rule decide without asking", autoRules},
 	} {
 		if !t.Run(sc.name, func(t *testing.T) {
 			s.t = t

@@ -57,7 +57,12 @@ func child() int {
 	code := cli.Main(ctx, args, cli.IO{In: io.TeeReader(os.Stdin, &in), Out: io.MultiWriter(os.Stdout, &out), Err: os.Stderr}, nil)
 	rec := hookRecord{Args: args[1:], Stdin: in.String(), Stdout: out.String(), Started: start, TookMS: time.Since(start).Milliseconds()}
 	b, _ := json.Marshal(rec)
-	_ = os.WriteFile(filepath.Join(dir, fmt.Sprintf("%d-%d.json", start.UnixNano(), os.Getpid())), b, 0o600)
+	// Written under another name and renamed: the tests read the records
+	// while hooks run, and must never see half of one.
+	name := filepath.Join(dir, fmt.Sprintf("%d-%d.json", start.UnixNano(), os.Getpid()))
+	if os.WriteFile(name+".tmp", b, 0o600) == nil {
+		_ = os.Rename(name+".tmp", name)
+	}
 	return code
 }
 
@@ -69,6 +74,13 @@ type hookRecord struct {
 	Started time.Time `json:"started"`
 	TookMS  int64     `json:"took_ms"`
 }
+
+// took is how long the hook ran, from its process's start in Go to its
+// exit.
+func (r hookRecord) took() time.Duration { return time.Duration(r.TookMS) * time.Millisecond }
+
+// end is when the hook ended.
+func (r hookRecord) end() time.Time { return r.Started.Add(r.took()) }
 
 // hookRecords reads the hooks recorded in dir, oldest first.
 func hookRecords(t *testing.T, dir string) []hookRecord {

@@ -53,6 +53,7 @@ type modelRequest struct {
 var (
 	runRE = regexp.MustCompile(`RUN<<(.+?)>>`)
 	askRE = regexp.MustCompile(`ASK<<(.+?)>>`)
+	mcpRE = regexp.MustCompile(`MCP<<(.+?)>>`)
 )
 
 // startModel serves the fake model until the test ends.
@@ -196,6 +197,7 @@ type turn struct {
 	command string
 	text    string
 	ask     string // Claude Code: ask the person this with AskUserQuestion
+	mcp     string // Claude Code: ask the person this with Asktray's ask_user
 }
 
 // event is a step of the conversation the model reads: the person's text
@@ -207,7 +209,8 @@ type event struct {
 
 // decide reads the conversation: when its last step is a tool's result the
 // model replies quoting it; when it is a RUN<<…>> prompt and the agent
-// offers its shell tool, the model calls it; else it says ok.
+// offers its shell tool, the model calls it; ASK<<…>> and MCP<<…>> ask the
+// person through AskUserQuestion and Asktray's ask_user; else it says ok.
 func decide(events []event, haveShell bool) turn {
 	for _, e := range slices.Backward(events) {
 		if e.result {
@@ -215,6 +218,9 @@ func decide(events []event, haveShell bool) turn {
 		}
 		if m := askRE.FindStringSubmatch(e.text); m != nil {
 			return turn{ask: m[1]}
+		}
+		if m := mcpRE.FindStringSubmatch(e.text); m != nil {
+			return turn{mcp: m[1]}
 		}
 		if m := runRE.FindAllStringSubmatch(e.text, -1); m != nil {
 			if haveShell {

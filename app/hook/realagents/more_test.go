@@ -109,10 +109,7 @@ func answeredInAgent(yes bool) func(t *testing.T, s *session) {
 			s.term.expect(s.spec.ownPrompt, stepAside)
 			s.press(s.spec.no)
 		default:
-			for _, k := range s.spec.stop { // one by one, as typed
-				s.term.keys(k)
-				time.Sleep(300 * time.Millisecond)
-			}
+			s.stopTurn(q.ID)
 		}
 		res := s.app.waitEnded(q.ID, askBound)
 		// The agent cancelling its hook ends the question as withdrawn
@@ -140,4 +137,20 @@ func (s *session) press(keys []string) {
 		}
 	}
 	s.t.Fatalf("the agent's own prompt stayed after %v", keys)
+}
+
+// stopTurn presses the keys that stop a turn, one by one as typed, until
+// question id ends: keys pressed as the agent starts its hook may be lost
+// (Copilot CLI 1.0.102 once kept the turn running for 30 s after them).
+func (s *session) stopTurn(id string) {
+	s.t.Helper()
+	for range 5 {
+		for _, k := range s.spec.stop {
+			s.term.keys(k)
+			time.Sleep(300 * time.Millisecond)
+		}
+		if waitUntil(3*time.Second, func() bool { it, ok := s.app.item(id); return ok && it.Result != nil }) {
+			return
+		}
+	}
 }

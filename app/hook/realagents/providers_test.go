@@ -27,6 +27,10 @@ type anthropicRequest struct {
 // blockMark in a command makes the fake auto mode classifier block it.
 const blockMark = "CLASSIFIER-BLOCK"
 
+// ownAskUser is Asktray's ask_user as Claude Code names it, through the
+// MCP entry `asktray config claude-code --write` installs.
+const ownAskUser = "mcp__asktray__ask_user"
+
 // askUserQuestionInput is the AskUserQuestion call the fake model makes for
 // an ASK<<question>> prompt.
 func askUserQuestionInput(q string) map[string]any {
@@ -65,13 +69,14 @@ func (m *model) anthropic(w http.ResponseWriter, body []byte) {
 			}
 		}
 	}
-	haveShell, haveAsk := false, false
+	haveShell, haveAsk, haveMCP := false, false, false
 	for _, tl := range req.Tools {
 		haveShell = haveShell || tl.Name == "Bash"
 		haveAsk = haveAsk || tl.Name == "AskUserQuestion"
+		haveMCP = haveMCP || tl.Name == ownAskUser
 	}
 	next := decide(events, haveShell)
-	if next.ask != "" && !haveAsk {
+	if next.ask != "" && !haveAsk || next.mcp != "" && !haveMCP {
 		next = turn{text: "ok"}
 	}
 	msgID := m.id("msg")
@@ -79,10 +84,13 @@ func (m *model) anthropic(w http.ResponseWriter, body []byte) {
 	var delta map[string]any
 	stop := "end_turn"
 	var verdict []any // auto mode's review of the tool call, when asked for
-	if next.command != "" || next.ask != "" {
+	if next.command != "" || next.ask != "" || next.mcp != "" {
 		name, input := "Bash", map[string]any{"command": next.command, "description": "Run the command the person asked for"}
-		if next.ask != "" {
+		switch {
+		case next.ask != "":
 			name, input = "AskUserQuestion", askUserQuestionInput(next.ask)
+		case next.mcp != "":
+			name, input = ownAskUser, map[string]any{"question": next.mcp}
 		}
 		toolID := m.id("toolu")
 		block = map[string]any{"type": "tool_use", "id": toolID, "name": name, "input": map[string]any{}}

@@ -36,6 +36,9 @@ type agentSpec struct {
 	// firstRun answers what the agent asks on its first start, if anything
 	// (Codex's review of the new hook).
 	firstRun func(s *session)
+	// beforeApp, if set, prepares the data dir before the app first starts
+	// (the person's standing rules).
+	beforeApp func(s *session)
 }
 
 // session is one agent running in a terminal with a scratch HOME, its hooks
@@ -69,6 +72,9 @@ func prepareSession(t *testing.T, spec agentSpec) *session {
 	}
 	t.Cleanup(func() { s.savePayloads(root) })
 	s.model = startModel(t)
+	if spec.beforeApp != nil {
+		spec.beforeApp(s)
+	}
 	s.app = startApp(t, s.data)
 	base := []string{"HOME=" + s.home, "PATH=/usr/local/bin:/usr/bin:/bin", "TERM=xterm-256color", "LANG=C.UTF-8",
 		"SHELL=/bin/bash", "USER=" + os.Getenv("USER")}
