@@ -2,6 +2,7 @@ package askdialog
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -12,7 +13,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app/policy"
-	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/app/question/present"
 )
 
@@ -46,35 +46,17 @@ func (d *questionDialog) showAlways() {
 		fyne.NewMenuItem("Always deny…", func() { d.openAlways(policy.Deny) }),
 	)
 	if len(d.q.AgentRules) > 0 {
-		// The agent's own standing permissions (Claude Code's
-		// suggestions) answer at once, so the menu restarts the arm
-		// delay and each item acts only once armed.
-		d.alwaysMenu.Items = append(d.alwaysMenu.Items, fyne.NewMenuItemSeparator())
-		for _, ar := range d.q.AgentRules {
-			d.alwaysMenu.Items = append(d.alwaysMenu.Items, fyne.NewMenuItem(ar.Label, func() { d.answerAgentRule(ar.Label) }))
-		}
-		d.guard.deactivate()
-		d.guard.activate()
+		// The agent's own standing permissions (Claude Code's suggestions)
+		// open a panel of their own: a menu item can neither wrap their
+		// labels nor act through the guard (the menu's dismissal restarts
+		// the arm delay before its action runs).
+		d.alwaysMenu.Items = append(d.alwaysMenu.Items, fyne.NewMenuItemSeparator(),
+			fyne.NewMenuItem(agentRulesItem(d.q.Client), d.openAgentRules))
 	}
 	if d.alwaysButton == nil {
 		return
 	}
 	d.alwaysPopup = d.popUnder(d.alwaysMenu, d.alwaysButton)
-}
-
-// answerAgentRule allows the approval with the agent's own rule label, for
-// the agent to keep (question.AgentRuleValue). It acts only when armed.
-func (d *questionDialog) answerAgentRule(label string) {
-	if d.done || !d.guard.mayTap() {
-		return
-	}
-	if d.alwaysPopup != nil {
-		d.alwaysPopup.Hide()
-		d.alwaysPopup = nil
-	}
-	d.answer("Agent rule", "always-menu", func() (question.Response, error) {
-		return question.Response{Action: question.Accept, Value: question.AgentRuleValue(label)}, nil
-	})
 }
 
 // alwaysPanel is the scope dialog of "Always allow…" and "Always deny…": a
@@ -95,9 +77,10 @@ type alwaysPanel struct {
 	hidden               string     // the pattern's bytes when they hold characters shown as markers
 	match, scope         *keySelect // what of the content; how long
 	expires              *keySelect
-	matchText            *widget.Label // what the rule matches, in words, and one thing it does not
-	wideOK               *keyCheck     // the second confirmation of a rule for every request of a tool
-	highRisk             *keyCheck     // nil unless needsOK
+	answers              []*dialogButton // the buttons it added to the dialog's answer buttons
+	matchText            *widget.Label   // what the rule matches, in words, and one thing it does not
+	wideOK               *keyCheck       // the second confirmation of a rule for every request of a tool
+	highRisk             *keyCheck       // nil unless needsOK
 	errText              *widget.Label
 	ok, cancel           *dialogButton
 }
@@ -114,8 +97,14 @@ func (d *questionDialog) openAlways(dec policy.Decision) {
 	p := &alwaysPanel{d: d, decision: dec, suggested: policy.SuggestRule(d.q, dec)}
 	p.needsOK = dec == policy.Allow && policy.Guarded(d.q)
 	p.build()
+	p.show()
+}
+
+// show opens built panel p over the dialog and restarts the arm delay.
+func (p *alwaysPanel) show() {
+	d := p.d
 	d.always = p
-	d.buttons = append(d.buttons, p.ok)
+	d.buttons = append(d.buttons, p.answers...)
 	p.pop.Show()
 	d.growFor(p.pop.MinSize())
 	d.guard.deactivate()
@@ -207,6 +196,7 @@ func (p *alwaysPanel) build() {
 	p.cancel = newDialogButton(d, "Cancel", nil, p.close)
 	p.ok = newDialogButton(d, "Add rule and "+verb, &action{label: "Always " + verb, do: p.confirm}, nil)
 	p.ok.Importance = widget.HighImportance
+	p.answers = []*dialogButton{p.ok}
 	if p.needsOK {
 		p.ok.Importance = widget.DangerImportance
 	}
@@ -284,12 +274,7 @@ func (p *alwaysPanel) close() {
 		return
 	}
 	d.always = nil
-	for i, b := range d.buttons {
-		if b == p.ok {
-			d.buttons = append(d.buttons[:i], d.buttons[i+1:]...)
-			break
-		}
-	}
+	d.buttons = slices.DeleteFunc(d.buttons, func(b *dialogButton) bool { return slices.Contains(p.answers, b) })
 	p.pop.Hide()
 	if d.done {
 		return

@@ -111,6 +111,11 @@ func TestDialogScreenshots(t *testing.T) {
 			d.alwaysMenu.Items[0].Action()
 			d.guard.arm()
 		}, false},
+		{"approval-agent-rules", agentRules(shellRequest(claude, "npm run lint -- --fix", question.RiskMedium, "")), func(d *questionDialog) {
+			test.Tap(d.alwaysButton)
+			d.alwaysMenu.Items[len(d.alwaysMenu.Items)-1].Action()
+			d.guard.arm()
+		}, false},
 		{"queue", forcePush(claude), nil, false},
 		{"approval-long-command", longCommand(claude), nil, false},
 		{"focus-ring", forcePush(claude), func(d *questionDialog) { d.win.Canvas().Focus(d.defaultButton) }, false},
@@ -193,6 +198,17 @@ func clipFormEntries(d *questionDialog) {
 			ff.entry.SetPlaceHolder("")
 		}
 	}
+}
+
+// agentRules is q with Claude Code's suggestions for it, as the hook
+// service offers them.
+func agentRules(q question.Question) question.Question {
+	q.Cwd = "/home/ada/src/shop"
+	q.AgentRules = []question.Option{
+		{Label: "Always allow Bash(npm run lint:*) in this project (Claude Code's local settings)"},
+		{Label: "Allow access to /home/ada/src/shop/packages/shared-config for this session (Claude Code keeps it)"},
+	}
+	return q
 }
 
 // shellRequest is a Bash permission request as the hooks make it.
