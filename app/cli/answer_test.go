@@ -85,7 +85,7 @@ func TestCLI_AnswerWalk(t *testing.T) {
 	p := startApp(t, dir, deploy, wipe, pick)
 	ids := p.askedIDs(t, 3)
 	w := startPTY(t, dir, []string{armDelayEnv + "=1500"}, "answer")
-	for _, want := range []string{"Question 1 of 3", "claude-code", "Action: ", "Deploy to production", "make deploy ENV=prod", "⟨U+001B⟩]0;pwned⟨U+0007⟩", "High risk: allow only if you expected this request.", "1. Allow", "> 2. Deny"} {
+	for _, want := range []string{"Question 1 of 3", "claude-code", "Action: ", "Deploy to production", "make deploy ENV=prod", "⟨U+001B⟩]0;pwned⟨U+0007⟩", "High risk: allow only if you expected this request.", "1. Allow once", "> 2. Deny"} {
 		w.expect(want) // the default is never the one that approves
 	}
 	w.send("1")

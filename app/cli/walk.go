@@ -45,44 +45,34 @@ func quoted(s string) string {
 	return string(b)
 }
 
-// choicesFor returns the choices the dialog offers for q, then decline,
-// dismiss, snooze, skip and quit, and the one selected at first: never the
-// one that approves.
+// choicesFor returns the walk's choices for q and the one selected at
+// first. They are q's answer buttons as the one model states them
+// (present.Answers) listed right to left, the yes, allow or OK first and
+// the no last, an OK that takes input replaced by the walk's way of giving
+// it (the options, Type an answer…, Pick…, Fill in the form…); then a
+// confirm's Decline, and dismiss, snooze, skip and quit. The one selected
+// is the model's default (the first way of giving input when that is the
+// default): never the one that approves.
 func choicesFor(q question.Question) ([]walkChoice, int) {
 	var cs []walkChoice
 	sel := 0
-	switch q.Kind {
-	case question.KindApproval:
-		if present.Unseen(&q) == "" { // else showQuestion said why there is no Allow
-			cs = append(cs, walkChoice{label: "Allow", act: accept(`"allow"`)})
-			sel = 1
+	bs := present.Answers(&q) // no Allow for what cannot be seen: showQuestion said why
+	for i := len(bs) - 1; i >= 0; i-- {
+		b := bs[i]
+		if b.FromInput() {
+			cs = append(cs, inputChoices(q)...)
+			continue
 		}
-		cs = append(cs, walkChoice{label: "Deny", act: plain(question.Decline)})
-	case question.KindConfirm:
-		yes, no := orDefault(q.YesLabel, "Yes"), orDefault(q.NoLabel, "No")
-		cs = append(cs, walkChoice{label: yes, act: accept(`"yes"`)}, walkChoice{label: no, act: accept(`"no"`)})
-		if present.ReadsDestructive(&q) {
-			sel = 1 // No: Enter never destroys
+		if b.Default {
+			sel = len(cs)
 		}
-	case question.KindChoice, question.KindText:
-		for _, o := range q.Options {
-			v := quoted(o.Label)
-			if q.Kind == question.KindChoice {
-				v = "[" + v + "]"
-			}
-			cs = append(cs, walkChoice{label: optionLabel(o), act: accept(v)})
+		act := plain(b.Action)
+		if b.Value != nil {
+			act = accept(string(b.Value))
 		}
-		if q.FreeText || (q.Kind == question.KindText && len(q.Options) == 0) {
-			cs = append(cs, walkChoice{label: "Type an answer…", act: typeAnswer(q)})
-		}
-	case question.KindMultiChoice:
-		cs = append(cs, walkChoice{label: "Pick…", act: pickMany(q)})
-	case question.KindForm:
-		cs = append(cs, walkChoice{label: "Fill in the form…", act: fillForm(q)})
-	case question.KindNotice:
-		cs = append(cs, walkChoice{label: "OK", act: accept(`"ok"`)})
+		cs = append(cs, walkChoice{label: b.Label, act: act})
 	}
-	if q.Kind != question.KindApproval && q.Kind != question.KindNotice {
+	if q.Kind == question.KindConfirm {
 		cs = append(cs, walkChoice{label: "Decline", act: plain(question.Decline)})
 	}
 	cs = append(cs, walkChoice{label: "Dismiss", act: plain(question.Cancel)},
@@ -90,6 +80,30 @@ func choicesFor(q question.Question) ([]walkChoice, int) {
 		walkChoice{label: "Skip for now", special: "skip"},
 		walkChoice{label: "Quit", special: "quit"})
 	return cs, sel
+}
+
+// inputChoices returns the walk's ways of giving the input that q's OK
+// or Submit accepts: each option, typing an answer, picking several or
+// filling in the form.
+func inputChoices(q question.Question) []walkChoice {
+	switch q.Kind {
+	case question.KindMultiChoice:
+		return []walkChoice{{label: "Pick…", act: pickMany(q)}}
+	case question.KindForm:
+		return []walkChoice{{label: "Fill in the form…", act: fillForm(q)}}
+	}
+	var cs []walkChoice
+	for _, o := range q.Options {
+		v := quoted(o.Label)
+		if q.Kind == question.KindChoice {
+			v = "[" + v + "]"
+		}
+		cs = append(cs, walkChoice{label: optionLabel(o), act: accept(v)})
+	}
+	if q.FreeText || (q.Kind == question.KindText && len(q.Options) == 0) {
+		cs = append(cs, walkChoice{label: "Type an answer…", act: typeAnswer(q)})
+	}
+	return cs
 }
 
 func orDefault(s, d string) string {

@@ -107,31 +107,62 @@ func newView(q question.Question, home string, started time.Time) (*view, error)
 	left := time.Until(q.Deadline)
 	v.LeftMS, v.Left = left.Milliseconds(), present.TimeLeft(left)
 	v.Cancel = buttonView{Label: "Cancel", Value: "cancel", Class: "quiet"}
-	ok := buttonView{Label: "OK", Value: "accept", Class: "primary", Default: true}
-	decline := buttonView{Label: "Decline", Value: "decline", Class: "quiet"}
 	switch q.Kind {
 	case question.KindText:
 		v.textControls()
-		v.Buttons = []buttonView{decline, ok}
 	case question.KindConfirm:
-		v.confirmControls(decline)
+		v.Warning = present.DestructiveWarning(&q)
 	case question.KindChoice, question.KindMultiChoice:
 		v.choiceControls()
-		v.Buttons = []buttonView{decline, ok}
 	case question.KindForm:
 		if err := v.formControls(); err != nil {
 			return nil, err
 		}
-		ok.Label = "Submit"
-		v.Buttons = []buttonView{decline, ok}
 	case question.KindApproval:
 		v.approvalControls()
 	case question.KindNotice:
-		v.Buttons = []buttonView{decline, ok}
 	default:
 		return nil, fmt.Errorf("no page for questions of kind %q", q.Kind)
 	}
+	v.Buttons = pageButtons(&q)
 	return v, nil
+}
+
+// pageButtons returns the page's answer buttons, left to right: the
+// model's (present.Answers), with the page's own Decline before a
+// confirm's and a notice's, which have none of their own.
+func pageButtons(q *question.Question) []buttonView {
+	var bs []buttonView
+	if q.Kind == question.KindConfirm || q.Kind == question.KindNotice {
+		bs = append(bs, buttonView{Label: "Decline", Value: "decline", Class: "quiet"})
+	}
+	for _, b := range present.Answers(q) {
+		bs = append(bs, pageButton(b))
+	}
+	return bs
+}
+
+// pageButton is answer button b as the page posts it: its value names
+// the answer (read turns it back into one), its class draws the default
+// filled, a dangerous yes in the danger colour and a Decline quiet.
+func pageButton(b present.Button) buttonView {
+	v := buttonView{Label: b.Label, Default: b.Default, Value: "accept"}
+	var fixed string
+	switch {
+	case b.Action == question.Decline:
+		v.Value = "decline"
+	case !b.FromInput() && json.Unmarshal(b.Value, &fixed) == nil && fixed != "ok":
+		v.Value = fixed // yes, no, allow
+	}
+	switch {
+	case b.Default:
+		v.Class = "primary"
+	case b.Danger:
+		v.Class = "danger"
+	case b.Action == question.Decline && !b.IsNo:
+		v.Class = "quiet"
+	}
+	return v
 }
 
 func (v *view) textControls() {
@@ -150,23 +181,6 @@ func (v *view) textControls() {
 	v.Text, v.Focus = t, "text"
 }
 
-func (v *view) confirmControls(decline buttonView) {
-	q := &v.Q
-	yes := buttonView{Label: present.LabelOr(v.S.YesLabel, "Yes"), Value: "yes"}
-	no := buttonView{Label: present.LabelOr(v.S.NoLabel, "No"), Value: "no"}
-	switch {
-	case present.ReadsDestructive(q):
-		yes.Class = "danger"
-		no.Class, no.Default = "primary", true
-		v.Warning = present.DestructiveWarning(q)
-	case string(q.Default) == `"no"` || string(q.Default) == "false":
-		no.Class, no.Default = "primary", true
-	default:
-		yes.Class, yes.Default = "primary", true
-	}
-	v.Buttons = []buttonView{decline, no, yes}
-}
-
 func (v *view) choiceControls() {
 	q := &v.Q
 	o := &optionsView{Multi: q.Kind == question.KindMultiChoice, Legend: "Options",
@@ -183,19 +197,14 @@ func (v *view) choiceControls() {
 
 func (v *view) approvalControls() {
 	q := &v.Q
-	allow := buttonView{Label: "Allow once", Value: "allow"}
-	deny := buttonView{Label: "Deny", Value: "decline", Class: "primary", Default: true}
 	if line, warn := present.RiskLine(q); warn {
-		allow.Class = "danger"
 		v.Warning = line
 	} else {
 		v.RiskNote = line
 	}
 	v.Note = &noteView{Label: "Message to the agent (optional)", Multiline: true}
-	v.Buttons = []buttonView{deny, allow}
 	if why := present.Unseen(q); why != "" {
-		// No allow for what the page cannot show in full.
-		v.Buttons = []buttonView{deny}
+		// No allow for what the page cannot show in full (present.Answers).
 		v.RiskNote = strings.TrimSpace(v.Warning + " " + v.RiskNote)
 		v.Warning = why
 	}

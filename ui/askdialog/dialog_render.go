@@ -5,9 +5,11 @@ import (
 	"fmt"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // renderer draws the controls of one kind of question and turns them into
@@ -94,9 +96,46 @@ func newRenderer(q *question.Question, h host) (renderer, error) {
 	return mk(q, h)
 }
 
-// declineAction is the Decline button every kind but approval has.
-func declineAction() *action {
-	return &action{label: "Decline", importance: widget.LowImportance, respond: fixedReply(question.Decline, nil)}
+// answerActions returns the dialog's buttons for q's answers, left to
+// right, as the one model states them (present.Answers): label, default,
+// no and danger. reply builds the respond func of a button with a fixed
+// answer (a decline, or an accept with its value); a button that accepts
+// the controls' input answers through the renderer's Answer.
+func answerActions(q *question.Question, reply func(question.Action, json.RawMessage) func() (question.Response, error)) []*action {
+	bs := present.Answers(q)
+	as := make([]*action, len(bs))
+	for i, b := range bs {
+		a := &action{label: b.Label, icon: answerIcon(b), isDefault: b.Default, isNo: b.IsNo, outlined: b.Danger}
+		switch {
+		case b.Default:
+			a.importance = widget.HighImportance
+		case b.Action == question.Decline && !b.IsNo:
+			a.importance = widget.LowImportance // Decline beside OK
+		}
+		if !b.FromInput() {
+			a.respond = reply(b.Action, b.Value)
+		}
+		as[i] = a
+	}
+	return as
+}
+
+// answerIcon is the icon of answer button b: none on Decline and on a
+// confirm's plain Yes and No, a warning on a dangerous Yes, a cross on
+// Deny and a tick on the rest (OK, Submit, Allow once).
+func answerIcon(b present.Button) fyne.Resource {
+	yesNo := string(b.Value) == `"yes"` || string(b.Value) == `"no"`
+	switch {
+	case b.Action == question.Decline && b.IsNo:
+		return theme.CancelIcon()
+	case b.Action == question.Decline:
+		return nil
+	case yesNo && b.Danger:
+		return theme.WarningIcon()
+	case yesNo:
+		return nil
+	}
+	return theme.ConfirmIcon()
 }
 
 // fixedReply returns a respond func giving a fixed response.

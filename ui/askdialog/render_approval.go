@@ -6,7 +6,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app/question"
@@ -46,23 +45,24 @@ func newApprovalRenderer(q *question.Question, h host) (renderer, error) {
 	r.note = newKeyEntry(h, false)
 	r.note.SetPlaceHolder("Message to the agent (optional)")
 	r.note.OnChanged = func(string) { h.changed() }
-	r.allow = &action{label: "Allow once", icon: theme.ConfirmIcon(), respond: r.reply(question.Accept, json.RawMessage(`"allow"`))}
-	r.deny = &action{label: "Deny", icon: theme.CancelIcon(), importance: widget.HighImportance, isDefault: true, isNo: true, respond: r.reply(question.Decline, nil)}
-	if ah, ok := h.(approvalHost); ok && ah.canAlways() {
+	for _, a := range answerActions(q, r.reply) {
+		if a.isNo {
+			r.deny = a
+		} else {
+			r.allow = a // outlined when the risk line warns
+		}
+	}
+	if ah, ok := h.(approvalHost); ok && ah.canAlways() && r.allow != nil {
 		r.always = &action{label: "Always…", importance: widget.LowImportance, do: ah.showAlways}
 	}
 	box := container.NewVBox()
 	if why := present.Unseen(q); why != "" {
 		// What the dialog cannot show in full is never allowed here: no
-		// Allow, no rule, and the reason in its place.
-		r.allow, r.always = nil, nil
+		// Allow (present.Answers), no rule, and the reason in its place.
 		box.Add(warningLine(why))
 	}
 	switch line, warn := present.RiskLine(q); {
 	case warn:
-		if r.allow != nil {
-			r.allow.outlined = true
-		}
 		r.risk = warningLine(line)
 	case line != "":
 		r.risk = uikit.SmallLabel(line)

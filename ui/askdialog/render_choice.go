@@ -6,7 +6,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app/question"
@@ -73,7 +72,7 @@ func (r *choiceRenderer) Grows() bool { return r.list.scroll != nil }
 
 // Actions returns Decline and OK, OK being the default.
 func (r *choiceRenderer) Actions() []*action {
-	return []*action{declineAction(), {label: "OK", icon: theme.ConfirmIcon(), importance: widget.HighImportance, isDefault: true}}
+	return answerActions(r.q, fixedReply)
 }
 
 // Answer returns the picked labels, in option order, and the note.

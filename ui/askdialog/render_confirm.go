@@ -1,7 +1,7 @@
 package askdialog
 
 import (
-	"encoding/json"
+	"errors"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
@@ -11,35 +11,27 @@ import (
 	"github.com/asktray/asktray/app/question/present"
 )
 
-// confirmRenderer asks yes or no, with one no and one yes: Decline would
-// tell the agent the same as No, so there is none, and Esc answers No. Yes
-// and No carry the question's labels when it gives them. A question that
-// reads as destructive (present.ReadsDestructive: the agent's flag, or its
-// yes label or text saying overwrite, delete, force, …) shows a warning
-// line, draws Yes outlined in the danger colour (secondary, never filled)
-// and makes No the default, so Enter never destroys; otherwise Yes is the
+// confirmRenderer asks yes or no, with one no and one yes as the model
+// states them (present.Answers): Decline would tell the agent the same as
+// No, so there is none, and Esc answers No. Yes and No carry the
+// question's labels when it gives them. A question that reads as
+// destructive (present.ReadsDestructive: the agent's flag, or its yes
+// label or text saying overwrite, delete, force, …) shows a warning line,
+// draws Yes outlined in the danger colour (secondary, never filled) and
+// makes No the default, so Enter never destroys; otherwise Yes is the
 // default unless the question's default is "no". Its methods run on the
 // Fyne goroutine.
 type confirmRenderer struct {
 	noPick
 	q       *question.Question
-	yes, no *action
+	actions []*action         // No, Yes
 	warning fyne.CanvasObject // nil unless it reads as destructive
 }
 
 func newConfirmRenderer(q *question.Question, _ host) (renderer, error) {
-	r := &confirmRenderer{q: q}
-	r.yes = &action{label: present.LabelOr(present.Visible(q.YesLabel), "Yes"), respond: fixedReply(question.Accept, json.RawMessage(`"yes"`))}
-	r.no = &action{label: present.LabelOr(present.Visible(q.NoLabel), "No"), isNo: true, respond: fixedReply(question.Accept, json.RawMessage(`"no"`))}
-	switch {
-	case present.ReadsDestructive(q):
-		r.yes.outlined, r.yes.icon = true, theme.WarningIcon()
-		r.no.importance, r.no.isDefault = widget.HighImportance, true
+	r := &confirmRenderer{q: q, actions: answerActions(q, fixedReply)}
+	if present.ReadsDestructive(q) {
 		r.warning = warningLine(present.DestructiveWarning(q))
-	case string(q.Default) == `"no"` || string(q.Default) == "false":
-		r.no.importance, r.no.isDefault = widget.HighImportance, true
-	default:
-		r.yes.importance, r.yes.isDefault = widget.HighImportance, true
 	}
 	return r, nil
 }
@@ -48,14 +40,16 @@ func newConfirmRenderer(q *question.Question, _ host) (renderer, error) {
 func (r *confirmRenderer) Content() fyne.CanvasObject { return r.warning }
 
 // Actions returns No and Yes.
-func (r *confirmRenderer) Actions() []*action { return []*action{r.no, r.yes} }
+func (r *confirmRenderer) Actions() []*action { return r.actions }
 
 // Answer returns the default button's answer.
 func (r *confirmRenderer) Answer() (question.Response, error) {
-	if r.no.isDefault {
-		return r.no.respond()
+	for _, a := range r.actions {
+		if a.isDefault {
+			return a.respond()
+		}
 	}
-	return r.yes.respond()
+	return question.Response{}, errors.New("no default answer") // present.Answers gives a confirm one
 }
 
 // Focus leaves focus on the dialog.

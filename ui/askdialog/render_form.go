@@ -5,7 +5,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/app/question/present"
@@ -97,7 +96,7 @@ func (r *formRenderer) Reveal(w fyne.Focusable) {
 
 // Actions returns Decline and Submit, Submit being the default.
 func (r *formRenderer) Actions() []*action {
-	return []*action{declineAction(), {label: "Submit", icon: theme.ConfirmIcon(), importance: widget.HighImportance, isDefault: true}}
+	return answerActions(r.q, fixedReply)
 }
 
 // Answer returns the content object, or an error naming the fields to fix

@@ -99,7 +99,7 @@ func (r *textRenderer) fill(text string) {
 
 // Actions returns Decline and OK, OK being the default.
 func (r *textRenderer) Actions() []*action {
-	return []*action{declineAction(), {label: "OK", icon: theme.ConfirmIcon(), importance: widget.HighImportance, isDefault: true}}
+	return answerActions(r.q, fixedReply)
 }
 
 // Answer returns the typed text or the picked suggestion.
