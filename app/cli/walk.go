@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -57,8 +58,7 @@ func choicesFor(q question.Question) ([]walkChoice, int) {
 	var cs []walkChoice
 	sel := 0
 	bs := present.Answers(&q) // no Allow for what cannot be seen: showQuestion said why
-	for i := len(bs) - 1; i >= 0; i-- {
-		b := bs[i]
+	for _, b := range slices.Backward(bs) {
 		if b.FromInput() {
 			cs = append(cs, inputChoices(q)...)
 			continue
