@@ -22,8 +22,23 @@ import (
 const (
 	testToken = "test-token"
 	legacy    = "2025-11-25" // what today's agents negotiate
+	modern    = "2026-07-28" // no initialize, no session: version and client in each request's _meta
 	wait      = 10 * time.Second
 )
+
+// revisions are the protocol revisions every client scenario runs at.
+var revisions = []string{legacy, modern}
+
+// eachRevision runs f as a parallel subtest per protocol revision, named
+// after it: the same scenario at 2025-11-25 and 2026-07-28.
+func eachRevision(t *testing.T, f func(t *testing.T, version string)) {
+	for _, v := range revisions {
+		t.Run(v, func(t *testing.T) {
+			t.Parallel()
+			f(t, v)
+		})
+	}
+}
 
 // fixture is an mcp-go Streamable HTTP server behind a bearer check, with
 // the tools block and whoami.

@@ -33,13 +33,19 @@ type response struct {
 // session is gone (404), it starts a new one and sends m once more.
 func (c *conn) forward(m *message) {
 	isInit := m.method == "initialize" && m.isRequest()
+	ctx := c.ctx
+	if m.protocolVersion != "" && m.isRequest() {
+		var done func()
+		ctx, done = c.modern.track(c.ctx, m)
+		defer done()
+	}
 	for attempt := 0; ; attempt++ {
 		sid, version, _ := c.session()
 		if isInit {
 			sid, version = "", ""
 		}
 		var got reply // the response to m, when it came
-		resp, err := c.post(c.ctx, m, sid, version, func(msg []byte) {
+		resp, err := c.post(ctx, m, sid, version, func(msg []byte) {
 			if r := readReply(msg); r.answers(m) {
 				got = r
 			}
@@ -48,8 +54,8 @@ func (c *conn) forward(m *message) {
 		if isInit && resp.status == http.StatusOK && got.parsed && !got.isError {
 			c.setSession(resp.session, got.version) // even when stopping: to DELETE it
 		}
-		if c.ctx.Err() != nil {
-			return
+		if ctx.Err() != nil {
+			return // stopping, or the client cancelled m: it wants no answer
 		}
 		if attempt == 0 && sid != "" && m.protocolVersion == "" &&
 			resp.status == http.StatusNotFound && !readReply(resp.body).parsed {

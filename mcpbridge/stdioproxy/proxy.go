@@ -125,6 +125,8 @@ type conn struct {
 	getWake   chan struct{}      // tells the GET loop the session changed
 
 	reinitMu sync.Mutex // one re-initialization at a time
+
+	modern modernClient // a client on 2026-07-28: its per-request _meta, its requests in flight
 }
 
 // message is one JSON-RPC message from the client.
@@ -186,6 +188,17 @@ func (c *conn) dispatch(line []byte) {
 		return
 	}
 	m := parseMessage(line)
+	if m.protocolVersion != "" {
+		c.modern.remember(m.raw)
+	} else if sid, _, _ := c.session(); sid == "" && m.method != "initialize" {
+		if m.method == "ping" && m.isRequest() && c.modern.known() {
+			// 2026-07-28 removed ping from the app's protocol; on stdio it
+			// asks whether this process is alive, which it answers itself.
+			c.write([]byte(`{"jsonrpc":"2.0","id":` + string(m.id) + `,"result":{}}`))
+			return
+		}
+		c.modern.complete(m)
+	}
 	c.mu.Lock()
 	gate := c.gate
 	if m.method == "initialize" && m.isRequest() {
@@ -208,6 +221,9 @@ func (c *conn) dispatch(line []byte) {
 			}
 		}
 		c.forward(m)
+		if m.method == "notifications/cancelled" {
+			c.modern.cancelled(m.raw)
+		}
 	})
 }
 

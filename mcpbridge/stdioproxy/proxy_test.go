@@ -54,139 +54,151 @@ func TestStdio_RoundTrip(t *testing.T) {
 
 func TestStdio_ClientInfoReachesServer(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
-	cs, _ := connect(t, f, nil, legacy)
-	ctx, cancel := context.WithTimeout(context.Background(), wait)
-	defer cancel()
-	if got := callText(t, ctx, cs, &sdk.CallToolParams{Name: "whoami"}); got != "test-client 9.9 via session" {
-		t.Errorf("whoami = %q, want the stdio client's name and version from the session", got)
-	}
+	eachRevision(t, func(t *testing.T, version string) {
+		f := newFixture(t)
+		cs, _ := connect(t, f, nil, version)
+		ctx, cancel := context.WithTimeout(context.Background(), wait)
+		defer cancel()
+		want := "test-client 9.9 via session"
+		if version == modern {
+			want = "test-client 9.9 via " // no session: mcp-go reads each request's _meta (and lends it to a session of that request)
+		}
+		if got := callText(t, ctx, cs, &sdk.CallToolParams{Name: "whoami"}); !strings.HasPrefix(got, want) {
+			t.Errorf("whoami = %q, want %q", got, want)
+		}
+	})
 }
 
 func TestStdio_Progress(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
-	progress := make(chan *sdk.ProgressNotificationParams, 100)
-	cs, _ := connect(t, f, &sdk.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
-		select {
-		case progress <- r.Params:
-		default:
-		}
-	}}, legacy)
-	params := &sdk.CallToolParams{Name: "block", Arguments: map[string]any{"key": "p"}}
-	params.SetProgressToken("tok-1")
-	type result struct {
-		res *sdk.CallToolResult
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		res, err := cs.CallTool(context.Background(), params)
-		done <- result{res, err}
-	}()
-	// mcp-go hands a session's notifications to whichever of its streams reads
-	// first (this POST's or the standalone GET), so their order may change.
-	seen := map[float64]bool{}
-	for i := range 3 {
-		select {
-		case n := <-progress:
-			if n.ProgressToken != "tok-1" || n.Progress <= 0 || seen[n.Progress] {
-				t.Errorf("progress %d: token %v progress %v", i, n.ProgressToken, n.Progress)
+	eachRevision(t, func(t *testing.T, version string) {
+		f := newFixture(t)
+		progress := make(chan *sdk.ProgressNotificationParams, 100)
+		cs, _ := connect(t, f, &sdk.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
+			select {
+			case progress <- r.Params:
+			default:
 			}
-			seen[n.Progress] = true
+		}}, version)
+		params := &sdk.CallToolParams{Name: "block", Arguments: map[string]any{"key": "p"}}
+		params.SetProgressToken("tok-1")
+		type result struct {
+			res *sdk.CallToolResult
+			err error
+		}
+		done := make(chan result, 1)
+		go func() {
+			res, err := cs.CallTool(context.Background(), params)
+			done <- result{res, err}
+		}()
+		// mcp-go hands a session's notifications to whichever of its streams reads
+		// first (this POST's or the standalone GET), so their order may change.
+		seen := map[float64]bool{}
+		for i := range 3 {
+			select {
+			case n := <-progress:
+				if n.ProgressToken != "tok-1" || n.Progress <= 0 || seen[n.Progress] {
+					t.Errorf("progress %d: token %v progress %v", i, n.ProgressToken, n.Progress)
+				}
+				seen[n.Progress] = true
+			case <-time.After(wait):
+				t.Fatalf("only %d progress notifications", i)
+			}
+		}
+		f.releaseAll()
+		select {
+		case r := <-done:
+			if got := resultText(t, r.res, r.err); got != "released p" {
+				t.Errorf("result %q", got)
+			}
 		case <-time.After(wait):
-			t.Fatalf("only %d progress notifications", i)
+			t.Fatal("the call did not return after release")
 		}
-	}
-	f.releaseAll()
-	select {
-	case r := <-done:
-		if got := resultText(t, r.res, r.err); got != "released p" {
-			t.Errorf("result %q", got)
-		}
-	case <-time.After(wait):
-		t.Fatal("the call did not return after release")
-	}
+	})
 }
 
 func TestStdio_ConcurrentCallsDoNotBlockOthers(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
-	cs, _ := connect(t, f, nil, legacy)
-	const n = 50
-	var wg sync.WaitGroup
-	errs := make(chan error, n)
-	for i := range n {
-		wg.Go(func() {
-			res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "block", Arguments: map[string]any{"key": fmt.Sprint(i)}})
-			if err == nil && res.IsError {
-				err = errors.New("tool error")
+	eachRevision(t, func(t *testing.T, version string) {
+		f := newFixture(t)
+		cs, _ := connect(t, f, nil, version)
+		const n = 50
+		var wg sync.WaitGroup
+		errs := make(chan error, n)
+		for i := range n {
+			wg.Go(func() {
+				res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "block", Arguments: map[string]any{"key": fmt.Sprint(i)}})
+				if err == nil && res.IsError {
+					err = errors.New("tool error")
+				}
+				errs <- err
+			})
+		}
+		for i := range n {
+			select {
+			case <-f.started:
+			case <-time.After(wait):
+				t.Fatalf("only %d of %d calls reached the server", i, n)
 			}
-			errs <- err
-		})
-	}
-	for i := range n {
-		select {
-		case <-f.started:
-		case <-time.After(wait):
-			t.Fatalf("only %d of %d calls reached the server", i, n)
 		}
-	}
-	// All 50 block in the server; a ping and another call still go through.
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := cs.Ping(ctx, nil); err != nil {
-		t.Fatalf("ping while %d calls block: %v", n, err)
-	}
-	if got := callText(t, ctx, cs, &sdk.CallToolParams{Name: "whoami"}); !strings.HasPrefix(got, "test-client") {
-		t.Fatalf("whoami while %d calls block: %q", n, got)
-	}
-	f.releaseAll()
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Errorf("blocked call: %v", err)
+		// All 50 block in the server; a ping and another call still go through.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := cs.Ping(ctx, nil); err != nil {
+			t.Fatalf("ping while %d calls block: %v", n, err)
 		}
-	}
+		if got := callText(t, ctx, cs, &sdk.CallToolParams{Name: "whoami"}); !strings.HasPrefix(got, "test-client") {
+			t.Fatalf("whoami while %d calls block: %q", n, got)
+		}
+		f.releaseAll()
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Errorf("blocked call: %v", err)
+			}
+		}
+	})
 }
 
 func TestStdio_CancelReachesServer(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
-	cs, _ := connect(t, f, nil, legacy)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		_, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "block", Arguments: map[string]any{"key": "c"}})
-		done <- err
-	}()
-	select {
-	case <-f.started:
-	case <-time.After(wait):
-		t.Fatal("the call did not start")
-	}
-	cancel()
-	if err := <-done; !errors.Is(err, context.Canceled) {
-		t.Errorf("call error %v, want context.Canceled", err)
-	}
-	select {
-	case e := <-f.ended:
-		if e.key != "c" || !errors.Is(e.err, context.Canceled) {
-			t.Errorf("ended %+v", e)
+	eachRevision(t, func(t *testing.T, version string) {
+		f := newFixture(t)
+		cs, _ := connect(t, f, nil, version)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			_, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "block", Arguments: map[string]any{"key": "c"}})
+			done <- err
+		}()
+		select {
+		case <-f.started:
+		case <-time.After(wait):
+			t.Fatal("the call did not start")
 		}
-	case <-time.After(wait):
-		t.Fatal("the tool's ctx did not end")
-	}
-	if n := f.count("notifications/cancelled"); n != 1 {
-		t.Errorf("%d notifications/cancelled reached the server, want 1", n)
-	}
-	// The session still works.
-	ctx2, cancel2 := context.WithTimeout(context.Background(), wait)
-	defer cancel2()
-	if err := cs.Ping(ctx2, nil); err != nil {
-		t.Errorf("ping after cancel: %v", err)
-	}
+		cancel()
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Errorf("call error %v, want context.Canceled", err)
+		}
+		select {
+		case e := <-f.ended:
+			if e.key != "c" || !errors.Is(e.err, context.Canceled) {
+				t.Errorf("ended %+v", e)
+			}
+		case <-time.After(wait):
+			t.Fatal("the tool's ctx did not end")
+		}
+		if n := f.count("notifications/cancelled"); n != 1 {
+			t.Errorf("%d notifications/cancelled reached the server, want 1", n)
+		}
+		// The session still works.
+		ctx2, cancel2 := context.WithTimeout(context.Background(), wait)
+		defer cancel2()
+		if err := cs.Ping(ctx2, nil); err != nil {
+			t.Errorf("ping after cancel: %v", err)
+		}
+	})
 }
 
 func TestStdio_SessionLostReinitializes(t *testing.T) {
