@@ -25,18 +25,7 @@ var claudeAuto = func() agentSpec {
 		return []string{agentBin(s.t, "claude-code"), "--model", fakeModel}
 	}
 	s.ready = "auto mode on"
-	// Asktray's MCP entry beside the hooks, as a person who ran both
-	// `asktray config claude-code --write` and `--hooks --write` has it;
-	// its tools listed in each request rather than behind a tool search.
-	s.setup = func(s *session) []string {
-		env := claude.setup(s)
-		if r := run(s.t, []string{"HOME=" + s.home}, "config", "claude-code", "--write", "--data-dir", s.data); r.Code != 0 {
-			s.t.Fatalf("asktray config claude-code --write: %+v", r)
-		}
-		return append(env, "ENABLE_TOOL_SEARCH=false")
-	}
-	s.beforeApp = writeAutoRules
-	return s
+	return withMCPAndRules(s)
 }()
 
 // TestClaudeCodeAuto (issue 32): the real Claude Code in its default auto
@@ -46,15 +35,21 @@ var claudeAuto = func() agentSpec {
 func TestClaudeCodeAuto(t *testing.T) {
 	t.Parallel()
 	s := startSession(t, claudeAuto)
-	for _, sc := range []scenario{
+	runTurns(t, s, []scenario{
 		{"low risk runs unasked", autoLowRisk},
 		{"high risk allowed in the tray", autoHighAllowed},
 		{"high risk denied in the tray", autoHighDenied},
 		{"classifier block recorded", autoBlocked},
 		{"AskUserQuestion answered in the tray", autoAskUserQuestion},
-		{"Asktray's own MCP tool is not asked about", autoOwnTool},
-		{"an allow rule and a deny rule decide without asking", autoRules},
-	} {
+		{"Asktray's own MCP tool is not asked about", ownTool},
+		{"an allow rule and a deny rule decide without asking", rulesDecide},
+	})
+}
+
+// runTurns runs scs in s, one turn each; a failed turn leaves the agent in
+// an unknown state, so the rest is skipped.
+func runTurns(t *testing.T, s *session, scs []scenario) {
+	for _, sc := range scs {
 		if !t.Run(sc.name, func(t *testing.T) {
 			s.t = t
 			s.app.t, s.term.t = t, t

@@ -16,11 +16,45 @@ import (
 	"github.com/asktray/asktray/app/question"
 )
 
-// autoOwnTool: with the MCP entry and the hooks both installed, Claude Code
+// withMCPAndRules is spec with Asktray's MCP entry beside the hooks, as a
+// person who ran both `asktray config claude-code --write` and `--hooks
+// --write` has it (its tools listed in each request rather than behind a
+// tool search), and the standing rules of writeRules.
+func withMCPAndRules(spec agentSpec) agentSpec {
+	setup := spec.setup
+	spec.setup = func(s *session) []string {
+		env := setup(s)
+		if r := run(s.t, []string{"HOME=" + s.home}, "config", "claude-code", "--write", "--data-dir", s.data); r.Code != 0 {
+			s.t.Fatalf("asktray config claude-code --write: %+v", r)
+		}
+		return append(env, "ENABLE_TOOL_SEARCH=false")
+	}
+	spec.beforeApp = writeRules
+	return spec
+}
+
+// claudeManualMore is Claude Code in Manual mode with the MCP entry and the
+// rules, where PreToolUse and PermissionRequest both fire.
+var claudeManualMore = withMCPAndRules(claude)
+
+// TestClaudeCodeManualMore (issue 32): the auto-mode turns that do not
+// depend on auto mode's classifier, in Manual mode: Claude's own question,
+// Asktray's own tool and the rules, each asked at most once.
+func TestClaudeCodeManualMore(t *testing.T) {
+	t.Parallel()
+	s := startSession(t, claudeManualMore)
+	runTurns(t, s, []scenario{
+		{"AskUserQuestion answered in the tray", autoAskUserQuestion},
+		{"Asktray's own MCP tool is not asked about", ownTool},
+		{"an allow rule and a deny rule decide without asking", rulesDecide},
+	})
+}
+
+// ownTool: with the MCP entry and the hooks both installed, Claude Code
 // calls Asktray's ask_user (mcp__asktray__ask_user): its PreToolUse hook
 // allows it at once, so the tray asks exactly one question, the tool's own,
 // and the answer given there reaches the model as the tool's result.
-func autoOwnTool(t *testing.T, s *session) {
+func ownTool(t *testing.T, s *session) {
 	text := "Which colour for autoown"
 	s.say("MCP<<" + text + ">>")
 	q := s.app.waitQuestion(text, askBound)
@@ -47,7 +81,7 @@ func autoOwnTool(t *testing.T, s *session) {
 	}
 }
 
-// Standing rules the auto session starts with: an allow rule (confirmed as
+// Standing rules the sessions withMCPAndRules start with: an allow rule (confirmed as
 // high risk, for one exact command) for an rm -rf Claude Code's hook would
 // otherwise bring to the tray, and a deny rule with a note for a command
 // auto mode would otherwise run unasked.
@@ -57,10 +91,10 @@ const (
 	ruleDenyNote  = "the-rule-says-no"
 )
 
-// writeAutoRules writes the rules into the data dir's policy.json before
+// writeRules writes the rules into the data dir's policy.json before
 // the app starts (rules are made in the dialog and the Rules tab, which a
 // headless app has not).
-func writeAutoRules(s *session) {
+func writeRules(s *session) {
 	if err := os.MkdirAll(s.data, 0o700); err != nil {
 		s.t.Fatal(err)
 	}
@@ -81,11 +115,11 @@ func writeAutoRules(s *session) {
 	}
 }
 
-// autoRules: the allow rule runs its rm -rf and the deny rule blocks its
+// rulesDecide: the allow rule runs its rm -rf and the deny rule blocks its
 // command, neither asking in the tray (each call's one history row is the
 // rule's decision); the model reads the deny rule's note as the tool's
 // result.
-func autoRules(t *testing.T, s *session) {
+func rulesDecide(t *testing.T, s *session) {
 	dir, cmd := filepath.Join(s.work, ruleAllowName), "rm -rf "+filepath.Join(s.work, ruleAllowName)+" && echo ran-"+ruleAllowName
 	s.ask(cmd)
 	if !waitUntil(askBound, func() bool { return !exists(dir) }) {
