@@ -31,6 +31,7 @@ var frozenPayloads = map[hook.Agent]string{
 	hook.ClaudeCode: `{"session_id":"s-cc","cwd":"/w","permission_mode":"default","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"touch /tmp/never"}}`,
 	hook.Codex:      `{"session_id":"s-cx","turn_id":"t1","cwd":"/w","hook_event_name":"PermissionRequest","model":"m","permission_mode":"default","tool_name":"Bash","tool_input":{"command":"touch /tmp/never"}}`,
 	hook.CopilotCLI: `{"hookName":"permissionRequest","sessionId":"s-cp","timestamp":1764720000000,"cwd":"/w","toolName":"bash","toolInput":{"command":"touch /tmp/never"}}`,
+	hook.Opencode:   `{"directory":"/w","event":{"type":"permission.asked","properties":{"id":"per_1","sessionID":"s-oc","permission":"bash","patterns":["touch /tmp/never"],"metadata":{"command":"touch /tmp/never"},"always":["touch *"],"tool":{"messageID":"msg_1","callID":"call_1"}}}}`,
 }
 
 // realHook runs the real binary's `asktray hook AGENT` as installed, with

@@ -120,6 +120,9 @@ func powerShellCommand(args []string) string {
 
 // Snippet returns the hooks as the JSON that goes in the file.
 func (h Hooks) Snippet() ([]byte, error) {
+	if h.spec.Settings.Plugin != nil {
+		return h.pluginSource(), nil
+	}
 	events := map[string][]any{}
 	for _, e := range h.entries {
 		events[e.Event] = append(events[e.Event], h.group(e))

@@ -61,6 +61,9 @@ func (h Hooks) Write(out io.Writer) error { return h.apply(out, false) }
 func (h Hooks) Remove(out io.Writer) error { return h.apply(out, true) }
 
 func (h Hooks) apply(out io.Writer, remove bool) error {
+	if h.spec.Settings.Plugin != nil {
+		return h.applyPlugin(out, remove)
+	}
 	path, old, mode, exists, err := readConfigFile(h.Path)
 	if err != nil {
 		return err

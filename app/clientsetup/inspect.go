@@ -98,6 +98,9 @@ func (h Hooks) Installed() (found []FoundHook, exists bool, err error) {
 	if err != nil || !exists {
 		return nil, exists, err
 	}
+	if h.spec.Settings.Plugin != nil {
+		return h.installedPlugin(old), true, nil
+	}
 	d, err := parseJSONDoc(old, h.spec.Settings.Comments)
 	if err != nil {
 		return nil, true, fmt.Errorf("%s: %w", path, err)

@@ -152,6 +152,17 @@ func TestGoodEntries(t *testing.T) {
 		if a == string(hook.Codex) {
 			s.trustCodex(h, codexHash)
 		}
+		if a == string(hook.Opencode) { // opencode asks only where a rule says so: one beside the MCP entry
+			cfg := filepath.Join(filepath.Dir(filepath.Dir(h.Path)), "opencode.json")
+			var doc map[string]any
+			b, _ := os.ReadFile(cfg)
+			if err := json.Unmarshal(b, &doc); err != nil {
+				t.Fatal(err)
+			}
+			doc["permission"] = map[string]any{"bash": "ask"}
+			b, _ = json.Marshal(doc)
+			mkfile(t, cfg, string(b))
+		}
 	}
 	r := s.check()
 	if !r.OK() {
@@ -263,6 +274,9 @@ func TestMissingKeys(t *testing.T) {
 		t.Fatalf("the person's spelling of the header: %s", text(r))
 	}
 	for _, a := range clientsetup.HookAgents() {
+		if sp, _ := hook.Lookup(hook.Agent(a)); sp.Settings.Plugin != nil {
+			continue // one line of its plugin serves every event
+		}
 		h := s.hooks(a, s.env.Sys, s.env.DataDir)
 		b, _ := os.ReadFile(h.Path)
 		var doc map[string]any

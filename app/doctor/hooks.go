@@ -3,6 +3,7 @@ package doctor
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -61,7 +62,11 @@ func hookEntryLines(env Env, h clientsetup.Hooks, found []clientsetup.FoundHook)
 		}
 	}
 	for _, f := range found {
-		out = append(out, handlerLines(env, h, f, fix, seen)...)
+		for _, l := range handlerLines(env, h, f, fix, seen) {
+			if !slices.Contains(out, l) { // a plugin's one entry serves every event
+				out = append(out, l)
+			}
+		}
 	}
 	if len(out) == 0 {
 		out = append(out, Line{Status: Fine, Text: fmt.Sprintf("all %d asktray hooks run this asktray with this data dir", len(want))})

@@ -65,6 +65,10 @@ type Spec struct {
 	// daemon that outlives the terminal asking. parent is the hook's parent
 	// pid; procs reads processes (SystemProcs, or a test's). See Binding.
 	Bind func(p Payload, parent int, procs Procs) Binding
+	// Unwrap, when not nil, turns the agent's own payload (what its plugin
+	// hands the hook) into the snake_case shape Parse reads; a payload
+	// already in that shape (the doctor's test) passes unchanged.
+	Unwrap func(data []byte) ([]byte, error)
 }
 
 // Event is one hook Asktray installs for an agent.
@@ -84,6 +88,10 @@ const (
 	HookSpecific Answer = iota
 	// BehaviorOnly is {"behavior": …, "message": …} (Copilot CLI).
 	BehaviorOnly
+	// ReplyBody is the body of opencode's permission reply route,
+	// {"reply": "once"|"reject", "message": …}, which asktray's plugin
+	// posts as it is.
+	ReplyBody
 )
 
 // Settings says where an agent keeps its hooks and how an entry looks.
@@ -110,6 +118,19 @@ type Settings struct {
 	Note func(file string) string
 	// Removed, when not "", is said after the hooks are taken out.
 	Removed string
+	// Plugin, when not nil, says the agent runs no hook commands from a
+	// settings file but loads a plugin: the file (asktray's own) is the
+	// plugin's source, which runs the first entry's command.
+	Plugin *Plugin
+}
+
+// Plugin is how asktray writes and reads back its plugin file.
+type Plugin struct {
+	// Source is the plugin file running e's command.
+	Source func(e Entry) []byte
+	// Read finds the command and timeout in a plugin file Source wrote;
+	// ok is false when it holds none.
+	Read func(src []byte) (args []string, timeout int, ok bool)
 }
 
 // Binding is what bounds an agent's permission request besides its hook's

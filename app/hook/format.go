@@ -87,20 +87,8 @@ func Format(p Payload, r Reply) []byte {
 		msg = r.Message
 	}
 	switch {
-	case p.Event == PermissionRequest && sp.Answer == BehaviorOnly:
-		return encode(struct {
-			Behavior string `json:"behavior"`
-			Message  string `json:"message,omitempty"`
-		}{r.Behavior, msg})
-	case p.Event == PermissionRequest && sp.Answer == HookSpecific:
-		d := decision{Behavior: r.Behavior, Message: msg}
-		if sp.RemembersRules && r.Behavior == Allow && len(r.UpdatedPermissions) > 0 {
-			d.UpdatedPermissions = r.UpdatedPermissions
-		}
-		return encode(map[string]any{"hookSpecificOutput": struct {
-			HookEventName string   `json:"hookEventName"`
-			Decision      decision `json:"decision"`
-		}{PermissionRequest, d}})
+	case p.Event == PermissionRequest:
+		return formatPermission(sp, r, msg)
 	case p.Event == PreToolUse && sp.AnswersQuestions && p.ToolName == AskUserQuestion:
 		return formatAskUserQuestion(p, r)
 	case p.Event == PreToolUse && sp.GatesToolUse:
@@ -111,6 +99,35 @@ func Format(p Payload, r Reply) []byte {
 		return encode(map[string]any{"hookSpecificOutput": preToolUse{HookEventName: PreToolUse, PermissionDecision: r.Behavior, PermissionDecisionReason: reason}})
 	}
 	return nil
+}
+
+// formatPermission is agent sp's answer to a permission request, in the
+// shape of its Answer; msg is the deny's message.
+func formatPermission(sp Spec, r Reply, msg string) []byte {
+	switch sp.Answer {
+	case BehaviorOnly:
+		return encode(struct {
+			Behavior string `json:"behavior"`
+			Message  string `json:"message,omitempty"`
+		}{r.Behavior, msg})
+	case ReplyBody:
+		reply := "once"
+		if r.Behavior == Deny {
+			reply = "reject"
+		}
+		return encode(struct {
+			Reply   string `json:"reply"`
+			Message string `json:"message,omitempty"`
+		}{reply, msg})
+	}
+	d := decision{Behavior: r.Behavior, Message: msg}
+	if sp.RemembersRules && r.Behavior == Allow && len(r.UpdatedPermissions) > 0 {
+		d.UpdatedPermissions = r.UpdatedPermissions
+	}
+	return encode(map[string]any{"hookSpecificOutput": struct {
+		HookEventName string   `json:"hookEventName"`
+		Decision      decision `json:"decision"`
+	}{PermissionRequest, d}})
 }
 
 // AllowReason is the permissionDecisionReason of a PreToolUse allow, which

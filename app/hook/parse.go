@@ -89,6 +89,12 @@ func NormalizeEvent(event string) string {
 // --event is still the test. Errors name the field at fault.
 func Parse(a Agent, event string, data []byte) (Payload, error) {
 	var w wire
+	if sp, ok := Lookup(a); ok && sp.Unwrap != nil {
+		var err error
+		if data, err = sp.Unwrap(bytes.TrimSpace(data)); err != nil {
+			return Payload{}, err
+		}
+	}
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 || data[0] != '{' {
 		return Payload{}, errors.New("stdin: not a JSON object")

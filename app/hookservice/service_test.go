@@ -119,11 +119,8 @@ func TestHook_PermissionAnsweredInTray(t *testing.T) {
 	t.Parallel()
 	e := newHookServer(t)
 	for _, a := range hook.Agents() {
-		file := "PermissionRequest"
-		if a == hook.CopilotCLI {
-			file = "permissionRequest"
-		}
-		p := payload(t, a, file)
+		sp, _ := hook.Lookup(a)
+		p := payload(t, a, sp.PermissionEvent())
 		got := e.call(p, time.Minute)
 		q := e.nextAsked(t)
 		// Rendered as permission_prompt renders it: the command in a code
