@@ -79,6 +79,7 @@ type alwaysPanel struct {
 	expires              *keySelect
 	answers              []*dialogButton // the buttons it added to the dialog's answer buttons
 	matchText            *widget.Label   // what the rule matches, in words, and one thing it does not
+	form                 *widget.Form    // match, pattern, scope, expiry, note
 	wideOK               *keyCheck       // the second confirmation of a rule for every request of a tool
 	highRisk             *keyCheck       // nil unless needsOK
 	errText              *widget.Label
@@ -129,7 +130,12 @@ func (p *alwaysPanel) buildFields(verb string) {
 	}
 	p.scope = newKeySelect(d, scopes, func(string) { p.describe() })
 	p.scope.SetSelected(scopes[len(scopes)-1]) // this session, when there is one
-	p.pattern = newKeyEntry(d, false)
+	// A request_approval's details, or a tool's whole input, may take
+	// lines: the person reads and edits them as the text they are.
+	p.pattern = newKeyEntry(d, p.suggested.Match == policy.MatchInput)
+	if p.pattern.MultiLine {
+		p.pattern.SetMinRowsVisible(min(max(strings.Count(p.suggested.Pattern, "\n")+1, 2), 6))
+	}
 	p.pattern.SetText(p.suggested.Pattern)
 	if shown := present.Visible(p.suggested.Pattern); shown != p.suggested.Pattern {
 		// Fyne lays text out bidirectionally, so a U+202E in the entry would
@@ -167,23 +173,24 @@ func (p *alwaysPanel) build() {
 		verb, past = "deny", "denied"
 	}
 	p.buildFields(verb)
-	form := widget.NewForm(
-		widget.NewFormItem("Client", p.client),
-		widget.NewFormItem("Action", p.action),
+	p.form = widget.NewForm(
 		widget.NewFormItem("Matches", p.match),
-		widget.NewFormItem("Pattern", p.pattern),
+		widget.NewFormItem(patternLabel(p.suggested), p.pattern),
 		widget.NewFormItem("Scope", p.scope),
 		widget.NewFormItem("Expires", p.expires),
 		widget.NewFormItem("Note", p.note),
 	)
-	form.Items[0].HintText = "The client's name; * matches any."
-	form.Items[1].HintText = "tool:action; * matches anything."
+	who := widget.NewForm(widget.NewFormItem("Agent", p.client), widget.NewFormItem("Request", p.action))
+	who.Items[0].HintText = "The agent's name; * matches any."
+	who.Items[1].HintText = "The tool and what it asks (tool:action); * matches anything."
+	advanced := widget.NewAccordion(widget.NewAccordionItem("Which agent and request (patterns)", who))
 	explain := widget.NewLabel(fmt.Sprintf("From now on, matching requests are %s at once, with no dialog. "+
 		"Settings › Rules lists, edits and removes rules.", past))
 	explain.Wrapping = fyne.TextWrapWord
 	request := widget.NewLabel("Request: " + present.CommandOrPath(&d.q, 200))
 	request.Wrapping = fyne.TextWrapWord
-	box := container.NewVBox(p.title, request, explain, form, p.matchText, p.wideOK)
+	p.matchText.TextStyle.Bold = true
+	box := container.NewVBox(p.title, p.matchText, request, p.form, advanced, p.wideOK, explain)
 	p.describe()
 	if p.needsOK {
 		box.Add(warningLine("High risk: this rule allows exactly this action from exactly this client " +
@@ -331,7 +338,8 @@ func (p *alwaysPanel) describe() {
 	if r.Match == policy.MatchTool {
 		r.Pattern = ""
 	}
-	text := "Matches " + present.Visible(present.Unspan(r.MatchText())) + "."
+	r.Client = strings.TrimSpace(p.client.Text)
+	text := "Matches " + present.Visible(present.Unspan(r.Covers()+", "+r.MatchText())) + "."
 	if p.scope.Selected == scopeSession {
 		text += " Only in this session."
 	}
@@ -339,6 +347,10 @@ func (p *alwaysPanel) describe() {
 		text += " " + present.Visible(present.Unspan(ce))
 	}
 	p.matchText.SetText(text)
+	if p.form != nil && p.form.Items[1].Text != patternLabel(r) {
+		p.form.Items[1].Text = patternLabel(r)
+		p.form.Refresh()
+	}
 	if r.Wide() != "" && p.decision == policy.Allow {
 		p.wideOK.Show()
 	} else {
@@ -357,4 +369,24 @@ func matchChoices(m policy.MatchKind) []string {
 		out = append(out, policy.MatchTool.Label())
 	}
 	return out
+}
+
+// patternLabel names the pattern field after what r's match kind compares:
+// the command, its prefix, the path, a request_approval's details or a
+// tool's input.
+func patternLabel(r policy.Rule) string {
+	switch r.Match {
+	case policy.MatchCommand:
+		return "Command"
+	case policy.MatchPrefix:
+		return "Starts with"
+	case policy.MatchPath:
+		return "Path"
+	case policy.MatchInput:
+		if strings.HasPrefix(r.Action, "request_approval:") {
+			return "Details"
+		}
+		return "Input"
+	}
+	return "Pattern"
 }

@@ -33,7 +33,7 @@ func TestAlwaysPanel_ProposesTheNarrowestRule(t *testing.T) {
 	if p.match.Selected != "exact command" || p.pattern.Text != "npm test" || p.scope.Selected != scopeSession || p.expires.Selected != "In 1 day" {
 		t.Fatalf("proposed %q %q %q %q", p.match.Selected, p.pattern.Text, p.scope.Selected, p.expires.Selected)
 	}
-	if want := "Matches command “npm test” in /home/u/app. Only in this session. Not “npm test --other-flag”, nor “npm test && rm -rf ~”."; p.matchText.Text != want {
+	if want := "Matches “Bash” requests from claude-code, command “npm test” in /home/u/app. Only in this session. Not “npm test --other-flag”, nor “npm test && rm -rf ~”."; p.matchText.Text != want {
 		t.Fatalf("says %q", p.matchText.Text)
 	}
 	if !p.wideOK.Hidden {

@@ -111,6 +111,11 @@ func TestDialogScreenshots(t *testing.T) {
 			d.alwaysMenu.Items[0].Action()
 			d.guard.arm()
 		}, false},
+		{"approval-always-request", deployApproval(claude), func(d *questionDialog) {
+			test.Tap(d.alwaysButton)
+			d.alwaysMenu.Items[0].Action()
+			d.guard.arm()
+		}, false},
 		{"approval-agent-rules", agentRules(shellRequest(claude, "npm run lint -- --fix", question.RiskMedium, "")), func(d *questionDialog) {
 			test.Tap(d.alwaysButton)
 			d.alwaysMenu.Items[len(d.alwaysMenu.Items)-1].Action()
@@ -198,6 +203,14 @@ func clipFormEntries(d *questionDialog) {
 			ff.entry.SetPlaceHolder("")
 		}
 	}
+}
+
+// deployApproval is a request_approval whose details are a Markdown
+// code block, as agents write them.
+func deployApproval(c question.Client) question.Question {
+	return question.Question{Kind: question.KindApproval, Tool: "request_approval", Client: c, Risk: question.RiskMedium,
+		Action: "Run the database migration", Message: "Run the database migration", Cwd: "/home/ada/src/shop",
+		Details: "```sh\nbin/rails db:migrate RAILS_ENV=staging\n```"}
 }
 
 // agentRules is q with Claude Code's suggestions for it, as the hook
