@@ -8,6 +8,11 @@ GO ?= go
 GOFLAGS_TAGS := -tags migrated_fynedo
 
 BIN := bin/asktray
+# The hook-only binary (cmd/asktray-hook): what agents' hooks run, once per
+# tool call for Claude Code's PreToolUse. Static, without cgo, so that it
+# starts about as fast as any Go program (docs/hooks.md).
+HOOK_BIN := bin/asktray-hook
+HOOK_BUILD = CGO_ENABLED=0 $(GO) build $(GOFLAGS_TAGS)
 TOOLS_DIR := $(CURDIR)/bin/tools
 
 # The Linux package (make package): a stripped build of the same packages
@@ -53,9 +58,10 @@ deps-run: ## Install only what building and running need: Debian's build headers
 	@echo "==> [deps-run] checking the build's Debian packages, Go and Go modules"
 	@GO="$(GO)" bash .ci/deps.sh run
 
-build: deps-run ## Build bin/asktray
+build: deps-run ## Build bin/asktray and the hook-only bin/asktray-hook beside it
 	@echo "==> [build] $(GO) build $(GOFLAGS_TAGS) -o $(BIN) ./cmd/asktray"
 	$(GO) build $(GOFLAGS_TAGS) -o $(BIN) ./cmd/asktray
+	$(HOOK_BUILD) -o $(HOOK_BIN) ./cmd/asktray-hook
 
 run: build ## Build and run bin/asktray (pass flags with ARGS="...")
 	./$(BIN) $(ARGS)
@@ -89,6 +95,7 @@ crosscheck: deps ## go vet for Windows and macOS, and compile their tests (fast 
 deb: deps ## Build the Debian package bin/package/asktray_<version>_amd64.deb (lintian-checked)
 	@echo "==> [deb] $(GO) build $(GOFLAGS_TAGS) -ldflags \"$(PACKAGE_LDFLAGS)\" -o $(PACKAGE_DIR)/asktray ./cmd/asktray"
 	$(GO) build $(GOFLAGS_TAGS) -ldflags "$(PACKAGE_LDFLAGS)" -o $(PACKAGE_DIR)/asktray ./cmd/asktray
+	$(HOOK_BUILD) -ldflags "-s -w" -o $(PACKAGE_DIR)/asktray-hook ./cmd/asktray-hook
 	TOOLS_DIR="$(TOOLS_DIR)" GO="$(GO)" bash packaging/package-deb.sh $(PACKAGE_DIR)/asktray $(PACKAGE_DIR)
 
 install: package ## Install the package for this user (~/.local), with its own Makefile

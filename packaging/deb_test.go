@@ -49,6 +49,11 @@ func TestDebPackage(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "asktray")
 	run(t, "", "go", "build", "-tags", "migrated_fynedo", "-ldflags",
 		"-s -w -X github.com/asktray/asktray/app/cli.Version="+version, "-o", bin, "github.com/asktray/asktray/cmd/asktray")
+	hookBuild := exec.Command("go", "build", "-tags", "migrated_fynedo", "-ldflags", "-s -w", "-o", filepath.Join(filepath.Dir(bin), "asktray-hook"), "github.com/asktray/asktray/cmd/asktray-hook")
+	hookBuild.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := hookBuild.CombinedOutput(); err != nil {
+		t.Fatalf("build asktray-hook: %v\n%s", err, b)
+	}
 	out := t.TempDir()
 	t.Log(run(t, "", "bash", "package-deb.sh", bin, out))
 	deb := filepath.Join(out, "asktray_"+version+"_amd64.deb")
@@ -63,7 +68,7 @@ func TestDebPackage(t *testing.T) {
 	t.Cleanup(func() { _ = exec.Command("dpkg", "--purge", "asktray").Run() })
 	run(t, "", "dpkg", "-i", deb)
 	files := strings.Fields(run(t, "", "dpkg-query", "-L", "asktray"))
-	for _, want := range []string{"/usr/bin/asktray", "/usr/share/applications/" + autostart.IconName + ".desktop",
+	for _, want := range []string{"/usr/bin/asktray", "/usr/bin/asktray-hook", "/usr/share/applications/" + autostart.IconName + ".desktop",
 		"/usr/share/icons/hicolor/256x256/apps/" + autostart.IconName + ".png", "/usr/share/doc/asktray/copyright", pamService} {
 		if !slices.Contains(files, want) {
 			t.Errorf("the package does not install %s; it installs %v", want, files)

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # package-deb.sh EXECUTABLE OUTDIR — make OUTDIR/asktray_<version>_amd64.deb
-# from an asktray binary built already (make deb builds it stripped).
+# from an asktray binary built already (make deb builds it stripped), and
+# the hook-only binary asktray-hook beside it.
 #
-# The package holds /usr/bin/asktray, its PAM service /etc/pam.d/asktray (a
+# The package holds /usr/bin/asktray, /usr/bin/asktray-hook (static, Go
+# without cgo: what agents' hooks run, so that a hook call per tool call
+# starts fast; a lintian override says so), its PAM service /etc/pam.d/asktray (a
 # conffile; the app checks the login password with it), the launcher
 # /usr/share/applications/app.asktray.desktop.desktop, the icon in the
 # hicolor theme, and the copyright and changelog under /usr/share/doc. Name,
@@ -27,6 +30,8 @@ if (($# != 2)); then
 fi
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 exe="$(realpath "$1")"
+hookexe="$(dirname "$exe")/asktray-hook"
+[[ -x "$hookexe" ]] || { echo "package-deb: $hookexe is missing: build cmd/asktray-hook beside $exe (make deb does)" >&2; exit 1; }
 mkdir -p "$2"
 out="$(cd "$2" && pwd)"
 tools="${TOOLS_DIR:-$repo/bin/tools}"
@@ -51,6 +56,12 @@ trap 'rm -rf "$stage"' EXIT
 root="$stage/src/debian/asktray"
 doc="$root/usr/share/doc/asktray"
 install -Dm0755 "$exe" "$root/usr/bin/asktray"
+install -Dm0755 "$hookexe" "$root/usr/bin/asktray-hook"
+# Go programs are static by design; lintian exempts them only for packages
+# built from a Debian source package that build-depends on golang-go.
+install -Dm0644 /dev/stdin "$root/usr/share/lintian/overrides/asktray" <<'OVERRIDE'
+asktray: statically-linked-binary [usr/bin/asktray-hook]
+OVERRIDE
 size=$(file -b "$repo/$icon" | sed -n 's/.* \([0-9]*\) x \([0-9]*\),.*/\1x\2/p')
 [[ -n "$size" ]] || { echo "package-deb: cannot read the size of $icon" >&2; exit 1; }
 install -Dm0644 "$repo/$icon" "$root/usr/share/icons/hicolor/$size/apps/$id.png"

@@ -7,11 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/asktray/asktray/app/clientsetup"
 	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/datadir"
 	"github.com/asktray/asktray/app/hook"
@@ -100,10 +102,17 @@ func runHook(b *testing.B, args []string, payload []byte) (string, time.Duration
 }
 
 // installedPreToolUse is the PreToolUse command 'asktray config claude-code
-// --hooks' installs for the app binary bin and data dir dir.
+// --hooks' installs for the app binary bin and data dir dir: the hook-only
+// binary when it is beside bin (make build puts it there), else bin.
 func installedPreToolUse(b *testing.B, bin, dir string) []string {
 	b.Helper()
-	for _, e := range hook.Entries(hook.ClaudeCode, bin, dir) {
+	sys := clientsetup.Sys{GOOS: runtime.GOOS, Home: b.TempDir(), Getenv: func(string) string { return "" },
+		Exe: bin, HookExe: clientsetup.HookBeside(bin)}
+	h, err := clientsetup.BuildHooks("claude-code", sys, dir, time.Minute)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, e := range h.Entries() {
 		if e.Event == string(hook.PreToolUse) {
 			return e.Args
 		}
@@ -117,8 +126,11 @@ func installedPreToolUse(b *testing.B, bin, dir string) []string {
 // installed command, exec'd as the agent does, given a low-risk call that
 // no rule matches, from exec to its exit with no decision, next to exec of a
 // bare static Go binary (CGO_ENABLED=0, an empty main) in the same run,
-// interleaved. Before timing, one high-risk call through the same command is
-// asked in the app and denied, which proves the command reaches the app.
+// interleaved; when the installed command is the hook-only binary, the
+// same call through the desktop binary (`asktray hook`, what was installed
+// before it) is timed in the same loop. Before timing, one high-risk call
+// through each command is asked in the app and denied, which proves the
+// command reaches the app.
 func BenchmarkReport_HookCost(b *testing.B) {
 	const n = 50
 	bin := os.Getenv("ASKTRAY_BIN")
@@ -128,24 +140,44 @@ func BenchmarkReport_HookCost(b *testing.B) {
 	bare := bareStatic(b)
 	dir, c := startBinaryApp(b, bin)
 	args := installedPreToolUse(b, bin, dir)
+	desktop := append([]string{bin}, args[1:]...)
+	hookOnly := args[0] != bin
 	provePreToolUseReachesApp(b, c, args)
+	if hookOnly {
+		provePreToolUseReachesApp(b, c, desktop)
+	}
 	low := preToolUse(b, "git status")
-	var hookD, bareD []time.Duration
+	var hookD, bareD, desktopD []time.Duration
 	for range n * b.N {
-		out, d := runHook(b, args, low)
-		if out != "" {
-			b.Fatalf("a low-risk PreToolUse got %q, want no decision", out)
-		}
-		hookD = append(hookD, d)
-		_, d = runHook(b, []string{bare}, nil)
+		hookD = append(hookD, deferred(b, args, low))
+		_, d := runHook(b, []string{bare}, nil)
 		bareD = append(bareD, d)
+		if hookOnly {
+			desktopD = append(desktopD, deferred(b, desktop, low))
+		}
 	}
 	ratio := float64(pct(hookD, 0.5)) / float64(pct(bareD, 0.5))
+	comparison := "exec of a bare static Go binary (CGO_ENABLED=0, empty main) to exit, interleaved: p50 " + ms(pct(bareD, 0.5)) + ", p95 " + ms(pct(bareD, 0.95))
+	if hookOnly {
+		comparison += fmt.Sprintf("; the same call through the desktop binary (`asktray hook claude-code`): p50 %s (%.1f×)",
+			ms(pct(desktopD, 0.5)), float64(pct(desktopD, 0.5))/float64(pct(bareD, 0.5)))
+	}
 	report(fmt.Sprintf("a deferred PreToolUse (low risk, no rule: no decision) through the installed command `%s`, exec to exit, %d runs",
 		strings.Join(append([]string{filepath.Base(args[0])}, args[1:3]...), " "), len(hookD)),
 		"p50 "+ms(pct(hookD, 0.5))+", p95 "+ms(pct(hookD, 0.95))+", max "+ms(slices.Max(hookD))+fmt.Sprintf(" (%.1f× the bare start; goal at most 3×)", ratio),
-		"exec of a bare static Go binary (CGO_ENABLED=0, empty main) to exit, interleaved: p50 "+ms(pct(bareD, 0.5))+", p95 "+ms(pct(bareD, 0.95)))
+		comparison)
 	b.ReportMetric(ratio, "x-bare")
+}
+
+// deferred runs the low-risk PreToolUse payload through args and returns
+// the time it took, failing b unless it printed no decision.
+func deferred(b *testing.B, args []string, payload []byte) time.Duration {
+	b.Helper()
+	out, d := runHook(b, args, payload)
+	if out != "" {
+		b.Fatalf("a low-risk PreToolUse got %q, want no decision", out)
+	}
+	return d
 }
 
 // provePreToolUseReachesApp runs one high-risk PreToolUse through args,

@@ -41,10 +41,11 @@ type Hooks struct {
 	Path     string        // the file the hooks go in
 	Deadline time.Duration // the person's question deadline now, for the note
 	entries  []hook.Entry
+	exe      string // the desktop binary, which hooks installed before the hook-only one run
 }
 
-// BuildHooks makes agent's hooks setup: the hooks run exe with data dir
-// dataDir. deadline, the person's question deadline, is only said in the
+// BuildHooks makes agent's hooks setup: the hooks run the hook-only binary
+// sys.HookExe, else sys.Exe, with data dir dataDir. deadline, the person's question deadline, is only said in the
 // note: the entries do not depend on it (the hook reads it at run time).
 func BuildHooks(agent string, sys Sys, dataDir string, deadline time.Duration) (Hooks, error) {
 	a, err := hook.ParseAgent(agent)
@@ -52,8 +53,12 @@ func BuildHooks(agent string, sys Sys, dataDir string, deadline time.Duration) (
 		return Hooks{}, err
 	}
 	sp, _ := hook.Lookup(a)
+	exe := sys.Exe
+	if sys.HookExe != "" {
+		exe = sys.HookExe
+	}
 	h := Hooks{Agent: a, Title: sp.Title, Path: sp.Settings.File(sys.Home, sys.Getenv), spec: sp, Deadline: deadline,
-		entries: hook.Entries(a, sys.Exe, dataDir)}
+		entries: hook.Entries(a, exe, dataDir), exe: sys.Exe}
 	return h, nil
 }
 
@@ -152,11 +157,14 @@ func (h Hooks) handlerOurs(v any) bool {
 	if !ok {
 		return false
 	}
-	// This very executable counts too, whatever its name.
+	// This very executable counts too, whatever its name, and so does the
+	// hook-only binary beside it.
 	var own []string
 	if len(h.entries) > 0 && len(h.entries[0].Args) >= 3 {
-		args := h.entries[0].Args[:3]
-		own = []string{hook.Entry{Args: args}.Command() + " ", powerShellCommand(args) + " "}
+		for _, exe := range []string{h.entries[0].Args[0], h.exe} {
+			args := append([]string{exe}, h.entries[0].Args[1:3]...)
+			own = append(own, hook.Entry{Args: args}.Command()+" ", powerShellCommand(args)+" ")
+		}
 	}
 	for _, k := range []string{"command", "bash", "powershell"} {
 		s, ok := m[k].(string)

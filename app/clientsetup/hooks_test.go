@@ -273,3 +273,61 @@ func TestHooks_OwnExecutableWhateverItsName(t *testing.T) {
 		}
 	}
 }
+
+// TestHooks_HookBinaryBeside: with the hook-only binary beside asktray (an
+// executable file), every hook runs it, and a rerun replaces the hooks
+// that ran asktray itself; without it (or not executable) they run
+// asktray.
+func TestHooks_HookBinaryBeside(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "asktray")
+	hookExe := filepath.Join(dir, HookName)
+	if err := os.WriteFile(exe, []byte("#!/bin/sh\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if got := HookBeside(exe); got != "" {
+		t.Errorf("no hook binary: HookBeside = %q", got)
+	}
+	if err := os.WriteFile(hookExe, []byte("#!/bin/sh\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := HookBeside(exe); got != "" {
+		t.Errorf("hook binary not executable: HookBeside = %q", got)
+	}
+	if err := os.Chmod(hookExe, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if got := HookBeside(exe); got != hookExe {
+		t.Fatalf("HookBeside = %q, want %q", got, hookExe)
+	}
+
+	home := t.TempDir()
+	sys := Sys{GOOS: "linux", Home: home, Getenv: func(string) string { return "" }, Exe: exe}
+	old, err := BuildHooks("claude-code", sys, "/data", hookDeadline)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, func(b *bytes.Buffer) error { return old.Write(b) })
+	sys.HookExe = HookBeside(exe)
+	h, err := BuildHooks("claude-code", sys, "/data", hookDeadline)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range h.Entries() {
+		if e.Args[0] != hookExe || e.Args[1] != "hook" {
+			t.Errorf("%s runs %q, want %s hook", e.Event, e.Args, hookExe)
+		}
+	}
+	run(t, func(b *bytes.Buffer) error { return h.Write(b) })
+	b, _ := os.ReadFile(h.Path)
+	n := len(hook.Events(hook.ClaudeCode))
+	if strings.Count(string(b), hookExe+" hook claude-code") != n || strings.Count(string(b), "hook claude-code") != n {
+		t.Errorf("the rerun did not replace the hooks that ran asktray:\n%s", b)
+	}
+	before := string(b)
+	run(t, func(b *bytes.Buffer) error { return h.Write(b) })
+	if b, _ := os.ReadFile(h.Path); string(b) != before {
+		t.Errorf("a second rerun changed the file:\n%s\nwas\n%s", b, before)
+	}
+}

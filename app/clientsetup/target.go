@@ -51,6 +51,9 @@ type Sys struct {
 	Home   string              // the home dir
 	Getenv func(string) string // CLAUDE_CONFIG_DIR, CODEX_HOME, XDG_CONFIG_HOME, APPDATA
 	Exe    string              // absolute path of the asktray binary, for stdio setups
+	// HookExe is the hook-only binary (cmd/asktray-hook) beside Exe, which
+	// hooks run instead of Exe when it is there; "" when it is not.
+	HookExe string
 }
 
 // System returns the machine's Sys: the OS, the home dir (os.UserHomeDir, that
@@ -65,7 +68,24 @@ func System() (Sys, error) {
 	if err != nil {
 		return Sys{}, err
 	}
-	return Sys{GOOS: runtime.GOOS, Home: home, Getenv: os.Getenv, Exe: exe}, nil
+	return Sys{GOOS: runtime.GOOS, Home: home, Getenv: os.Getenv, Exe: exe, HookExe: HookBeside(exe)}, nil
+}
+
+// HookName is the hook-only binary's file name.
+const HookName = "asktray-hook"
+
+// HookBeside returns the hook-only binary in exe's directory when it is an
+// executable file there, else "". It is never looked for on Windows, which
+// has none (cmd/asktray-hook). It reads the file system.
+func HookBeside(exe string) string {
+	if runtime.GOOS == "windows" || exe == "" {
+		return ""
+	}
+	p := filepath.Join(filepath.Dir(exe), HookName)
+	if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() || st.Mode().Perm()&0o111 == 0 {
+		return ""
+	}
+	return p
 }
 
 // Server is where a client reaches the MCP server.

@@ -13,11 +13,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/asktray/asktray/app/hookclient"
 	"github.com/asktray/asktray/app/question"
 )
 
 // ErrNoApp means no app answers on the control socket.
-var ErrNoApp = errors.New("no running app")
+var ErrNoApp = hookclient.ErrNoApp
 
 // APIError is an error response from the app.
 type APIError struct {
@@ -35,6 +36,7 @@ func (e *APIError) Error() string { return e.Message }
 type Client struct {
 	hc   *http.Client
 	path string
+	dial hookclient.Dialer // checked; Hook's own connections
 }
 
 // NewClient returns a client for the control socket for path (the socket
@@ -49,7 +51,11 @@ const callTimeout = 30 * time.Second
 
 // ErrWrongServer means the process serving the control socket is not the
 // one a checked client trusts (see NewCheckedClient).
-var ErrWrongServer = errors.New("the control socket is not served by the running app")
+var ErrWrongServer = hookclient.ErrWrongServer
+
+// ServerPIDs says whether a checked client can learn which process serves
+// the socket here (hookclient.ServerPID).
+const ServerPIDs = hookclient.ServerPIDs
 
 // NewCheckedClient is NewClient for a caller that trusts only the running
 // app: on each new connection it hands check the pid of the process that
@@ -59,28 +65,15 @@ var ErrWrongServer = errors.New("the control socket is not served by the running
 // nothing. Where the kernel does not say (ServerPIDs is false), every
 // connection of a checked client fails.
 func NewCheckedClient(path string, check func(pid int) error) *Client {
+	dial := hookclient.CheckedDial(func(ctx context.Context) (net.Conn, error) { return dialControl(ctx, path) }, check)
 	tr := &http.Transport{
 		// Sooner than the app's DefaultIdleTimeout, so that the client, not
 		// the app, drops an idle connection, and never sends on one the app
 		// is closing.
 		IdleConnTimeout: DefaultIdleTimeout / 2,
-		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			conn, err := dialControl(ctx, path)
-			if err != nil || check == nil {
-				return conn, err
-			}
-			pid, err := serverPID(conn)
-			if err == nil {
-				err = check(pid)
-			}
-			if err != nil {
-				conn.Close()
-				return nil, fmt.Errorf("%w: %w", ErrWrongServer, err)
-			}
-			return conn, nil
-		},
+		DialContext:     func(ctx context.Context, _, _ string) (net.Conn, error) { return dial(ctx) },
 	}
-	return &Client{hc: &http.Client{Transport: tr, Timeout: callTimeout}, path: path}
+	return &Client{hc: &http.Client{Transport: tr, Timeout: callTimeout}, path: path, dial: dial}
 }
 
 // Status returns the app's status.
@@ -234,4 +227,7 @@ func apiErrorOf(status int, b []byte) *APIError {
 	return &APIError{Status: status, Code: ae.Code, Field: ae.Field, Message: ae.Error}
 }
 
-func (c *Client) with(hc *http.Client) *Client { return &Client{hc: hc, path: c.path} }
+// Dial connects to the control socket (the pipe on Windows) for path and,
+// on Windows, checks that a process of this user serves it. It blocks until
+// the app accepts, ctx ends or a second passes.
+func Dial(ctx context.Context, path string) (net.Conn, error) { return dialControl(ctx, path) }

@@ -5,6 +5,8 @@ import (
 	"net"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/asktray/asktray/app/hookclient"
 )
 
 // peerUser names the user of the process at the other end of c by its
@@ -24,39 +26,4 @@ func peerUser(c net.Conn) (string, error) {
 
 // peerCred returns the kernel's credentials of the process at the other end
 // of c, taken when it connected.
-func peerCred(c *net.UnixConn) (*unix.Ucred, error) {
-	raw, err := c.SyscallConn()
-	if err != nil {
-		return nil, fmt.Errorf("peer credentials: %w", err)
-	}
-	var cred *unix.Ucred
-	var serr error
-	if err := raw.Control(func(fd uintptr) {
-		cred, serr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
-	}); err != nil {
-		return nil, fmt.Errorf("peer credentials: %w", err)
-	}
-	if serr != nil {
-		return nil, fmt.Errorf("peer credentials: SO_PEERCRED: %w", serr)
-	}
-	return cred, nil
-}
-
-// ServerPIDs says whether serverPID works here: a checked client
-// (NewCheckedClient) can learn which process serves the socket.
-const ServerPIDs = true
-
-// serverPID returns the pid of the process at the other end of a client
-// connection c: the one that listened on the socket, as the kernel
-// recorded it then. It does not block.
-func serverPID(c net.Conn) (int, error) {
-	uc, ok := c.(*net.UnixConn)
-	if !ok {
-		return 0, fmt.Errorf("a %T is not a unix socket connection", c)
-	}
-	cred, err := peerCred(uc)
-	if err != nil {
-		return 0, err
-	}
-	return int(cred.Pid), nil
-}
+func peerCred(c *net.UnixConn) (*unix.Ucred, error) { return hookclient.PeerCred(c) }

@@ -9,7 +9,8 @@ import (
 	"net"
 	"os"
 	"strconv"
-	"time"
+
+	"github.com/asktray/asktray/app/hookclient"
 )
 
 // listenControl creates the unix socket at path, removing a stale one, with
@@ -36,8 +37,7 @@ func removeControl(addr string) { _ = os.Remove(addr) }
 // accepts, ctx ends or a second passes: a unix socket connects at once or
 // not at all, and the limit only guards against an app too stuck to accept.
 func dialControl(ctx context.Context, path string) (net.Conn, error) {
-	d := net.Dialer{Timeout: time.Second}
-	return d.DialContext(ctx, "unix", path)
+	return hookclient.Dial(ctx, path)
 }
 
 // selfUser names the user who runs this process: "uid N", as peerUser

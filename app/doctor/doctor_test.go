@@ -391,3 +391,30 @@ func TestHTTPProbe(t *testing.T) {
 		}
 	}
 }
+
+// TestHookBinary: with the hook-only binary beside asktray, hooks that run
+// asktray itself are a problem (set-up's rerun fixes it), and hooks that
+// run the hook-only binary are fine, named so.
+func TestHookBinary(t *testing.T) {
+	t.Parallel()
+	for _, a := range clientsetup.HookAgents() {
+		t.Run(a, func(t *testing.T) {
+			t.Parallel()
+			s := newScratch(t)
+			mkfile(t, filepath.Join(filepath.Dir(s.env.Sys.Exe), clientsetup.HookName), "#!/bin/sh\n")
+			desktop := s.env.Sys
+			s.env.Sys.HookExe = clientsetup.HookBeside(s.env.Sys.Exe)
+			if s.env.Sys.HookExe == "" {
+				t.Fatal("HookBeside found no hook binary")
+			}
+			h := s.hooks(a, desktop, s.env.DataDir)
+			if l := problem(t, s.check(), a, h.Path, "hooks."); !strings.Contains(l.Text, "runs the desktop binary "+desktop.Exe+" for every hook call") {
+				t.Fatalf("hooks run the desktop binary: %+v", l)
+			}
+			s.hooks(a, s.env.Sys, s.env.DataDir)
+			if r := s.check(); !hasLine(r, a, Fine, "hook-only binary ("+s.env.Sys.HookExe+")") {
+				t.Fatalf("hooks run the hook binary:\n%s", text(r))
+			}
+		})
+	}
+}

@@ -69,7 +69,11 @@ func hookEntryLines(env Env, h clientsetup.Hooks, found []clientsetup.FoundHook)
 		}
 	}
 	if len(out) == 0 {
-		out = append(out, Line{Status: Fine, Text: fmt.Sprintf("all %d asktray hooks run this asktray with this data dir", len(want))})
+		text := fmt.Sprintf("all %d asktray hooks run this asktray with this data dir", len(want))
+		if env.Sys.HookExe != "" {
+			text = fmt.Sprintf("all %d asktray hooks run this asktray's hook-only binary (%s) with this data dir", len(want), env.Sys.HookExe)
+		}
+		out = append(out, Line{Status: Fine, Text: text})
 	}
 	return out
 }
@@ -106,8 +110,10 @@ func handlerLines(env Env, h clientsetup.Hooks, f clientsetup.FoundHook, fix str
 		switch {
 		case len(argv) == 0:
 			why = "is empty"
-		case programProblem(argv[0], env.Sys.Exe) != "":
-			why = programProblem(argv[0], env.Sys.Exe)
+		case e.Args[0] != env.Sys.Exe && sameProgram(argv[0], env.Sys.Exe):
+			why = fmt.Sprintf("runs the desktop binary %s for every hook call, while the hook-only %s beside it starts several times faster", argv[0], e.Args[0])
+		case programProblem(argv[0], e.Args[0]) != "":
+			why = programProblem(argv[0], e.Args[0])
 		case dataDirProblem(env, argv) != "":
 			why = dataDirProblem(env, argv)
 		default:

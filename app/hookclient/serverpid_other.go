@@ -1,17 +1,17 @@
 //go:build !linux
 
-package control
+package hookclient
 
 import (
 	"errors"
 	"net"
 )
 
-// ServerPIDs says whether serverPID works here: not on this platform, where
+// ServerPIDs says whether ServerPID works here: not on this platform, where
 // the hook relies on the socket's or the pipe's own access checks.
 const ServerPIDs = false
 
-// serverPID cannot ask this platform's kernel which process serves c.
-func serverPID(net.Conn) (int, error) {
+// ServerPID cannot ask this platform's kernel which process serves c.
+func ServerPID(net.Conn) (int, error) {
 	return 0, errors.New("this platform does not say which process serves the control socket")
 }

@@ -1,0 +1,7 @@
+//go:build !windows
+
+package hookrun
+
+import "github.com/asktray/asktray/app/hookclient"
+
+var dialForTest = hookclient.Dial
