@@ -3,11 +3,13 @@
 package realagents
 
 import (
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -203,21 +205,34 @@ func appFrozen(t *testing.T, s *session) {
 	if lag > stepAside {
 		t.Errorf("the agent's own prompt came %v after the hook stepped aside, want within %v", lag, stepAside)
 	}
-	if !waitUntil(stepAside, func() bool {
-		for _, q := range s.app.askedAbout(path) {
-			if it, ok := s.app.item(q.ID); !ok || it.Result == nil {
-				return false
-			}
+	s.resumedWithdraws(path)
+}
+
+// resumedWithdraws checks that an app resumed after a SIGSTOP leaves no
+// question for the call that writes path: any it registers from the request
+// it finds (it may read it only a moment after SIGCONT) ends withdrawn, and
+// none is pending stepAside after the resume.
+func (s *session) resumedWithdraws(path string) {
+	s.t.Helper()
+	deadline := time.Now().Add(stepAside)
+	var items []control.Item
+	for {
+		items = s.app.itemsAbout(path)
+		open := slices.ContainsFunc(items, func(it control.Item) bool { return it.Result == nil })
+		if !open && (len(items) > 0 || time.Now().After(deadline)) {
+			break // ended, or none registered within the bound
 		}
-		return true
-	}) {
-		t.Errorf("the resumed app still holds a question for the turn its hook stepped aside from")
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the resumed app still holds a question for the turn its hook stepped aside from, %v after the resume", stepAside)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
-	for _, q := range s.app.askedAbout(path) {
-		if it, _ := s.app.item(q.ID); it.Result == nil || it.Result.Outcome != question.Withdrawn {
-			t.Errorf("the resumed app's question for the turn: %+v, want withdrawn", it.Result)
+	for _, it := range items {
+		if it.Result.Outcome != question.Withdrawn {
+			s.t.Errorf("the resumed app's question for the turn ended %+v, want withdrawn", it.Result)
 		}
 	}
+	s.t.Logf("app resumed: %d questions for the turn, all withdrawn", len(items))
 }
 
 // turnHooks waits for the hook runs about the tool call that writes path
