@@ -54,7 +54,7 @@ func TestAutomaticOutcomesLandInHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	approved, err := b.Ask(ctx, question.Question{Kind: question.KindApproval, Client: client, Message: "Bash", Tool: "permission_prompt", Action: "Bash", Details: "`go test ./...`"})
+	approved, err := b.Ask(ctx, question.Question{Kind: question.KindApproval, Client: client, Message: "Bash", Tool: "permission_prompt", Origin: question.OriginPermission, Action: "Bash", Details: "`go test ./...`"})
 	if err != nil {
 		t.Fatal(err)
 	}

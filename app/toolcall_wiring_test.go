@@ -64,7 +64,8 @@ func TestPermissionPromptAndHookAskTheSame(t *testing.T) {
 			t.Fatal(err)
 		}
 		<-replied
-		if byMCP.Tool != "permission_prompt" || byHook.Tool != hook.Tool || byHook.Client.Name != string(hook.Codex) {
+		if byMCP.Tool != "permission_prompt" || byHook.Tool != hook.Tool || byHook.Client.Name != string(hook.Codex) ||
+			byMCP.Origin != question.OriginPermission || byHook.Origin != question.OriginPermission {
 			t.Fatalf("%s: asked by %s/%s and %s/%s", tc.tool, byMCP.Client.Name, byMCP.Tool, byHook.Client.Name, byHook.Tool)
 		}
 		// The input is the same JSON; the control channel's encoding may

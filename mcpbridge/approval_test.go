@@ -101,7 +101,7 @@ func TestApprovalAllowedOnce(t *testing.T) {
 	}
 	rec, err := e.store.Get(context.Background(), id)
 	q := rec.Question
-	if err != nil || q.Kind != question.KindApproval || q.Tool != ToolApproval || q.Action != "Deploy shop to staging" || q.Message != q.Action ||
+	if err != nil || q.Kind != question.KindApproval || q.Tool != ToolApproval || q.Origin != question.OriginApproval || q.Action != "Deploy shop to staging" || q.Message != q.Action ||
 		!strings.Contains(q.Details, "rollout restart") || q.AgentReason != deployArgs["reason"] || q.Risk != question.RiskMedium {
 		t.Fatalf("history: %+v %v", q, err)
 	}

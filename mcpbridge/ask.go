@@ -26,7 +26,10 @@ func (b *Bridge) ask(ctx context.Context, c caller, spec *toolSpec, raw json.Raw
 // askParsed asks a.q for spec's tool: validate, re-attach or ask, then wait.
 func (b *Bridge) askParsed(ctx context.Context, c caller, spec *toolSpec, a ask) (*toolResult, error) {
 	a.q.Client = c.client
-	a.q.Tool = spec.name
+	a.q.Tool, a.q.Origin = spec.name, spec.origin
+	if a.q.Origin == "" {
+		a.q.Origin = question.OriginAsk
+	}
 	now := time.Now()
 	a.q.Deadline = a.common.deadline(now, b.defaultTimeout())
 	if err := a.q.Validate(); err != nil {

@@ -68,6 +68,9 @@ func TestEveryToolEndToEnd(t *testing.T) {
 		if q.Client.Name != "claude-code" || q.Client.Version != "1.0" || q.Client.SessionID == "" {
 			t.Errorf("%s: question attributed to %+v", tc.tool, q.Client)
 		}
+		if q.Tool != tc.tool || q.Origin != question.OriginAsk {
+			t.Errorf("%s: question asked by %q, origin %q", tc.tool, q.Tool, q.Origin)
+		}
 	}
 	// The form's answer kept its JSON types in the history too.
 	page, err := e.store.List(ctx, history.Filter{Kind: question.KindForm, Outcomes: []question.State{question.State(question.Answered)}})

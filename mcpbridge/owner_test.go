@@ -72,7 +72,7 @@ func TestQuestionsBelongToTheirAsker(t *testing.T) {
 
 	// A question the hooks or the CLI asked belongs to no MCP session.
 	hq, err := e.broker.Ask(ctx, question.Question{Kind: question.KindApproval, Client: question.Client{Name: "claude-code", SessionID: "hook-s1"},
-		Tool: "permission_request", Action: "Bash", Message: "rm -rf ~", Risk: question.RiskHigh})
+		Tool: "permission_request", Origin: question.OriginPermission, Action: "Bash", Message: "rm -rf ~", Risk: question.RiskHigh})
 	if err != nil {
 		t.Fatal(err)
 	}

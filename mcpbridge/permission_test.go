@@ -107,7 +107,7 @@ func TestPermissionPromptRecordedInputs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if q.Kind != question.KindApproval || q.Tool != ToolPermission || q.Action != rc.ToolName || q.Message != rc.ToolName || q.Risk != c.wantRisk || q.AgentReason != c.wantReason {
+			if q.Kind != question.KindApproval || q.Tool != ToolPermission || q.Origin != question.OriginPermission || q.Action != rc.ToolName || q.Message != rc.ToolName || q.Risk != c.wantRisk || q.AgentReason != c.wantReason {
 				t.Errorf("%s: question %+v", c.file, q)
 			}
 			if q.Risk == question.RiskHigh && q.RiskWhy == "" {

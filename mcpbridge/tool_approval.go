@@ -14,7 +14,7 @@ const ToolApproval = "request_approval"
 // approvalSpec: an approval's message is its action; an empty action fails
 // as "message".
 var approvalSpec = &toolSpec{name: ToolApproval, define: approvalTool, args: func() askArgs { return new(approvalArgs) }, serve: serveAsk,
-	fields: map[string]string{"message": "action", "agent_reason": "reason"}}
+	origin: question.OriginApproval, fields: map[string]string{"message": "action", "agent_reason": "reason"}}
 
 // approvalTool defines request_approval.
 func approvalTool(name string) mcp.Tool {

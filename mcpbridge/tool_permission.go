@@ -24,7 +24,7 @@ const ToolPermission = "permission_prompt"
 // permissionSpec decodes its own arguments (parsePermission); a permission
 // prompt's message and action are Claude Code's tool name.
 var permissionSpec = &toolSpec{name: ToolPermission, define: permissionTool, serve: servePermission,
-	fields: map[string]string{"message": "tool_name", "action": "tool_name"}}
+	origin: question.OriginPermission, fields: map[string]string{"message": "tool_name", "action": "tool_name"}}
 
 func servePermission(b *Bridge, ctx context.Context, c caller, spec *toolSpec, raw json.RawMessage) *mcp.CallToolResult {
 	pr := b.permissionPrompt(ctx, c, spec, raw)

@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/asktray/asktray/app/question"
 )
 
 // toolSpec is everything about one MCP tool: its name, its definition
@@ -34,6 +36,9 @@ type toolSpec struct {
 	// notice marks a tool whose questions are notices: never re-attached
 	// to, never waited for, bounded apart from questions.
 	notice bool
+	// origin is the Origin of the tool's questions; zero means
+	// question.OriginAsk, an ask tool's.
+	origin question.Origin
 	// serve handles a call, on the caller's goroutine; it blocks while the
 	// person answers. It is handed the spec itself.
 	serve func(b *Bridge, ctx context.Context, c caller, spec *toolSpec, raw json.RawMessage) *mcp.CallToolResult

@@ -38,7 +38,7 @@ func TestTray_RuleDecisionsAreShown(t *testing.T) {
 	n := newNotifier(slog.New(slog.DiscardHandler), nil, false)
 	n.start()
 	tr.note = n
-	q := question.Question{Kind: question.KindApproval, Client: question.Client{Name: "claude-code", SessionID: "s"}, Tool: "permission_request",
+	q := question.Question{Kind: question.KindApproval, Client: question.Client{Name: "claude-code", SessionID: "s"}, Tool: "permission_request", Origin: question.OriginPermission,
 		Action: "Bash", Message: "Bash", Input: json.RawMessage(`{"command":"npm test -- --ci"}`), Cwd: "/home/u/app"}
 	asked, err := b.Ask(t.Context(), q)
 	if err != nil {

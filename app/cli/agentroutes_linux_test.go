@@ -30,7 +30,7 @@ func TestAgent_OwnPTYAndCurlCannotAllow(t *testing.T) {
 	}
 	dir := shortTempDir(t)
 	p := startApp(t, dir, question.Question{Kind: question.KindApproval, Client: question.Client{Name: "claude-code", SessionID: "s1"},
-		Tool: "request_approval", Action: "Deploy to production", Message: "Deploy to production", Risk: question.RiskHigh})
+		Tool: "request_approval", Origin: question.OriginApproval, Action: "Deploy to production", Message: "Deploy to production", Risk: question.RiskHigh})
 	id := p.askedIDs(t, 1)[0]
 	pending := func(how string) {
 		t.Helper()

@@ -32,7 +32,7 @@ func TestPage_GraceCookieReplayNeedsPassword(t *testing.T) {
 	dir := shortTempDir(t)
 	approval := func(session, what string) question.Question {
 		return question.Question{Kind: question.KindApproval, Client: question.Client{Name: "claude-code", SessionID: session},
-			Tool: "request_approval", Action: what, Message: what}
+			Tool: "request_approval", Origin: question.OriginApproval, Action: what, Message: what}
 	}
 	p := startApp(t, dir, approval("person", "Run the tests"), approval("agent", "Drop the production database"))
 	ids := p.askedIDs(t, 2)

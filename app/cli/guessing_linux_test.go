@@ -31,7 +31,7 @@ func TestGuessing_CountsEveryChannel(t *testing.T) {
 	}
 	dir := shortTempDir(t)
 	p := startApp(t, dir, question.Question{Kind: question.KindApproval, Client: question.Client{Name: "claude-code", SessionID: "s1"},
-		Tool: "request_approval", Action: "Drop the production database", Message: "Drop the production database", Risk: question.RiskHigh})
+		Tool: "request_approval", Origin: question.OriginApproval, Action: "Drop the production database", Message: "Drop the production database", Risk: question.RiskHigh})
 	id := p.askedIDs(t, 1)[0]
 	link := regexp.MustCompile(`http://127\.0\.0\.1:\d+/q/` + regexp.QuoteMeta(id) + `\?k=[A-Za-z0-9_-]+`).
 		FindString(inScript(t, "", "pending", "--data-dir", dir))

@@ -83,9 +83,9 @@ func TestControl_PIDReuseTakesNoGrace(t *testing.T) {
 	dir := shortTempDir(t)
 	p := startApp(t, dir,
 		question.Question{Kind: question.KindApproval, Client: question.Client{Name: "claude-code", SessionID: "agent"},
-			Tool: "request_approval", Action: "Drop the production database", Message: "Drop the production database", Risk: question.RiskHigh},
+			Tool: "request_approval", Origin: question.OriginApproval, Action: "Drop the production database", Message: "Drop the production database", Risk: question.RiskHigh},
 		question.Question{Kind: question.KindApproval, Client: question.Client{Name: "claude-code", SessionID: "person"},
-			Tool: "request_approval", Action: "Run the tests", Message: "Run the tests"})
+			Tool: "request_approval", Origin: question.OriginApproval, Action: "Run the tests", Message: "Run the tests"})
 	ids := p.askedIDs(t, 2)
 	conn, pid := leftConnection(t, filepath.Join(dir, datadir.SocketFile))
 

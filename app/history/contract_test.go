@@ -72,7 +72,7 @@ func contractRoundTripAllFields(t *testing.T, s Store) {
 		FreeText: true, Multiline: true, Placeholder: "type here",
 		MinLength: 1, MaxLength: 500, MinSelect: 1, MaxSelect: 2,
 		Destructive: true, YesLabel: "Go", NoLabel: "Stop", Risk: question.RiskHigh,
-		Tool: "request_approval", Action: "Deploy to <production>",
+		Tool: "request_approval", Origin: question.OriginApproval, Action: "Deploy to <production>",
 		Details: "```sh\nkubectl apply -f prod.yaml\n```\n| a | b |", AgentReason: "the release was tagged & signed",
 		Created: base.In(zone), Deadline: base.Add(5 * time.Minute),
 		SnoozeUntil: base.Add(time.Minute + 7), State: question.StatePending,

@@ -8,7 +8,7 @@ import (
 
 // SchemaVersion is the version of the newest database schema, kept in
 // PRAGMA user_version.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // migration moves a database from schema version n to n+1, where n+1 is its
 // position in migrations counted from one. It runs inside a transaction.
@@ -19,6 +19,7 @@ var migrations = []migration{
 	migrateQuestions,
 	migrateSearch,
 	migrateVerdictIndex,
+	migrateOrigin,
 }
 
 func migrateQuestions(ctx context.Context, tx *sql.Tx) error {
@@ -100,6 +101,27 @@ func migrateVerdictIndex(ctx context.Context, tx *sql.Tx) error {
 		`ALTER TABLE questions ADD COLUMN confirm_value TEXT
 			GENERATED ALWAYS AS (CASE WHEN kind = 'confirm' THEN result_json -> '$.value' END) VIRTUAL`,
 		`CREATE INDEX questions_verdict ON questions (state, kind, reason, decided_by, confirm_value)`,
+	)
+}
+
+// migrateOrigin gives the questions recorded before question.Origin was
+// their origin, read from the tool that asked them as it was then the only
+// record of it: permission_prompt, and the hooks' permission_request on an
+// approval, asked for an agent tool's permission; the hooks'
+// permission_request on another kind was an agent's own question;
+// request_approval an approval; the hooks' notification an agent's own
+// notice; any other tool one of the ask tools. A question without a tool
+// (Asktray's own) keeps no origin.
+func migrateOrigin(ctx context.Context, tx *sql.Tx) error {
+	return execAll(ctx, tx,
+		`UPDATE questions SET question_json = json_set(question_json, '$.origin', CASE
+			WHEN question_json ->> '$.tool' = 'permission_prompt' THEN 'permission'
+			WHEN question_json ->> '$.tool' = 'permission_request' AND kind = 'approval' THEN 'permission'
+			WHEN question_json ->> '$.tool' = 'permission_request' THEN 'agent_question'
+			WHEN question_json ->> '$.tool' = 'request_approval' THEN 'approval'
+			WHEN question_json ->> '$.tool' = 'notification' AND kind = 'notice' THEN 'agent_notice'
+			ELSE 'ask' END)
+		WHERE COALESCE(question_json ->> '$.tool', '') <> '' AND question_json ->> '$.origin' IS NULL`,
 	)
 }
 

@@ -265,3 +265,53 @@ func TestSQLite_OpenRejectsDirectory(t *testing.T) {
 		t.Errorf("directory mode changed to %v (%v)", fi.Mode(), err)
 	}
 }
+
+// TestSQLite_MigrateOrigin: a question recorded before origins were gets
+// the origin its tool then meant, and one without a tool gets none.
+func TestSQLite_MigrateOrigin(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "history.db")
+	s, err := open(path, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]question.Origin{}
+	for i, c := range []struct {
+		kind   question.Kind
+		tool   string
+		origin question.Origin
+	}{
+		{question.KindApproval, "permission_prompt", question.OriginPermission},
+		{question.KindApproval, "permission_request", question.OriginPermission},
+		{question.KindChoice, "permission_request", question.OriginAgentQuestion},
+		{question.KindApproval, "request_approval", question.OriginApproval},
+		{question.KindNotice, "notification", question.OriginAgentNotice},
+		{question.KindConfirm, "ask_confirm", question.OriginAsk},
+		{question.KindNotice, "notify", question.OriginAsk},
+		{question.KindNotice, "", ""},
+	} {
+		q := newQuestion(fmt.Sprintf("q%d", i), base.Add(time.Duration(i)*time.Minute))
+		q.Kind, q.Tool = c.kind, c.tool
+		qj, _ := encode(q)
+		if _, err := s.db.Exec(`INSERT INTO questions (id, docid, kind, client_name, client_version, session_id, created, deadline,
+			state, question_json) VALUES (?, ?, ?, '', '', '', ?, ?, ?, ?)`,
+			q.ID, i+1, string(q.Kind), nanos(q.Created), nanos(q.Deadline), string(q.State), string(qj)); err != nil {
+			t.Fatal(err)
+		}
+		want[q.ID] = c.origin
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = s.Close() }()
+	for id, o := range want {
+		rec, err := s.Get(context.Background(), id)
+		if err != nil || rec.Question.Origin != o {
+			t.Errorf("%s (%s, %q): origin %q %v, want %q", id, rec.Question.Kind, rec.Question.Tool, rec.Question.Origin, err, o)
+		}
+	}
+}

@@ -38,7 +38,7 @@ func (h *Service) askUserQuestion(ctx context.Context, req hook.Request, registe
 		return hook.Reply{}
 	}
 	q.Client = question.Client{Name: string(req.Agent), SessionID: req.SessionID}
-	q.Tool = hook.Tool
+	q.Tool, q.Origin = hook.Tool, question.OriginAgentQuestion
 	if q.Validate() != nil {
 		return hook.Reply{}
 	}

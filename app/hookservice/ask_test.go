@@ -21,7 +21,7 @@ func TestHook_AskUserQuestion(t *testing.T) {
 	e.set.AskUserQuestion = true
 	got := e.call(p, time.Minute)
 	q := e.nextAsked(t)
-	if q.Kind != question.KindChoice || q.Message != "Which package manager should I use?" || len(q.Options) != 2 || q.Options[1].Description != "Faster installs" {
+	if q.Kind != question.KindChoice || q.Origin != question.OriginAgentQuestion || q.Message != "Which package manager should I use?" || len(q.Options) != 2 || q.Options[1].Description != "Faster installs" {
 		t.Fatalf("question %+v", q)
 	}
 	if err := e.b.Answer(q.ID, question.Response{Action: question.Accept, Value: json.RawMessage(`"pnpm"`)}); err != nil {

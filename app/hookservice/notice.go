@@ -92,7 +92,7 @@ func (h *Service) notify(ctx context.Context, req hook.Request, seq uint64) {
 	header, msg := noticeText(req, h.home())
 	q := question.Question{
 		Kind: question.KindNotice, Client: question.Client{Name: string(req.Agent), SessionID: req.SessionID},
-		Tool: present.AgentNoticeTool, Header: header, Message: msg,
+		Tool: noticeTool, Origin: question.OriginAgentNotice, Header: header, Message: msg,
 	}
 	asked, err := h.Broker.Ask(ctx, q)
 	if err != nil {
@@ -159,6 +159,11 @@ func (h *Service) withdrawNotices(ids []string) {
 // maxNotices bounds the notices remembered for withdrawal; past it those no
 // longer pending are forgotten.
 const maxNotices = 256
+
+// noticeTool is the Tool of a notice made from an agent's own notification
+// (the history says "via notification"); its Origin,
+// question.OriginAgentNotice, is what the front ends read.
+const noticeTool = "notification"
 
 // trackNotice remembers notice id of session k, asked at the session's
 // event seq, so that the session's next event withdraws it. It reports

@@ -93,7 +93,7 @@ func TestHook_NotificationIsANotice(t *testing.T) {
 			t.Fatalf("%s: %+v after %v", c.file, rep, time.Since(start))
 		}
 		q := e.nextAsked(t)
-		if q.Kind != question.KindNotice || q.Header != c.header || q.Message != c.msg || q.Client.Name != string(c.agent) || q.Client.SessionID == "" {
+		if q.Kind != question.KindNotice || q.Origin != question.OriginAgentNotice || q.Header != c.header || q.Message != c.msg || q.Client.Name != string(c.agent) || q.Client.SessionID == "" {
 			t.Errorf("%s: notice %q / %q / %+v", c.file, q.Header, q.Message, q.Client)
 		}
 		if title, body := present.NoteText(&q); title != c.header || body != c.msg {

@@ -38,8 +38,9 @@ const (
 // MaxContent is the longest content pattern, in bytes.
 const MaxContent = question.MaxDetails
 
-// The tools whose approvals carry an agent tool's input: the agent's tool
-// is their action.
+// The tools as rules' action patterns name them ("permission_prompt:Bash",
+// "request_approval:Deploy"): what a rule says it covers is read from
+// them. A question's own sort is its Origin.
 const (
 	toolPermissionPrompt = "permission_prompt"
 	toolPermissionHook   = "permission_request"
@@ -60,15 +61,16 @@ type Subject struct {
 	Cwd     string
 }
 
-// SubjectOf reads q's content: the agent tool's input of a
-// permission_prompt or hook approval, the details of a request_approval.
+// SubjectOf reads q's content by its origin: the agent tool's input of a
+// permission (permission_prompt or a hook), the details of a
+// request_approval; nothing of the rest.
 func SubjectOf(q question.Question) Subject {
 	s := Subject{Cwd: cleanDir(q.Cwd)}
-	switch q.Tool {
-	case toolRequestApproval:
+	switch q.Origin {
+	case question.OriginApproval:
 		s.Input, s.HasIn = q.Details, true
 		return s
-	case toolPermissionPrompt, toolPermissionHook:
+	case question.OriginPermission:
 	default:
 		return s
 	}

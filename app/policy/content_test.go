@@ -13,7 +13,7 @@ import (
 // toolAsk is a hook approval of agent tool with input, run in cwd.
 func toolAsk(tool, input, cwd string, risk question.Risk) question.Question {
 	return question.Question{Kind: question.KindApproval, Client: question.Client{Name: "claude-code", SessionID: "s1"},
-		Message: tool, Tool: "permission_request", Action: tool, Input: json.RawMessage(input), Cwd: cwd, Risk: risk}
+		Message: tool, Tool: "permission_request", Origin: question.OriginPermission, Action: tool, Input: json.RawMessage(input), Cwd: cwd, Risk: risk}
 }
 
 func bash(cmd string) question.Question {
@@ -318,5 +318,29 @@ func TestCounterexample(t *testing.T) {
 	}
 	if rule("w", "*", "permission_prompt:Bash", Allow).Counterexample() != "" {
 		t.Error("a whole-tool rule has a counterexample")
+	}
+}
+
+// TestSubjectOfReadsTheOrigin: what content rules see of a question
+// follows its origin, not the name of the tool that asked: a permission's
+// input whatever its tool, a request_approval's details, nothing of an
+// agent's own question nor of a question without an origin.
+func TestSubjectOfReadsTheOrigin(t *testing.T) {
+	t.Parallel()
+	perm := bash("npm test")
+	perm.Tool = "some_door"
+	if s := SubjectOf(perm); !s.HasCmd || s.Command != "npm test" || s.Tool != "Bash" {
+		t.Errorf("a permission by another tool: %+v", s)
+	}
+	appr := question.Question{Kind: question.KindApproval, Tool: "request_approval", Origin: question.OriginApproval, Action: "Deploy", Details: "prod"}
+	if s := SubjectOf(appr); !s.HasIn || s.Input != "prod" {
+		t.Errorf("a request_approval: %+v", s)
+	}
+	for _, o := range []question.Origin{"", question.OriginAgentQuestion, question.OriginAsk} {
+		q := bash("npm test")
+		q.Origin = o
+		if s := SubjectOf(q); s.HasCmd || s.HasIn || s.Tool != "" {
+			t.Errorf("origin %q named by its tool permission_request: %+v", o, s)
+		}
 	}
 }

@@ -13,9 +13,15 @@ func rule(id, client, action string, d Decision) Rule {
 	return Rule{ID: id, Client: client, Action: action, Decision: d, Scope: ScopeAlways, Created: t0}
 }
 
+// approval is an approval asked with tool, with the origin that tool gives
+// its questions.
 func approval(client, session, tool, action string, risk question.Risk) question.Question {
+	origin := question.OriginPermission
+	if tool == "request_approval" {
+		origin = question.OriginApproval
+	}
 	return question.Question{Kind: question.KindApproval, Client: question.Client{Name: client, SessionID: session},
-		Message: action, Tool: tool, Action: action, Risk: risk}
+		Message: action, Tool: tool, Origin: origin, Action: action, Risk: risk}
 }
 
 func confirm(client string, destructive bool) question.Question {

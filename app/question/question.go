@@ -123,7 +123,11 @@ type Question struct {
 	// itself (Claude Code's permission_suggestions), offered next to
 	// Asktray's own rules. An approval answered {"agent_rule": "<label>"}
 	// allows and picks one. Approvals only.
-	AgentRules  []Option  `json:"agent_rules,omitempty"`
+	AgentRules []Option `json:"agent_rules,omitempty"`
+	// Origin says through which door the question came in (see Origin):
+	// the rules and the front ends read it, never Tool, to tell an agent
+	// tool's permission, a request_approval or an agent's own notice apart.
+	Origin      Origin    `json:"origin,omitempty"`
 	Created     time.Time `json:"created"`
 	Deadline    time.Time `json:"deadline"`
 	SnoozeUntil time.Time `json:"snooze_until,omitzero"`

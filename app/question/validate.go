@@ -99,6 +99,9 @@ func (q *Question) Validate() error {
 	if !q.Kind.Valid() {
 		return invalid(fieldErr("kind", "%q is not one of text, confirm, choice, multi_choice, form, approval, notice", q.Kind))
 	}
+	if !q.Origin.Valid() {
+		return invalid(fieldErr("origin", "%q is not one of ask, approval, permission, agent_question, agent_notice", q.Origin))
+	}
 	errs := []error{
 		checkLen("message", q.Message, 1, MaxMessage),
 		checkLen("header", q.Header, 0, MaxHeader),

@@ -47,7 +47,8 @@ const cutNote = "\n\n… (cut: the request is too long to show in full)"
 // apart), or the question is Cut when it does not fit (no front end allows
 // that: present.Unseen); the risk is graded from what the input does. An input that is a
 // JSON object within question.MaxInput goes with the question, so that
-// rules match its content, and is graded in the working directory. The
+// rules match its content, and is graded in the working directory. Its
+// origin is question.OriginPermission, whichever door it came by; the
 // caller sets the question's client and tool. It does not block; any
 // goroutine may call it.
 func Approval(c Call) question.Question {
@@ -66,8 +67,8 @@ func Approval(c Call) question.Question {
 		details, cut = string(rs[:question.MaxDetails-64])+cutNote, true
 	}
 	q := question.Question{
-		Kind: question.KindApproval, Action: clip(c.Tool, question.MaxAction), Message: clip(c.Tool, question.MaxMessage),
-		Details: details, AgentReason: r.Reason, Cut: cut,
+		Kind: question.KindApproval, Origin: question.OriginPermission, Action: clip(c.Tool, question.MaxAction),
+		Message: clip(c.Tool, question.MaxMessage), Details: details, AgentReason: r.Reason, Cut: cut,
 	}
 	if len(c.Cwd) <= question.MaxCwd {
 		q.Cwd = c.Cwd // a longer one is no path rules could name

@@ -27,7 +27,7 @@ func TestPage_LeadsWithTheHeadline(t *testing.T) {
 		want             []string
 	}{
 		{"agent tool", "claude-code wants to run a shell command in ~/src/shop", "run a shell command",
-			question.Question{Kind: question.KindApproval, Message: "Bash", Action: "Bash", Input: bash, Details: "make deploy", Cwd: "/home/ada/src/shop"},
+			question.Question{Kind: question.KindApproval, Origin: question.OriginPermission, Message: "Bash", Action: "Bash", Input: bash, Details: "make deploy", Cwd: "/home/ada/src/shop"},
 			[]string{"make deploy"}},
 		{"approval repeating its action", "claude-code asks for your approval in /srv/app", "Deploy to production",
 			question.Question{Kind: question.KindApproval, Message: "Deploy to production", Action: "Deploy to production", Cwd: "/srv/app"},

@@ -59,7 +59,7 @@ func TestScreenshots(t *testing.T) {
 				}
 				return chromedp.Do(ctx, chromedp.WaitEnabled(chromedp.CSS(`button[value="accept"]`)))
 			}},
-		{"web-approval.png", question.Question{Kind: question.KindApproval, Client: claude, Risk: question.RiskHigh,
+		{"web-approval.png", question.Question{Kind: question.KindApproval, Origin: question.OriginPermission, Client: claude, Risk: question.RiskHigh,
 			RiskWhy: "rewrites the remote's history, `git push --force`", Action: "Bash", Message: "Bash", Input: push,
 			Details: toolinput.RenderJSON("Bash", push).Details, Cwd: "/home/ada/src/asktray",
 			AgentReason: toolinput.RenderJSON("Bash", push).Reason},

@@ -14,7 +14,7 @@ import (
 
 func bashApproval(cmd string) question.Question {
 	in, _ := json.Marshal(map[string]string{"command": cmd})
-	return question.Question{Kind: question.KindApproval, Tool: "permission_request", Action: "Bash", Message: "Bash",
+	return question.Question{Kind: question.KindApproval, Tool: "permission_request", Origin: question.OriginPermission, Action: "Bash", Message: "Bash",
 		Details: "```sh\n" + cmd + "\n```", Input: in, Cwd: "/home/u/app", Risk: question.RiskMedium}
 }
 

@@ -23,7 +23,7 @@ func TestDialog_MinimumSizeReadable(t *testing.T) {
 		"text":     {Kind: question.KindText, Message: "Name the branch", FreeText: true},
 		"choice":   {Kind: question.KindChoice, Message: "How should I roll out v1.5?", Options: eightDeploys},
 		"form":     {Kind: question.KindForm, Message: "Who is the new maintainer?", Schema: json.RawMessage(personSchema)},
-		"approval": {Kind: question.KindApproval, Tool: "request_approval", Risk: question.RiskHigh, Action: "Restart the payments API", Message: "Restart the payments API", Details: "```\n" + long + "\n```"},
+		"approval": {Kind: question.KindApproval, Tool: "request_approval", Origin: question.OriginApproval, Risk: question.RiskHigh, Action: "Restart the payments API", Message: "Restart the payments API", Details: "```\n" + long + "\n```"},
 	}
 	for name, q := range cases {
 		t.Run(name, func(t *testing.T) {

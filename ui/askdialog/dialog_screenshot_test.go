@@ -227,14 +227,14 @@ func agentRules(q question.Question) question.Question {
 // shellRequest is a Bash permission request as the hooks make it.
 func shellRequest(c question.Client, cmd string, risk question.Risk, why string) question.Question {
 	in, _ := json.Marshal(map[string]string{"command": cmd})
-	return question.Question{Kind: question.KindApproval, Tool: "permission_request", Client: c, Risk: risk, RiskWhy: why,
+	return question.Question{Kind: question.KindApproval, Tool: "permission_request", Origin: question.OriginPermission, Client: c, Risk: risk, RiskWhy: why,
 		Action: "Bash", Message: "Bash", Input: in, Cwd: "/home/ada/src/shop",
 		Details: "**Working directory:** `/home/ada/src/shop`\n\n```sh\n" + cmd + "\n```"}
 }
 
 // forcePush is a high-risk request_approval as the bridge makes it.
 func forcePush(c question.Client) question.Question {
-	return question.Question{Kind: question.KindApproval, Tool: "request_approval", Client: c, Risk: question.RiskHigh,
+	return question.Question{Kind: question.KindApproval, Tool: "request_approval", Origin: question.OriginApproval, Client: c, Risk: question.RiskHigh,
 		Action: "Force-push main", Message: "Force-push main",
 		Details: "Run in `~/src/shop`:\n\n```\ngit push --force-with-lease origin main\n```\n\n" +
 			"This rewrites 2 commits on the remote (`a1b2c3d`, `e4f5a6b`). " +
@@ -247,6 +247,6 @@ func forcePush(c question.Client) question.Question {
 func longCommand(c question.Client) question.Question {
 	in := json.RawMessage(`{"command":"kubectl --context prod-eu-west-1 -n payments rollout restart deployment/payments-api && kubectl --context prod-eu-west-1 -n payments rollout status deployment/payments-api --timeout=10m && git push --force-with-lease origin release/2026-03","timeout":600000,"dangerouslyDisableSandbox":true,"description":"Restart the payments API in production and push the release branch"}`)
 	r := toolinput.RenderJSON("Bash", in)
-	return question.Question{Kind: question.KindApproval, Tool: "permission_request", Client: c, Risk: question.RiskMedium,
+	return question.Question{Kind: question.KindApproval, Tool: "permission_request", Origin: question.OriginPermission, Client: c, Risk: question.RiskMedium,
 		Action: "Bash", Message: "Bash", Input: in, Cwd: "/home/ada/projects/payments-service", Details: r.Details, AgentReason: r.Reason}
 }

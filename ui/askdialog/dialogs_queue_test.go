@@ -10,7 +10,6 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/asktray/asktray/app/question"
-	"github.com/asktray/asktray/app/question/present"
 )
 
 // queueOfFour is an open text question the person is typing into, then
@@ -185,7 +184,7 @@ func TestDialog_WhoAndWhereFirst(t *testing.T) {
 func TestDialog_AgentNoticeSaysWhoAndWhere(t *testing.T) {
 	e := newDialogEnv(t)
 	d := e.ask(question.Question{Kind: question.KindNotice, Client: question.Client{Name: "claude-code", SessionID: "3f2a1b9c-0000"},
-		Tool: present.AgentNoticeTool, Header: "Claude Code is asking in its terminal",
+		Tool: "notification", Origin: question.OriginAgentNotice, Header: "Claude Code is asking in its terminal",
 		Message: "payments-service (session 3f2a1b9c…): Claude needs your permission to use Bash"})
 	if d.headline.Text != "Claude Code is asking in its terminal" {
 		t.Fatalf("headline %q", d.headline.Text)

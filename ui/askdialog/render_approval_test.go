@@ -31,7 +31,7 @@ func newApprovalEnv(t *testing.T) (*dialogEnv, *policy.Policy) {
 
 // deploy is a request_approval as the bridge makes it: Message = Action.
 func deploy(risk question.Risk) question.Question {
-	return question.Question{Kind: question.KindApproval, Tool: "request_approval", Risk: risk,
+	return question.Question{Kind: question.KindApproval, Tool: "request_approval", Origin: question.OriginApproval, Risk: risk,
 		Action: "Deploy to production", Message: "Deploy to production",
 		Details:     "Run `make deploy` in `~/src/shop`:\n\n```\nkubectl apply -f k8s/prod\n```",
 		AgentReason: "The release branch passed CI and the ticket asks for it today."}
@@ -265,7 +265,7 @@ func TestApprovalDialog_AlwaysDenyAndEscape(t *testing.T) {
 // hook runs under Codex's app server and found no terminal to watch: its
 // details lead with the line saying Codex may no longer be waiting.
 func codexDetached() question.Question {
-	return question.Question{Kind: question.KindApproval, Tool: "permission_request", Action: "Bash", Message: "Bash",
+	return question.Question{Kind: question.KindApproval, Tool: "permission_request", Origin: question.OriginPermission, Action: "Bash", Message: "Bash",
 		Client:  question.Client{Name: "codex", SessionID: "01a2422b-0992-7890-83c5-867f92924074"},
 		Details: "_" + present.AsksFromBackground("Codex") + "_\n\n**Working directory:** `/tmp/work`\n\n```sh\nrm -f /tmp/marker\n```"}
 }

@@ -18,7 +18,7 @@ import (
 func TestHistory_DetailShowsApprovalFields(t *testing.T) {
 	s := historytest.New(t)
 	seedHistory(t, s, []seedRec{{time.Minute, 2 * time.Second, question.Question{Kind: question.KindApproval, Client: seedClient("claude-code", "2.1.3"),
-		Message: "Bash", Tool: "permission_prompt", Action: "Bash", Details: "```sh\nrm -rf build/ \u202e#\n```", AgentReason: "Clean the build output", Risk: question.RiskHigh,
+		Message: "Bash", Tool: "permission_prompt", Origin: question.OriginPermission, Action: "Bash", Details: "```sh\nrm -rf build/ \u202e#\n```", AgentReason: "Clean the build output", Risk: question.RiskHigh,
 		RiskWhy: "deletes files recursively, `rm -r`"},
 		&question.Result{Outcome: question.AutoApproved, DecidedBy: question.ByRule, Reason: question.ReasonRule, Via: question.ViaRule, RuleID: "r9"}}})
 	x := newHistHarness(t, s).show()
@@ -48,7 +48,7 @@ func TestHistory_DetailShowsApprovalFields(t *testing.T) {
 func TestHistory_ShowsTheAgentHadAlreadyProceeded(t *testing.T) {
 	s := historytest.New(t)
 	recs := seedHistory(t, s, []seedRec{{time.Minute, 2 * time.Second, question.Question{Kind: question.KindApproval, Client: seedClient("claude-code", ""),
-		Message: "Bash", Tool: "permission_request", Action: "Bash", Details: "```sh\necho ran\n```"},
+		Message: "Bash", Tool: "permission_request", Origin: question.OriginPermission, Action: "Bash", Details: "```sh\necho ran\n```"},
 		&question.Result{Outcome: question.Declined, DecidedBy: question.ByHuman, Via: question.ViaCLI, Note: "not now"}}})
 	x := newHistHarness(t, s).show()
 	h, d := x.h, x.h.detail
@@ -79,7 +79,7 @@ func TestHistory_DetailSaysCodexMayNoLongerWait(t *testing.T) {
 	s := historytest.New(t)
 	line := present.AsksFromBackground("Codex")
 	seedHistory(t, s, []seedRec{{time.Minute, 2 * time.Second, question.Question{Kind: question.KindApproval, Client: seedClient("codex", ""),
-		Message: "Bash", Tool: "permission_request", Action: "Bash", Details: "_" + line + "_\n\n```sh\nrm -f /tmp/marker\n```"},
+		Message: "Bash", Tool: "permission_request", Origin: question.OriginPermission, Action: "Bash", Details: "_" + line + "_\n\n```sh\nrm -f /tmp/marker\n```"},
 		&question.Result{Outcome: question.Withdrawn, DecidedBy: question.ByAgent}}})
 	x := newHistHarness(t, s).show()
 	x.h.list.Select(0)
@@ -98,7 +98,7 @@ func TestHistory_DetailLeadsWithWhoAndWhere(t *testing.T) {
 		{2 * time.Minute, time.Second, question.Question{Kind: question.KindText, Client: seedClient("cursor", "1.2"), Message: "Name the branch", FreeText: true},
 			&question.Result{Outcome: question.Declined, DecidedBy: question.ByHuman, Via: question.ViaDialog}},
 		{time.Minute, 2 * time.Second, question.Question{Kind: question.KindApproval, Client: seedClient("claude-code", "2.1.3"),
-			Message: "Bash", Tool: "permission_request", Action: "Bash", Details: "```sh\nmake deploy\n```",
+			Message: "Bash", Tool: "permission_request", Origin: question.OriginPermission, Action: "Bash", Details: "```sh\nmake deploy\n```",
 			Input: []byte(`{"command":"make deploy"}`), Cwd: "/home/ada/projects/payments-service"},
 			&question.Result{Outcome: question.Declined, DecidedBy: question.ByHuman, Via: question.ViaDialog}},
 	})

@@ -59,14 +59,14 @@ func TestNoteText(t *testing.T) {
 // shows its header, which says who asks where, as the summary; a notice an
 // MCP client sent keeps "… says", whatever its header claims.
 func TestNoteTextAgentNotice(t *testing.T) {
-	agent := question.Question{Kind: question.KindNotice, Client: question.Client{Name: "claude-code", SessionID: "3f2a"}, Tool: present.AgentNoticeTool,
+	agent := question.Question{Kind: question.KindNotice, Client: question.Client{Name: "claude-code", SessionID: "3f2a"}, Tool: "notification", Origin: question.OriginAgentNotice,
 		Header: "Claude Code is asking in its terminal", Message: "payments-service (session 3f2a): Claude needs your permission to use **Bash**"}
 	title, body := present.NoteText(&agent)
 	if title != "Claude Code is asking in its terminal" || body != "payments-service (session 3f2a): Claude needs your permission to use Bash" {
 		t.Fatalf("agent notice: %q / %q", title, body)
 	}
 	mcp := agent
-	mcp.Tool = "notify"
+	mcp.Tool, mcp.Origin = "notify", question.OriginAsk
 	title, body = present.NoteText(&mcp)
 	if title != "claude-code says" || body != "Claude Code is asking in its terminal: payments-service (session 3f2a): Claude needs your permission to use Bash" {
 		t.Fatalf("MCP notice: %q / %q", title, body)

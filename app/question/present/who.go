@@ -40,24 +40,20 @@ func Headline(q *question.Question, home string) string {
 	return who + " asks" + where
 }
 
-// AgentNoticeTool is the Tool of a notice made from a coding agent's own
-// notification through its hook (app/hookservice), such as Claude Code's
-// "Claude needs your permission". Only the hook service sets it: the MCP
-// bridge sets a tool's own name on what an MCP client asks.
-const AgentNoticeTool = "notification"
-
 // IsAgentNotice reports whether q is a notice made from an agent's own
-// notification (AgentNoticeTool) whose header says who asks and where
-// ("Claude Code is asking in its terminal").
+// notification (question.OriginAgentNotice, set only by the hook service)
+// whose header says who asks and where ("Claude Code is asking in its
+// terminal").
 func IsAgentNotice(q *question.Question) bool {
-	return q.Kind == question.KindNotice && q.Tool == AgentNoticeTool && q.Header != ""
+	return q.Kind == question.KindNotice && q.Origin == question.OriginAgentNotice && q.Header != ""
 }
 
-// IsToolApproval reports whether q asks to let an agent's own tool run
-// (a permission prompt or an agent hook: it carries the tool's input),
-// whose Action is the tool's name rather than a title the agent wrote.
+// IsToolApproval reports whether q asks to let an agent's own tool run (a
+// permission, question.OriginPermission: permission_prompt or an agent
+// hook) and carries the tool's input, which is shown; its Action is the
+// tool's name rather than a title the agent wrote.
 func IsToolApproval(q *question.Question) bool {
-	return q.Kind == question.KindApproval && len(q.Input) > 0
+	return q.Kind == question.KindApproval && q.Origin == question.OriginPermission && len(q.Input) > 0
 }
 
 // HomePath writes dir with the home directory home as "~" ("~/src/shop").

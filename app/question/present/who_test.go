@@ -16,15 +16,15 @@ func TestHeadline(t *testing.T) {
 		q    question.Question
 		want string
 	}{
-		{question.Question{Kind: question.KindApproval, Client: cc, Action: "Bash", Input: in, Cwd: "/home/ada/projects/payments-service"},
+		{question.Question{Kind: question.KindApproval, Client: cc, Origin: question.OriginPermission, Action: "Bash", Input: in, Cwd: "/home/ada/projects/payments-service"},
 			"claude-code wants to run a shell command in ~/projects/payments-service"},
-		{question.Question{Kind: question.KindApproval, Client: cc, Action: "mcp__github__create_issue", Input: in},
+		{question.Question{Kind: question.KindApproval, Client: cc, Origin: question.OriginPermission, Action: "mcp__github__create_issue", Input: in},
 			"claude-code wants to use mcp__github__create_issue"},
 		{question.Question{Kind: question.KindApproval, Client: cc, Action: "Force-push main", Cwd: "/srv/app"},
 			"claude-code asks for your approval in /srv/app"},
 		{question.Question{Kind: question.KindConfirm, Client: question.Client{Name: "cursor"}}, "cursor asks"},
 		{question.Question{Kind: question.KindNotice, Client: cc}, "claude-code says"},
-		{question.Question{Kind: question.KindNotice, Client: cc, Tool: AgentNoticeTool, Header: "Claude Code is asking in its terminal"},
+		{question.Question{Kind: question.KindNotice, Client: cc, Tool: "notification", Origin: question.OriginAgentNotice, Header: "Claude Code is asking in its terminal"},
 			"Claude Code is asking in its terminal"},
 		{question.Question{Kind: question.KindNotice, Client: cc, Tool: "notify", Header: "Build"}, "claude-code says"},
 	} {
