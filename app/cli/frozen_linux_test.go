@@ -32,7 +32,12 @@ var frozenPayloads = map[hook.Agent]string{
 	hook.Codex:      `{"session_id":"s-cx","turn_id":"t1","cwd":"/w","hook_event_name":"PermissionRequest","model":"m","permission_mode":"default","tool_name":"Bash","tool_input":{"command":"touch /tmp/never"}}`,
 	hook.CopilotCLI: `{"hookName":"permissionRequest","sessionId":"s-cp","timestamp":1764720000000,"cwd":"/w","toolName":"bash","toolInput":{"command":"touch /tmp/never"}}`,
 	hook.Opencode:   `{"directory":"/w","event":{"type":"permission.asked","properties":{"id":"per_1","sessionID":"s-oc","permission":"bash","patterns":["touch /tmp/never"],"metadata":{"command":"touch /tmp/never"},"always":["touch *"],"tool":{"messageID":"msg_1","callID":"call_1"}}}}`,
+	hook.GeminiCLI:  `{"session_id":"s-gm","cwd":"/w","hook_event_name":"BeforeTool","timestamp":"2026-12-05T03:33:59.441Z","tool_name":"run_shell_command","tool_input":{"command":"rm -rf /tmp/never"}}`,
 }
+
+// geminiYolo is Gemini CLI's BeforeTool in yolo mode (named in the payload
+// here; the real hook reads it from Gemini's command line).
+const geminiYolo = `{"session_id":"s-gy","cwd":"/w","hook_event_name":"BeforeTool","permission_mode":"yolo","tool_name":"run_shell_command","tool_input":{"command":"rm -rf /tmp/never"}}`
 
 // realHook runs the real binary's `asktray hook AGENT` as installed, with
 // stdin, and returns its result and how long it took.
@@ -94,6 +99,11 @@ func TestHook_FrozenAppStepsAside(t *testing.T) {
 		if r.Code != 0 || r.Stdout != "" || took > stepAsideBound || !strings.Contains(r.Stderr, "did not acknowledge") {
 			t.Errorf("%s, app stopped: %+v after %v", a, r, took)
 		}
+	}
+	// In Gemini CLI's yolo mode no decision would run the call: the hook
+	// sends it to Gemini's own prompt instead.
+	if r, took := realHook(t, bin, dir, hook.GeminiCLI, geminiYolo); !strings.HasPrefix(r.Stdout, `{"decision":"ask"`) || took > stepAsideBound {
+		t.Errorf("gemini-cli in yolo mode, app stopped: %+v after %v", r, took)
 	}
 	if err := app.Process.Signal(syscall.SIGCONT); err != nil {
 		t.Fatal(err)

@@ -193,7 +193,7 @@ func TestHook_PrintsNothingWhenItCannotAsk(t *testing.T) {
 	if q := wait(t, h.asked); q.Client.Name != "codex" {
 		t.Errorf("asked %+v", q)
 	}
-	if r := runHook(payload, "gemini-cli", "--data-dir", h.dir); r.code != 0 || r.out != "" || strings.Count(r.errOut, "\n") != 1 {
+	if r := runHook(payload, "cursor", "--data-dir", h.dir); r.code != 0 || r.out != "" || strings.Count(r.errOut, "\n") != 1 {
 		t.Errorf("unknown agent: %+v", r)
 	}
 	// A timeout: the agent's hook timeout of 4 s leaves a 1 s wait.

@@ -72,7 +72,10 @@ func (h Hooks) apply(out io.Writer, remove bool) error {
 		fmt.Fprintf(out, "There is no %s; no asktray hooks to remove.\n", path)
 		return nil
 	}
-	d, err := parseJSONDoc(old, false)
+	d, err := parseJSONDoc(old, h.spec.Settings.Comments)
+	if err == nil {
+		d.noTrailing = h.spec.Settings.NoTrailingCommas
+	}
 	if err == nil && remove {
 		_, err = h.strip(d)
 	} else if err == nil {

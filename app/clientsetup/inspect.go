@@ -128,7 +128,7 @@ func (h Hooks) foundIn(ev string, i int, v any) []FoundHook {
 			return nil
 		}
 		m := v.(map[string]any)
-		return []FoundHook{{Event: ev, Group: i, Handler: -1, Key: at, Command: str(m[st.CommandKey]), Timeout: num(m[st.TimeoutKey]), Raw: m}}
+		return []FoundHook{{Event: ev, Group: i, Handler: -1, Key: at, Command: str(m[st.CommandKey]), Timeout: timeoutSec(st, m[st.TimeoutKey]), Raw: m}}
 	}
 	g, ok := v.(map[string]any)
 	if !ok {
@@ -143,7 +143,7 @@ func (h Hooks) foundIn(ev string, i int, v any) []FoundHook {
 		}
 		m := hd.(map[string]any)
 		out = append(out, FoundHook{Event: ev, Matcher: str(g["matcher"]), Group: i, Handler: j,
-			Key: fmt.Sprintf("%s.hooks[%d]", at, j), Command: str(m[st.CommandKey]), Timeout: num(m[st.TimeoutKey]), HasMatcher: hasMatcher, Raw: m})
+			Key: fmt.Sprintf("%s.hooks[%d]", at, j), Command: str(m[st.CommandKey]), Timeout: timeoutSec(st, m[st.TimeoutKey]), HasMatcher: hasMatcher, Raw: m})
 	}
 	return out
 }
@@ -187,6 +187,16 @@ func str(v any) string {
 }
 
 // num is v, a decoded JSON number, as an int (0 when it is none).
+// timeoutSec is a handler's timeout v in seconds, whatever the agent's unit
+// (Settings.TimeoutMS: milliseconds, rounded up).
+func timeoutSec(st hook.Settings, v any) int {
+	n := num(v)
+	if st.TimeoutMS && n > 0 {
+		return (n + 999) / 1000
+	}
+	return n
+}
+
 func num(v any) int {
 	switch n := v.(type) {
 	case fmt.Stringer: // json.Number

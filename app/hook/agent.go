@@ -45,6 +45,21 @@ type Spec struct {
 	// NamesMCPTools says the agent names MCP tools mcp__SERVER__TOOL, so
 	// Asktray's own (OwnTool) are recognised and never asked about.
 	NamesMCPTools bool
+	// OwnToolPrefix, when not "", starts the names the agent gives
+	// Asktray's own MCP tools when it does not name them as Claude Code
+	// does (Gemini CLI: "mcp_asktray_"); they are never asked about.
+	OwnToolPrefix string
+	// Approves, when not nil, reports whether the agent runs a call its
+	// PreToolUse hook allowed without asking the person again, in its
+	// permission mode mode (Payload.PermissionMode); nil is always. Where it
+	// does not, the tray asks nothing (an allow would be asked twice): the
+	// person's deny rules deny, and a call the tray would ask about is sent
+	// to the agent's own prompt with a warning (AskAgent).
+	Approves func(mode string) bool
+	// Mode, when not nil, reads the agent's permission mode from the
+	// command lines of the hook's parent and its ancestors (nearest first)
+	// when its payload names none; "" when it cannot tell.
+	Mode func(ancestors [][]string) string
 	// PassesEvent says some of the agent's payloads do not name their
 	// event, so each installed command passes --event.
 	PassesEvent bool
@@ -92,6 +107,9 @@ const (
 	// {"reply": "once"|"reject", "message": …}, which asktray's plugin
 	// posts as it is.
 	ReplyBody
+	// DecisionOnly is {"decision": "allow"|"deny"|"ask", "reason": …,
+	// "systemMessage": …} (Gemini CLI's BeforeTool).
+	DecisionOnly
 )
 
 // Settings says where an agent keeps its hooks and how an entry looks.
@@ -102,12 +120,19 @@ type Settings struct {
 	// groups, {"matcher": M, "hooks": [handlers]}.
 	Flat bool
 	// CommandKey, TimeoutKey and PowerShellKey are a handler's keys for the
-	// POSIX command line, the timeout in seconds and (when not "") a
-	// PowerShell command line.
+	// POSIX command line, the timeout and (when not "") a PowerShell
+	// command line.
 	CommandKey, TimeoutKey, PowerShellKey string
-	// Comments says the agent's loader takes comments and trailing commas
-	// in the file, so reading it back (asktray doctor) does too.
+	// TimeoutMS says the timeout is in milliseconds (Gemini CLI), not
+	// seconds.
+	TimeoutMS bool
+	// Comments says the agent's loader takes comments (and trailing commas,
+	// unless NoTrailingCommas) in the file, so set-up keeps them and reading
+	// it back (asktray doctor) takes them too.
 	Comments bool
+	// NoTrailingCommas says the agent refuses a file with a trailing comma
+	// (Gemini CLI), so set-up adds none.
+	NoTrailingCommas bool
 	// Version, when not 0, is the file's top-level "version".
 	Version int
 	// OwnFile says the file is asktray's own: removing the hooks deletes it
@@ -222,3 +247,16 @@ func (sp Spec) Installs(event string) bool {
 
 // PermissionEvent is the agent's permission event as its file spells it.
 func (sp Spec) PermissionEvent() string { return sp.Events[0].Name }
+
+// IsOwnTool reports whether tool, a tool name of this agent, is one of
+// Asktray's own MCP tools, which ask the person themselves.
+func (sp Spec) IsOwnTool(tool string) bool {
+	if sp.NamesMCPTools && OwnTool(tool) {
+		return true
+	}
+	return sp.OwnToolPrefix != "" && strings.HasPrefix(tool, sp.OwnToolPrefix) && len(tool) > len(sp.OwnToolPrefix)
+}
+
+// ApprovesIn reports whether the agent runs a call its PreToolUse hook
+// allowed without asking again, in permission mode mode (Spec.Approves).
+func (sp Spec) ApprovesIn(mode string) bool { return sp.Approves == nil || sp.Approves(mode) }

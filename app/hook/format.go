@@ -41,12 +41,17 @@ type Request struct {
 const (
 	Allow = "allow"
 	Deny  = "deny"
+	// AskAgent sends the call to the agent's own prompt, even where its
+	// mode would run it (Gemini CLI's "ask"); Message, when not "", is a
+	// warning shown there. An agent without such an answer prints nothing
+	// for it.
+	AskAgent = "ask"
 )
 
 // Reply is the app's answer to a Request.
 type Reply struct {
-	// Behavior is Allow, Deny, or "" for no decision: the hook prints
-	// nothing and the agent asks in its own prompt.
+	// Behavior is Allow, Deny, AskAgent, or "" for no decision: the hook
+	// prints nothing and the agent's own mode decides.
 	Behavior string `json:"behavior,omitempty"`
 	// Message is why, for the model, on Deny.
 	Message string `json:"message,omitempty"`
@@ -75,11 +80,14 @@ func Format(p Payload, r Reply) []byte {
 	if p.Event == Doctor {
 		return formatDoctor(r)
 	}
-	if r.Behavior != Allow && r.Behavior != Deny {
-		return nil
-	}
 	sp, ok := Lookup(p.Agent)
 	if !ok {
+		return nil
+	}
+	if sp.Answer == DecisionOnly && p.Event == PreToolUse {
+		return formatDecision(r)
+	}
+	if r.Behavior != Allow && r.Behavior != Deny {
 		return nil
 	}
 	msg := ""
@@ -129,6 +137,46 @@ func formatPermission(sp Spec, r Reply, msg string) []byte {
 		Decision      decision `json:"decision"`
 	}{PermissionRequest, d}})
 }
+
+// formatDecision is Gemini CLI's BeforeTool answer
+// (https://geminicli.com/docs/hooks/reference/): a deny's reason is what the
+// model reads (Gemini CLI 0.61.0: "Tool execution blocked: REASON"); an ask
+// opens Gemini's own confirmation, its systemMessage shown there; an allow
+// runs the call only where Gemini would not ask anyway (its yolo mode, an
+// allow-listed tool).
+func formatDecision(r Reply) []byte {
+	type out struct {
+		Decision      string `json:"decision"`
+		Reason        string `json:"reason,omitempty"`
+		SystemMessage string `json:"systemMessage,omitempty"`
+	}
+	switch r.Behavior {
+	case Allow:
+		return encode(out{Decision: Allow})
+	case Deny:
+		return encode(out{Decision: Deny, Reason: r.Message})
+	case AskAgent:
+		return encode(out{Decision: AskAgent, SystemMessage: r.Message})
+	}
+	return nil
+}
+
+// StepAside is what the hook prints when it got no answer from the app (none
+// running, frozen, or the wait ended) for payload p: nothing, so the agent's
+// own mode decides, except where that mode would run the call unasked
+// (Spec.Approves reports the hook's allow final there): the hook never
+// allows by itself, so it sends the call to the agent's own prompt.
+func StepAside(p Payload) []byte {
+	sp, ok := Lookup(p.Agent)
+	if !ok || p.Event != PreToolUse || sp.Approves == nil || !sp.Approves(p.PermissionMode) {
+		return nil
+	}
+	return Format(p, Reply{Behavior: AskAgent, Message: StepAsideNote})
+}
+
+// StepAsideNote is the warning the agent's own prompt shows when the hook
+// had no answer from Asktray.
+const StepAsideNote = "Asktray did not answer: decide here."
 
 // AllowReason is the permissionDecisionReason of a PreToolUse allow, which
 // Claude Code shows the person, not the model.

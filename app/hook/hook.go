@@ -1,7 +1,7 @@
 // Package hook speaks the hook protocols of coding agents: which events
 // Asktray installs, how each agent's stdin payload reads, and how each wants
 // its decision printed. It is an agent table: each agent is one file here
-// (claude_code.go, codex.go, copilot_cli.go) declaring its Spec, and
+// (claude_code.go, codex.go, copilot_cli.go, gemini_cli.go) declaring its Spec, and
 // everything else (set-up, the doctor, the hook service, the command line,
 // the Connect window) derives from the table; docs/architecture.md, "Adding
 // an agent", lists the files a new agent touches.
@@ -111,7 +111,10 @@ type Entry struct {
 	// moves its handler to a group for every tool).
 	Matcher string
 	Args    []string // the command: Args[0] is the asktray executable
-	Timeout int      // seconds: Claude Code and Codex "timeout", Copilot CLI "timeoutSec"
+	// Timeout is in the agent's unit: seconds (Claude Code and Codex
+	// "timeout", Copilot CLI "timeoutSec"), milliseconds where
+	// Settings.TimeoutMS (Gemini CLI "timeout").
+	Timeout int
 }
 
 // Command returns e's command line for a shell, each argument quoted when it
@@ -154,6 +157,9 @@ func InstalledTimeout() int {
 func Entries(a Agent, exe, dataDir string) []Entry {
 	t := InstalledTimeout()
 	sp, _ := Lookup(a)
+	if sp.Settings.TimeoutMS {
+		t *= 1000
+	}
 	var out []Entry
 	for _, ev := range Events(a) {
 		args := []string{exe, "hook", string(a)}

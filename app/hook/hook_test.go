@@ -179,8 +179,8 @@ func TestEntries(t *testing.T) {
 			t.Errorf("ParseAgent(%s) = %v, %v", a, got, err)
 		}
 	}
-	if _, err := ParseAgent("gemini-cli"); err == nil {
-		t.Error("gemini-cli parsed as a hook agent")
+	if _, err := ParseAgent("cursor"); err == nil {
+		t.Error("cursor parsed as a hook agent")
 	}
 }
 

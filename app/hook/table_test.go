@@ -35,13 +35,17 @@ func TestEveryAgentIsComplete(t *testing.T) {
 			t.Errorf("%s: settings lack a command key, a timeout key, a note or a file: %+v", sp.Name, st)
 		}
 		perm := sp.PermissionEvent()
-		if NormalizeEvent(perm) != PermissionRequest {
+		want := PermissionRequest
+		if NormalizeEvent(perm) == PreToolUse && sp.GatesToolUse {
+			want = PreToolUse // its PreToolUse is where it asks (Gemini CLI's BeforeTool)
+		}
+		if NormalizeEvent(perm) != want {
 			t.Errorf("%s: its first event %q is not its permission event", sp.Name, perm)
 		}
 		b, err := os.ReadFile(filepath.Join("testdata", string(sp.Name), perm+".json"))
 		if err != nil {
 			t.Errorf("%s: no recorded payload of %s: %v", sp.Name, perm, err)
-		} else if p, err := Parse(sp.Name, perm, b); err != nil || p.Event != PermissionRequest || p.ToolName == "" {
+		} else if p, err := Parse(sp.Name, perm, b); err != nil || p.Event != want || p.ToolName == "" {
 			t.Errorf("%s: its recorded %s parses as %+v, %v", sp.Name, perm, p, err)
 		}
 		if !bytes.Contains(hooksDoc, []byte("\n## "+sp.Title+"\n")) {
@@ -54,7 +58,7 @@ func TestEveryAgentIsComplete(t *testing.T) {
 }
 
 // agentConst matches the agent names this package declares.
-var agentConst = regexp.MustCompile(`\bhook\.(ClaudeCode|Codex|CopilotCLI|Opencode)\b`)
+var agentConst = regexp.MustCompile(`\bhook\.(ClaudeCode|Codex|CopilotCLI|Opencode|GeminiCLI)\b`)
 
 // TestNoAgentSwitchOutsideTheTable: no code outside app/hook names an
 // agent, so a new agent needs no switch elsewhere (tests may name them).
@@ -62,7 +66,7 @@ func TestNoAgentSwitchOutsideTheTable(t *testing.T) {
 	t.Parallel()
 	for _, a := range Agents() {
 		// Every agent constant is one the pattern knows.
-		name := map[Agent]string{ClaudeCode: "ClaudeCode", Codex: "Codex", CopilotCLI: "CopilotCLI", Opencode: "Opencode"}[a]
+		name := map[Agent]string{ClaudeCode: "ClaudeCode", Codex: "Codex", CopilotCLI: "CopilotCLI", Opencode: "Opencode", GeminiCLI: "GeminiCLI"}[a]
 		if name == "" {
 			t.Errorf("agent %s: add its constant to agentConst", a)
 		}

@@ -67,7 +67,9 @@ func (o Options) withDefaults() Options {
 // agent's payload on stdin, ask the running app over the control socket,
 // print the decision in the agent's format. Whatever goes wrong (no app, an
 // error, a timeout) it prints nothing, so that the agent asks in its own
-// prompt; it never allows or denies by itself. Malformed input or a bad
+// prompt, or, where the agent's mode would run the call unasked (Gemini
+// CLI in yolo mode), the answer that opens that prompt (hook.StepAside);
+// it never allows or denies by itself. Malformed input or a bad
 // command line costs one line on stderr. It blocks until the app answers,
 // the wait ends, the agent (the parent process) exits, or for
 // hook.Handshake when the app does not acknowledge the request (a stopped
@@ -85,10 +87,32 @@ func Main(ctx context.Context, args []string, stdio IO, o Options) {
 	if hookclient.ServerPIDs {
 		check = RunningApp(dir, o.AppExe)
 	}
-	out, ok := ask(ctx, hookclient.CheckedDial(dial, check), sock, p, wait, stdio, o)
-	if ok {
-		_, _ = stdio.Out.Write(out)
+	if sp, _ := hook.Lookup(p.Agent); sp.Mode != nil && p.PermissionMode == "" {
+		p.PermissionMode = sp.Mode(ancestorArgv(o.Getppid(), 4, o))
 	}
+	out, ok := ask(ctx, hookclient.CheckedDial(dial, check), sock, p, wait, stdio, o)
+	if !ok {
+		out = hook.StepAside(p)
+	}
+	_, _ = stdio.Out.Write(out)
+}
+
+// ancestorArgv is the command lines of pid and up to n-1 of its ancestors,
+// nearest first, for an agent whose payload names no permission mode
+// (hook.Spec.Mode). It blocks on reading /proc only.
+func ancestorArgv(pid, n int, o Options) [][]string {
+	var out [][]string
+	for i := 0; pid > 1 && i < n; i++ {
+		if p, ok := o.Procs.Read(pid); ok {
+			out = append(out, p.Argv)
+		}
+		next, ok := o.ParentOf(pid)
+		if !ok {
+			break
+		}
+		pid = next
+	}
+	return out
 }
 
 // parseCall reads the command line and the payload: the first JSON value

@@ -23,7 +23,7 @@ func noticeText(req hook.Request, home string) (header, msg string) {
 	name := hook.Title(req.Agent)
 	var doing, fallback string
 	switch req.NotificationType {
-	case "permission_prompt":
+	case "permission_prompt", "ToolPermission": // Gemini CLI 0.61.0: ToolPermission
 		doing, fallback = " is asking in its terminal", name+" needs your permission."
 	case "agent_needs_input", "elicitation_dialog", "elicitation_url_dialog":
 		doing, fallback = " is asking in its terminal", name+" needs your input."

@@ -36,10 +36,17 @@ type preAsked struct {
 // matches, is asked in the tray, whose allow allows and whose deny denies
 // with the person's note; anything else gets no decision, at once, and
 // Claude Code's own mode decides. Asktray's own MCP tools are allowed: each
-// asks the person itself. It blocks while the tray asks; registered is
+// asks the person itself. An agent that would ask again after an allow in
+// its current mode (hook.Spec.Approves) is asked nothing in the tray
+// (notFinal), and one that would run a call the person left undecided gets
+// it sent to its own prompt (undecided). It blocks while the tray asks; registered is
 // called once the question is asked.
 func (h *Service) preToolUse(ctx context.Context, req hook.Request, registered func()) hook.Reply {
-	if hook.OwnTool(req.ToolName) {
+	sp := spec(req.Agent)
+	if sp.IsOwnTool(req.ToolName) {
+		if !sp.ApprovesIn(req.PermissionMode) {
+			return hook.Reply{} // the agent's own mode runs it
+		}
 		return hook.Reply{Behavior: hook.Allow}
 	}
 	q := approval(req, nil)
@@ -47,10 +54,13 @@ func (h *Service) preToolUse(ctx context.Context, req hook.Request, registered f
 	if !ruling.Matched && !policy.Guarded(q) {
 		return hook.Reply{} // Claude Code's mode decides; nothing is asked
 	}
+	if !sp.ApprovesIn(req.PermissionMode) && !ruling.Decided {
+		return notFinal(q)
+	}
 	if !ruling.Matched || ruling.Rule.Decision == policy.Ask {
 		if ruling.Hold == policy.Held || h.openCount(req.Agent, req.SessionID) >= question.ClampMaxPending(h.settings().MaxPending) {
 			h.notePreAsked(req)
-			return hook.Reply{}
+			return undecided(sp)
 		}
 	}
 	// A rule's decision goes through the Broker too (AskGated), so the
@@ -63,8 +73,32 @@ func (h *Service) preToolUse(ctx context.Context, req hook.Request, registered f
 	}
 	if rep.Behavior == "" {
 		h.notePreAsked(req)
+		rep.Behavior = undecided(sp).Behavior
 	}
 	return rep
+}
+
+// undecided is the reply to a call the tray took up and the person did not
+// decide (dismissed, timed out, held while away): no decision, so the
+// agent's own mode decides; but an agent whose hook's allow is final in
+// some mode (Spec.Approves: Gemini CLI's yolo) would then run it unasked,
+// so it is sent to the agent's own prompt.
+func undecided(sp hook.Spec) hook.Reply {
+	if sp.Approves != nil {
+		return hook.Reply{Behavior: hook.AskAgent}
+	}
+	return hook.Reply{}
+}
+
+// notFinal answers a call the tray would ask about (graded high risk, or
+// an ask rule matched) whose agent would ask the person again after the
+// tray's allow (Gemini CLI outside yolo mode): nothing is asked in the tray
+// (the person would answer twice); the call goes to the agent's own prompt
+// with a warning. A rule that decides (a deny rule above all) still
+// decides, through the Broker, before this.
+func notFinal(q question.Question) hook.Reply {
+	return hook.Reply{Behavior: hook.AskAgent, Message: "Asktray: " + string(q.Risk) + " risk. " +
+		"The tray asks only in yolo mode, where its answer is final: decide here."}
 }
 
 // notePreAsked remembers req's call as taken to the tray by PreToolUse with

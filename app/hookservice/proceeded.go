@@ -212,6 +212,10 @@ func (h *Service) endAnswered(ids []string, req hook.Request) {
 // the tray cannot know, so it says so.
 func asksToo(req hook.Request) string {
 	switch {
+	case spec(req.Agent).Approves != nil && req.Event == hook.PreToolUse:
+		// Asked only where its allow is final (Gemini CLI's yolo mode).
+		return "_" + hook.Title(req.Agent) + " runs in " + req.PermissionMode + " mode and waits for this answer: " +
+			"Allow runs the call, Deny stops it; a dismissal hands it to " + hook.Title(req.Agent) + "'s own prompt._\n\n"
 	case spec(req.Agent).GatesToolUse && req.Event == hook.PreToolUse:
 		return "" // the agent waits for PreToolUse before it asks anything
 	case spec(req.Agent).AsksToo:

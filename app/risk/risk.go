@@ -65,9 +65,14 @@ const (
 )
 
 // tools names the agents' built-in tools by class: Claude Code's (Bash,
-// Edit, …), Codex's (Bash) and Copilot CLI's (bash, powershell, edit,
-// create, view).
+// Edit, …), Codex's (Bash), Copilot CLI's (bash, powershell, edit,
+// create, view) and Gemini CLI's (run_shell_command, write_file, replace,
+// read_file, …: Gemini CLI 0.61.0, each file tool's input naming
+// file_path).
 var tools = map[string]Class{
+	"run_shell_command": Shell, "write_file": File, "replace": File,
+	"read_file": ReadOnly, "read_many_files": ReadOnly, "glob": ReadOnly, "grep_search": ReadOnly, "list_directory": ReadOnly,
+	"google_web_search": ReadOnly, "write_todos": ReadOnly,
 	"Bash": Shell, "bash": Shell, "powershell": ShellRaw,
 	"Edit": File, "MultiEdit": File, "Write": File, "NotebookEdit": File, "edit": File, "create": File,
 	"Read": ReadOnly, "Glob": ReadOnly, "Grep": ReadOnly, "LS": ReadOnly, "NotebookRead": ReadOnly,
