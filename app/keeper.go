@@ -84,7 +84,7 @@ func (k *settingsKeeper) hookSettings() hookservice.Settings {
 	k.applyMu.Lock()
 	defer k.applyMu.Unlock()
 	return hookservice.Settings{
-		Deadline:        question.ClampTimeout(time.Duration(k.cur.DefaultTimeoutSeconds) * time.Second),
+		Deadline:        question.TimeoutSeconds(int64(k.cur.DefaultTimeoutSeconds)),
 		AskUserQuestion: k.cur.AskUserQuestionOn(),
 		MaxPending:      k.cur.MaxPendingPerSession,
 	}
@@ -132,7 +132,7 @@ func (k *settingsKeeper) stop() {
 func (k *settingsKeeper) bridgeConfig(s settings.Settings) mcpbridge.Config {
 	cfg := mcpbridge.Config{Desktop: k.desktop}
 	if s.DefaultTimeoutSeconds > 0 {
-		cfg.DefaultTimeout = question.ClampTimeout(time.Duration(s.DefaultTimeoutSeconds) * time.Second)
+		cfg.DefaultTimeout = question.TimeoutSeconds(int64(s.DefaultTimeoutSeconds))
 	}
 	if len(s.BlockingWindows) > 0 {
 		cfg.Windows = nil

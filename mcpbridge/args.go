@@ -111,14 +111,10 @@ func (c askCommon) wait() bool { return c.Wait == nil || *c.Wait }
 
 // deadline turns timeout_seconds into a deadline, clamped to 10 s..24 h.
 func (c askCommon) deadline(now time.Time, def time.Duration) time.Time {
-	d := def
 	if c.TimeoutSeconds != nil {
-		d = time.Duration(*c.TimeoutSeconds) * time.Second
-		if *c.TimeoutSeconds > int64(question.MaxTimeout/time.Second) {
-			d = question.MaxTimeout
-		}
+		return now.Add(question.TimeoutSeconds(*c.TimeoutSeconds))
 	}
-	return now.Add(question.ClampTimeout(d))
+	return now.Add(question.ClampTimeout(def))
 }
 
 // ask is a decoded ask call: the question to ask and how to wait.

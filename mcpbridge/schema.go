@@ -2,7 +2,11 @@ package mcpbridge
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
+	"time"
+
+	"github.com/asktray/asktray/app/question"
 )
 
 // obj is a JSON Schema object under construction; json.Marshal sorts its
@@ -42,12 +46,19 @@ func optionList(desc string, min, max int) obj {
 	return o
 }
 
+// timeoutRange says the limits of timeout_seconds, question.MinTimeout to
+// MaxTimeout in seconds: "10..86400".
+func timeoutRange() string {
+	return fmt.Sprintf("%d..%d", question.MinTimeout/time.Second, question.MaxTimeout/time.Second)
+}
+
 // input returns a tool's input schema: props plus the common ask parameters
 // when ask is set.
 func input(props obj, required []string, ask bool) json.RawMessage {
 	all := maps.Clone(props)
 	if ask {
-		all["timeout_seconds"] = obj{"type": "integer", "description": "How long the user has to answer, in seconds, before the question ends as auto_rejected (reason timeout). Values outside 10..86400 are clamped; default 300."}
+		all["timeout_seconds"] = obj{"type": "integer", "description": fmt.Sprintf("How long the user has to answer, in seconds, before the question ends as auto_rejected (reason timeout). "+
+			"Values outside %s are clamped; default %d.", timeoutRange(), question.DefaultTimeout/time.Second)}
 		all["wait"] = boolean("Wait for the answer (default true). false returns status pending with a question_id at once; fetch the answer later with get_answer.")
 	}
 	s := obj{"type": "object", "properties": all, "additionalProperties": false}

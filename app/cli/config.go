@@ -155,7 +155,7 @@ func cmdConfigHooks(pos []string, f *flags, write, remove, hooks bool, stdio IO)
 // default_timeout_seconds setting of dir, or the default.
 func personDeadline(dir string) time.Duration {
 	if set, err := settings.Load(dir); err == nil && set.DefaultTimeoutSeconds > 0 {
-		return question.ClampTimeout(time.Duration(set.DefaultTimeoutSeconds) * time.Second)
+		return question.TimeoutSeconds(int64(set.DefaultTimeoutSeconds))
 	}
 	return question.DefaultTimeout
 }

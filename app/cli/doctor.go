@@ -89,7 +89,7 @@ func doctorEnv(ctx context.Context, dir string) (doctor.Env, error) {
 	if set, err := settings.Load(dir); err == nil {
 		env.Server.URL = "http://" + set.MCPAddr() + "/mcp"
 		if set.DefaultTimeoutSeconds > 0 {
-			env.Deadline = question.ClampTimeout(time.Duration(set.DefaultTimeoutSeconds) * time.Second)
+			env.Deadline = question.TimeoutSeconds(int64(set.DefaultTimeoutSeconds))
 		}
 	}
 	if tok, err := os.ReadFile(filepath.Join(dir, datadir.TokenFile)); err == nil {

@@ -132,9 +132,11 @@ func (e Entry) Command() string {
 // than being killed.
 const Margin = 3 * time.Second
 
-// MaxDeadline is the longest question deadline a person can set
-// (question.MaxTimeout; app/hook imports nothing of the app, a test pins the
-// two together).
+// MaxDeadline is the longest question deadline a person can set,
+// question.MaxTimeout, written again here because app/hook stays free of
+// the question model for the lean asktray-hook binary (app/hookclient and
+// app/hookrun import only app/hook of the core);
+// TestHook_InstalledEntryWaitsForAnyDeadline pins the two together.
 const MaxDeadline = 24 * time.Hour
 
 // InstalledTimeout is the hook timeout, in seconds, setup writes: the longest

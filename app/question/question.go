@@ -294,6 +294,20 @@ const (
 	DefaultTimeout = 300 * time.Second
 )
 
+// TimeoutSeconds is a timeout of s seconds (an agent's timeout_seconds,
+// the person's default_timeout_seconds) as a question's: ClampTimeout of
+// it, and never a product that overflows a time.Duration: more seconds
+// than MaxTimeout is MaxTimeout, zero or fewer is DefaultTimeout.
+func TimeoutSeconds(s int64) time.Duration {
+	switch {
+	case s <= 0:
+		return DefaultTimeout
+	case s > int64(MaxTimeout/time.Second):
+		return MaxTimeout
+	}
+	return ClampTimeout(time.Duration(s) * time.Second)
+}
+
 // ClampTimeout returns d held within MinTimeout..MaxTimeout, or DefaultTimeout when d is zero or negative.
 func ClampTimeout(d time.Duration) time.Duration {
 	switch {
