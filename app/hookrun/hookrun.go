@@ -33,8 +33,9 @@ type IO struct {
 }
 
 // Options say how the hook reaches the app and let tests stand in for the
-// agent exiting and for the processes an agent's binding reads. Zero
-// fields take the defaults.
+// agent exiting and for the processes an agent's binding reads. Dial is
+// required; the other fields, left zero, take the defaults named beside
+// them.
 type Options struct {
 	// Dial connects to the control socket at path (hookclient.Dial on unix).
 	Dial func(ctx context.Context, path string) (net.Conn, error)
