@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # agents.sh — installs the coding agents pinned in
 # app/hook/realagents/package-lock.json (Claude Code, Codex, Copilot CLI, each
-# with its native linux-x64 binary from an optional dependency) into a cache
+# with its native linux-x64 binary from an optional dependency, and Gemini
+# CLI, a JavaScript bundle run by node) into a cache
 # directory outside the repository, and prints that node_modules directory on
 # stdout (progress goes to stderr). Idempotent: `npm ci` runs only when the
 # lock file changed since the last install (a stamp in node_modules records
@@ -9,8 +10,8 @@
 #
 # The cache is $ASKTRAY_AGENTS_CACHE, by default /var/cache/asktray-ci/agents
 # for root (CI) and ${XDG_CACHE_HOME:-~/.cache}/asktray-agents for anyone else.
-# `npm ci --ignore-scripts`, with a throwaway npm cache: no install script runs, and nothing at test time
-# needs Node (the tests run the native binaries).
+# `npm ci --ignore-scripts`, with a throwaway npm cache: no install script runs; at test time only
+# Gemini CLI needs node (Node 20 or later, which .ci/deps.sh installs), the others are native binaries.
 #
 # Other suites that need a real agent use it as
 #   modules="$(bash .ci/agents.sh)"
@@ -35,7 +36,7 @@ if [[ "$(cat "$modules/.asktray-lock-sha256" 2>/dev/null)" != "$want" ]]; then
 		echo "agents: npm not found (Debian: apt-get install nodejs npm; .ci/deps.sh installs it)" >&2
 		exit 1
 	fi
-	echo "agents: npm ci in $cache (Claude Code, Codex, Copilot CLI)" >&2
+	echo "agents: npm ci in $cache (Claude Code, Codex, Copilot CLI, Gemini CLI)" >&2
 	mkdir -p "$cache"
 	cp "$src/package.json" "$src/package-lock.json" "$cache/"
 	start=$(date +%s)

@@ -11,7 +11,7 @@ import (
 
 // TestParseRealAgentPayloads parses every payload the real agents sent in
 // app/hook/realagents (testdata/AGENT/real/EVENT.json: Claude Code 2.1.332,
-// Codex 0.171.0, Copilot CLI 1.0.102), with no --event unless the payload
+// Codex 0.171.0, Copilot CLI 1.0.102, Gemini CLI 0.61.0), with no --event unless the payload
 // names no event (Copilot CLI's agentStop, postToolUse, sessionEnd and
 // userPromptSubmitted, which fail without it): each names its event, its session, its working directory and, for a tool's event, the
 // tool and its command; each of Codex's names its turn, and its

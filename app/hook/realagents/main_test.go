@@ -172,6 +172,8 @@ var agentBins = map[string]string{
 	"claude-code": "@anthropic-ai/claude-code-linux-x64/claude",
 	"codex":       "@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex",
 	"copilot-cli": "@github/copilot-linux-x64/copilot",
+	// Gemini CLI is JavaScript (bundle/gemini.js), run by node.
+	"gemini-cli": "@google/gemini-cli/bundle/gemini.js",
 }
 
 func agentBin(t *testing.T, agent string) string {

@@ -19,8 +19,9 @@ import (
 )
 
 // model is a fake model provider on loopback that speaks just enough of
-// Anthropic Messages (Claude Code), OpenAI Responses (Codex) and OpenAI chat
-// completions (Copilot CLI), streaming or not, for one turn of the kind the
+// Anthropic Messages (Claude Code), OpenAI Responses (Codex), OpenAI chat
+// completions (Copilot CLI) and Gemini's generateContent (Gemini CLI),
+// streaming or not, for one turn of the kind the
 // suite needs: the person's prompt names a shell command as RUN<<command>>;
 // the model answers with one call of the agent's shell tool running it, and,
 // once the agent sends the tool's result back, with one text reply quoting
@@ -153,7 +154,7 @@ func toolResults(body []byte) []string {
 			out = append(out, outputText(in.Output))
 		}
 	}
-	return out
+	return append(out, geminiResults(body)...)
 }
 
 func (m *model) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -174,6 +175,8 @@ func (m *model) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		m.responses(w, body)
 	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/chat/completions"):
 		m.chat(w, body)
+	case r.Method == http.MethodPost && (strings.HasSuffix(r.URL.Path, ":streamGenerateContent") || strings.HasSuffix(r.URL.Path, ":generateContent")):
+		m.gemini(w, r, body)
 	case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models"):
 		writeJSON(w, modelList())
 	default:

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/hook"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -128,17 +129,29 @@ func dismiss(t *testing.T, s *session) {
 	}) {
 		t.Fatalf("no hook for the call ended within %v of the dismissal: it did not step aside", stepAside)
 	}
-	if asker.Stdout != "" {
-		t.Errorf("the hook printed %q after a dismissal, want no decision", asker.Stdout)
+	if !s.steppedAside(asker.Stdout) {
+		t.Errorf("the hook printed %q after a dismissal, want no decision (or the agent's own prompt's)", asker.Stdout)
 	}
 	if res := s.app.waitEnded(q.ID, time.Second); res.Outcome != question.Cancelled || res.DecidedBy != question.ByHuman {
 		t.Errorf("result %+v, want cancelled by the person", res)
 	}
-	s.term.expect(s.spec.ownPrompt, stepAside)
+	s.term.expect(s.spec.ownPrompt, s.promptBound())
 	s.sayNo()
 	if exists(path) {
 		t.Errorf("the command ran after a dismissal and a no in the agent")
 	}
+}
+
+// promptBound is how soon after its hook stepped aside the agent's own
+// prompt must show: stepAside, and a handshake more for an agent that
+// runs its notification hook, and waits for it, before it draws the
+// prompt (agentSpec.notifiesFirst: with the app frozen that hook waits out
+// its own handshake).
+func (s *session) promptBound() time.Duration {
+	if s.spec.notifiesFirst {
+		return stepAside + hook.Handshake
+	}
+	return stepAside
 }
 
 // appDown: with no app running a hook ran for the call, printed nothing and
@@ -159,8 +172,8 @@ func appDown(t *testing.T, s *session) {
 		t.Errorf("the command ran with the app down")
 	}
 	for _, r := range recs {
-		if r.Stdout != "" || r.took() > downBound {
-			t.Errorf("hook with the app down: printed %q after %d ms (want nothing, within %v)", r.Stdout, r.TookMS, downBound)
+		if !s.steppedAside(r.Stdout) || r.took() > downBound {
+			t.Errorf("hook with the app down: printed %q after %d ms (want nothing or the agent's own prompt's, within %v)", r.Stdout, r.TookMS, downBound)
 		}
 	}
 	if lag > stepAside {
@@ -195,15 +208,23 @@ func appFrozen(t *testing.T, s *session) {
 		t.Errorf("the command ran with the app frozen")
 	}
 	for _, r := range recs {
-		if r.Stdout != "" || r.took() > frozenMax {
+		if !s.steppedAside(r.Stdout) || r.took() > frozenMax {
 			t.Errorf("hook with the app frozen: printed %q after %d ms (want nothing, within the one-second handshake and its slack: %v)", r.Stdout, r.TookMS, frozenMax)
 		}
 	}
 	if recs[0].took() < frozenMin {
 		t.Errorf("the first hook ended after %d ms, before the handshake's second: it never reached the frozen app", recs[0].TookMS)
 	}
-	if lag > stepAside {
-		t.Errorf("the agent's own prompt came %v after the hook stepped aside, want within %v", lag, stepAside)
+	bound := s.promptBound()
+	if s.spec.notifiesFirst {
+		for _, r := range s.hooksFor(path) {
+			if strings.Contains(r.Stdin, `"hook_event_name":"Notification"`) {
+				t.Logf("its notification hook: %d ms, ended %v before the prompt was seen", r.TookMS, seen.Sub(r.end()).Round(10*time.Millisecond))
+			}
+		}
+	}
+	if lag > bound {
+		t.Errorf("the agent's own prompt came %v after the hook stepped aside, want within %v", lag, bound)
 	}
 	s.resumedWithdraws(path)
 }
@@ -254,6 +275,16 @@ func (s *session) turnHooks(path string) []hookRecord {
 		s.t.Fatalf("no hook ran for the call that writes %s, so this turn proves nothing", path)
 	}
 	return recs
+}
+
+// steppedAside reports whether out is what the agent's hook prints when it
+// steps aside: nothing, or (agentSpec.stepAside) the answer that opens the
+// agent's own prompt.
+func (s *session) steppedAside(out string) bool {
+	if s.spec.stepAside == "" {
+		return out == ""
+	}
+	return strings.HasPrefix(out, s.spec.stepAside)
 }
 
 // sayNo answers the agent's own prompt with no and waits until it is gone.

@@ -28,6 +28,14 @@ type agentSpec struct {
 	// ownPromptBeside is whether the agent shows its own prompt while the
 	// hook runs (Claude Code), rather than only once it gave no decision.
 	ownPromptBeside bool
+	// stepAside, when not "", starts what the hook prints when it steps
+	// aside (the app down or frozen, a dismissal): Gemini CLI's ask in yolo
+	// mode, where printing nothing would run the call.
+	stepAside string
+	// notifiesFirst says the agent runs its notification hook, and waits
+	// for it, before it draws its own prompt (Gemini CLI 0.61.0): with the
+	// app frozen that hook waits out its handshake too.
+	notifiesFirst bool
 	// noticeWords are what the tray's notice of the agent's notification
 	// says; "" when the agent has no notification event (Codex).
 	noticeWords string
