@@ -23,6 +23,9 @@ type policyEnv struct {
 	asked *atomic.Int32
 }
 
+// at makes p's clients negotiate rev.
+func (p policyEnv) at(rev string) policyEnv { p.env.at(rev); return p }
+
 func newPolicyEnv(t *testing.T, cfg Config) policyEnv {
 	t.Helper()
 	pol, err := policy.Open(filepath.Join(t.TempDir(), policy.File))
@@ -86,37 +89,42 @@ var deployArgs = map[string]any{
 
 func TestApprovalAllowedOnce(t *testing.T) {
 	t.Parallel()
-	e := newPolicyEnv(t, Config{})
-	s := e.connect(t, "claude-code", nil)
-	asked := e.person(t, accept(`"allow"`))
-	got, text, isErr := call(t, context.Background(), s, ToolApproval, deployArgs)
-	if isErr {
-		t.Fatal(text)
-	}
-	id := <-asked
-	wantFields(t, "allow once", got, map[string]any{"question_id": id, "status": "answered", "decision": "allow", "scope": "once",
-		"answered_by": "human", "via": "dialog", "rule_id": nil, "answer": nil})
-	if !strings.Contains(got["next_step"].(string), "allowed this action once") {
-		t.Errorf("next_step %q", got["next_step"])
-	}
-	rec, err := e.store.Get(context.Background(), id)
-	q := rec.Question
-	if err != nil || q.Kind != question.KindApproval || q.Tool != ToolApproval || q.Origin != question.OriginApproval || q.Action != "Deploy shop to staging" || q.Message != q.Action ||
-		!strings.Contains(q.Details, "rollout restart") || q.AgentReason != deployArgs["reason"] || q.Risk != question.RiskMedium {
-		t.Fatalf("history: %+v %v", q, err)
-	}
+	eachRevision(t, func(t *testing.T, rev string) {
+		e := newPolicyEnv(t, Config{}).at(rev)
+		s := e.connect(t, "claude-code", nil)
+		asked := e.person(t, accept(`"allow"`))
+		got, text, isErr := call(t, context.Background(), s, ToolApproval, deployArgs)
+		if isErr {
+			t.Fatal(text)
+		}
+		id := <-asked
+		got["question_id"] = idOf(got["question_id"]) // the handle, without a session
+		wantFields(t, "allow once", got, map[string]any{"question_id": id, "status": "answered", "decision": "allow", "scope": "once",
+			"answered_by": "human", "via": "dialog", "rule_id": nil, "answer": nil})
+		if !strings.Contains(got["next_step"].(string), "allowed this action once") {
+			t.Errorf("next_step %q", got["next_step"])
+		}
+		rec, err := e.store.Get(context.Background(), id)
+		q := rec.Question
+		if err != nil || q.Kind != question.KindApproval || q.Tool != ToolApproval || q.Origin != question.OriginApproval || q.Action != "Deploy shop to staging" || q.Message != q.Action ||
+			!strings.Contains(q.Details, "rollout restart") || q.AgentReason != deployArgs["reason"] || q.Risk != question.RiskMedium {
+			t.Fatalf("history: %+v %v", q, err)
+		}
+	})
 }
 
 func TestApprovalDeniedWithMessage(t *testing.T) {
 	t.Parallel()
-	e := newPolicyEnv(t, Config{})
-	s := e.connect(t, "claude-code", nil)
-	e.person(t, question.Response{Action: question.Decline, Note: "wait for the release freeze to end", Via: question.ViaDialog})
-	got, text, _ := call(t, context.Background(), s, ToolApproval, deployArgs)
-	wantFields(t, "deny", got, map[string]any{"status": "declined", "decision": "deny", "scope": "once", "message": "wait for the release freeze to end"})
-	if !strings.Contains(got["next_step"].(string), "denied this action") || !strings.Contains(got["next_step"].(string), "release freeze") {
-		t.Errorf("next_step %q (%s)", got["next_step"], text)
-	}
+	eachRevision(t, func(t *testing.T, rev string) {
+		e := newPolicyEnv(t, Config{}).at(rev)
+		s := e.connect(t, "claude-code", nil)
+		e.person(t, question.Response{Action: question.Decline, Note: "wait for the release freeze to end", Via: question.ViaDialog})
+		got, text, _ := call(t, context.Background(), s, ToolApproval, deployArgs)
+		wantFields(t, "deny", got, map[string]any{"status": "declined", "decision": "deny", "scope": "once", "message": "wait for the release freeze to end"})
+		if !strings.Contains(got["next_step"].(string), "denied this action") || !strings.Contains(got["next_step"].(string), "release freeze") {
+			t.Errorf("next_step %q (%s)", got["next_step"], text)
+		}
+	})
 }
 
 // "Always allow…" answers as the person and names the rule it made.
@@ -166,27 +174,29 @@ func TestApprovalAlwaysAllowFromDialog(t *testing.T) {
 
 func TestApprovalDecidedByRule(t *testing.T) {
 	t.Parallel()
-	e := newPolicyEnv(t, Config{})
-	allow := addRule(t, e.pol, policy.Rule{Client: "claude-code", Action: "request_approval:Run *", Decision: policy.Allow})
-	deny := addRule(t, e.pol, policy.Rule{Client: "*", Action: "request_approval:Deploy*", Decision: policy.Deny, Note: "deploys go through CI"})
-	s := e.connect(t, "claude-code", nil)
-	ctx := context.Background()
+	eachRevision(t, func(t *testing.T, rev string) {
+		e := newPolicyEnv(t, Config{}).at(rev)
+		allow := addRule(t, e.pol, policy.Rule{Client: "claude-code", Action: "request_approval:Run *", Decision: policy.Allow})
+		deny := addRule(t, e.pol, policy.Rule{Client: "*", Action: "request_approval:Deploy*", Decision: policy.Deny, Note: "deploys go through CI"})
+		s := e.connect(t, "claude-code", nil)
+		ctx := context.Background()
 
-	got, _, _ := call(t, ctx, s, ToolApproval, map[string]any{"action": "Run the unit tests", "details": "`go test ./...`", "risk": "low"})
-	wantFields(t, "rule allow", got, map[string]any{"status": "auto_approved", "decision": "allow", "scope": "always", "rule_id": allow.ID,
-		"answered_by": "rule", "reason": "rule", "via": "rule"})
-	got, _, _ = call(t, ctx, s, ToolApproval, deployArgs)
-	wantFields(t, "rule deny", got, map[string]any{"status": "auto_rejected", "decision": "deny", "scope": "always", "rule_id": deny.ID, "message": "deploys go through CI"})
-	if !strings.Contains(got["next_step"].(string), deny.ID) {
-		t.Errorf("next_step %q does not name the rule", got["next_step"])
-	}
-	if n := e.asked.Load(); n != 0 {
-		t.Fatalf("%d rule-decided approvals were shown (EventAsked); want none", n)
-	}
-	rec, err := e.store.Get(ctx, got["question_id"].(string))
-	if err != nil || rec.Result == nil || rec.Result.Outcome != question.AutoRejected || rec.Result.RuleID != deny.ID || rec.Result.Reason != question.ReasonRule {
-		t.Fatalf("history: %+v %v", rec.Result, err)
-	}
+		got, _, _ := call(t, ctx, s, ToolApproval, map[string]any{"action": "Run the unit tests", "details": "`go test ./...`", "risk": "low"})
+		wantFields(t, "rule allow", got, map[string]any{"status": "auto_approved", "decision": "allow", "scope": "always", "rule_id": allow.ID,
+			"answered_by": "rule", "reason": "rule", "via": "rule"})
+		got, _, _ = call(t, ctx, s, ToolApproval, deployArgs)
+		wantFields(t, "rule deny", got, map[string]any{"status": "auto_rejected", "decision": "deny", "scope": "always", "rule_id": deny.ID, "message": "deploys go through CI"})
+		if !strings.Contains(got["next_step"].(string), deny.ID) {
+			t.Errorf("next_step %q does not name the rule", got["next_step"])
+		}
+		if n := e.asked.Load(); n != 0 {
+			t.Fatalf("%d rule-decided approvals were shown (EventAsked); want none", n)
+		}
+		rec, err := e.store.Get(ctx, idOf(got["question_id"]))
+		if err != nil || rec.Result == nil || rec.Result.Outcome != question.AutoRejected || rec.Result.RuleID != deny.ID || rec.Result.Reason != question.ReasonRule {
+			t.Fatalf("history: %+v %v", rec.Result, err)
+		}
+	})
 }
 
 func TestHighRiskNotApprovedByGenericRule(t *testing.T) {
@@ -226,22 +236,24 @@ func TestHighRiskNotApprovedByGenericRule(t *testing.T) {
 // request_approval works with wait false, get_answer and cancel_question.
 func TestApprovalGetAnswerAndCancel(t *testing.T) {
 	t.Parallel()
-	e := newPolicyEnv(t, Config{})
-	s := e.connect(t, "claude-code", nil)
-	ctx := context.Background()
-	got, _, _ := call(t, ctx, s, ToolApproval, map[string]any{"action": "Merge PR 42", "wait": false, "timeout_seconds": 600})
-	id := got["question_id"].(string)
-	wantFields(t, "pending", got, map[string]any{"status": "pending", "decision": nil})
-	if err := e.broker.Answer(id, accept(`"allow"`)); err != nil {
-		t.Fatal(err)
-	}
-	got, _, _ = call(t, ctx, s, ToolGetAnswer, map[string]any{"question_id": id})
-	wantFields(t, "get_answer", got, map[string]any{"status": "answered", "decision": "allow", "scope": "once"})
+	eachRevision(t, func(t *testing.T, rev string) {
+		e := newPolicyEnv(t, Config{}).at(rev)
+		s := e.connect(t, "claude-code", nil)
+		ctx := context.Background()
+		got, _, _ := call(t, ctx, s, ToolApproval, map[string]any{"action": "Merge PR 42", "wait": false, "timeout_seconds": 600})
+		id := got["question_id"].(string)
+		wantFields(t, "pending", got, map[string]any{"status": "pending", "decision": nil})
+		if err := e.broker.Answer(idOf(id), accept(`"allow"`)); err != nil {
+			t.Fatal(err)
+		}
+		got, _, _ = call(t, ctx, s, ToolGetAnswer, map[string]any{"question_id": id})
+		wantFields(t, "get_answer", got, map[string]any{"status": "answered", "decision": "allow", "scope": "once"})
 
-	got, _, _ = call(t, ctx, s, ToolApproval, map[string]any{"action": "Close issue 7", "wait": false})
-	id = got["question_id"].(string)
-	got, _, _ = call(t, ctx, s, ToolCancelQuestion, map[string]any{"question_id": id})
-	wantFields(t, "cancel", got, map[string]any{"status": "withdrawn", "decision": "deny", "scope": nil})
+		got, _, _ = call(t, ctx, s, ToolApproval, map[string]any{"action": "Close issue 7", "wait": false})
+		id = got["question_id"].(string)
+		got, _, _ = call(t, ctx, s, ToolCancelQuestion, map[string]any{"question_id": id})
+		wantFields(t, "cancel", got, map[string]any{"status": "withdrawn", "decision": "deny", "scope": nil})
+	})
 }
 
 func TestApprovalBadArguments(t *testing.T) {

@@ -93,6 +93,15 @@ func (a *attachments) owns(id, owner string) bool {
 	return ok && o.owner == owner
 }
 
+// asked reports whether question id was asked through the bridge (by
+// anyone) in the last grantsFor. It does not block for long.
+func (a *attachments) asked(id string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	_, ok := a.owners[id]
+	return ok
+}
+
 // delivered marks id's outcome as having reached the agent, so that a later
 // identical question is a new question. For a grant (an approval allowed, a
 // destructive confirmation answered yes) it reports whether this is its

@@ -11,11 +11,31 @@ import (
 // client on a sessionless protocol) the client's name and, when the request
 // carries it in _meta.cwd, its working directory. Re-attaching and the
 // pending limit are bound to it.
+//
+// Without a session, the asker is the idempotency key the call carries
+// (with the client's name); a call with neither is its own asker, so that
+// no other caller, naming the same client and asking the same thing, can
+// re-attach to its question and take its answer.
 func (c caller) owner() string {
+	switch {
+	case c.client.SessionID != "":
+		return "session\x00" + c.client.SessionID
+	case c.idemKey != "":
+		return "key\x00" + c.client.Name + "\x00" + c.idemKey
+	case c.callOwner != "":
+		return c.callOwner
+	}
+	return "client\x00" + c.client.Name + "\x00" + c.cwd
+}
+
+// limitOwner is whose pending questions the pending limit counts: the
+// session, or for a caller without one every sessionless caller of that
+// client name (see ownedBy).
+func (c caller) limitOwner() string {
 	if c.client.SessionID != "" {
 		return "session\x00" + c.client.SessionID
 	}
-	return "client\x00" + c.client.Name + "\x00" + c.cwd
+	return "client\x00" + c.client.Name
 }
 
 // ownedBy reports whether q was asked by the session of c, or, for a
@@ -42,7 +62,7 @@ type pendingLimit struct {
 // fewer than max. The caller must call the returned release once its ask
 // is in the broker (or failed). An error is the isError the agent gets.
 func (l *pendingLimit) reserve(b *question.Broker, c caller, notice bool, max int) (release func(), err error) {
-	key := fmt.Sprintf("%s\x00%v", c.owner(), notice)
+	key := fmt.Sprintf("%s\x00%v", c.limitOwner(), notice)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	n := l.reserved[key]

@@ -74,6 +74,7 @@ type Bridge struct {
 	attach    *attachments
 	rejecters sessionSet // sessions whose client declines forms automatically
 	limit     pendingLimit
+	handles   *handles
 }
 
 // New builds the MCP server with every tool registered, with cfg's
@@ -82,7 +83,7 @@ func New(cfg Config) *Bridge {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	b := &Bridge{cfg: cfg, calls: newCallTracker(), attach: newAttachments()}
+	b := &Bridge{cfg: cfg, calls: newCallTracker(), attach: newAttachments(), handles: newHandles()}
 	b.Apply(cfg)
 	hooks := &mcpserver.Hooks{}
 	hooks.AddOnUnregisterSession(func(_ context.Context, s mcpserver.ClientSession) {
@@ -112,7 +113,11 @@ func (b *Bridge) handler(spec *toolSpec) mcpserver.ToolHandlerFunc {
 		if raw == nil && req.Params.Arguments != nil {
 			raw, _ = json.Marshal(req.Params.Arguments)
 		}
-		return spec.serve(b, ctx, b.caller(ctx, req), spec, raw), nil
+		c, err := b.caller(ctx, req)
+		if err != nil {
+			return b.result(spec, nil, err), nil
+		}
+		return spec.serve(b, ctx, c, spec, raw), nil
 	}
 }
 
@@ -144,26 +149,55 @@ type caller struct {
 	progress    mcp.ProgressToken
 	cwd         string       // _meta.cwd, the client's working directory when it says
 	call        *trackedCall // nil when the call did not come through the HTTP guard
+	modern      bool         // the request is of MCP 2026-07-28 or later: no session
+	idemKey     string       // _meta's MetaIdempotencyKey, from a caller without a session
+	callOwner   string       // the asker of this call alone, for a caller without session or key
 }
 
-func (b *Bridge) caller(ctx context.Context, req mcp.CallToolRequest) caller {
+// caller reads who makes a call from the request itself: at MCP
+// 2026-07-28 its _meta carries the client's name and capabilities, which
+// hold for this request only; before, the session's initialize did. An
+// error is the isError a malformed idempotency key gets.
+func (b *Bridge) caller(ctx context.Context, req mcp.CallToolRequest) (caller, error) {
 	var c caller
-	if s := mcpserver.ClientSessionFromContext(ctx); s != nil {
+	if pi := mcpserver.RequestProtocolInfoFromContext(ctx); pi != nil && pi.Modern {
+		c.modern = true
+		if pi.ClientInfo != nil {
+			c.client.Name, c.client.Version, c.client.Title = pi.ClientInfo.Name, pi.ClientInfo.Version, pi.ClientInfo.Title
+		}
+		if pi.ClientCapabilities != nil {
+			c.elicitation = formElicitation(pi.ClientCapabilities.Elicitation)
+		}
+	} else if s := mcpserver.ClientSessionFromContext(ctx); s != nil {
 		c.client.SessionID = s.SessionID()
 		if ci, ok := s.(mcpserver.SessionWithClientInfo); ok {
 			info := ci.GetClientInfo()
 			c.client.Name, c.client.Version, c.client.Title = info.Name, info.Version, info.Title
-			// Form mode: declared as form, or as {} (form only, MCP 2025-11-25).
-			e := ci.GetClientCapabilities().Elicitation
-			c.elicitation = e != nil && (e.Form != nil || e.URL == nil)
+			c.elicitation = formElicitation(ci.GetClientCapabilities().Elicitation)
 		}
 	}
 	if req.Params.Meta != nil {
 		c.progress = req.Params.Meta.ProgressToken
 		c.cwd, _ = req.Params.Meta.AdditionalFields["cwd"].(string)
+		if c.client.SessionID == "" {
+			k, err := idempotencyKey(req.Params.Meta.AdditionalFields[MetaIdempotencyKey])
+			if err != nil {
+				return c, err
+			}
+			c.idemKey = k
+		}
+	}
+	if c.client.SessionID == "" && c.idemKey == "" {
+		c.callOwner = perCallOwner()
 	}
 	c.call = callFromContext(ctx)
-	return c
+	return c, nil
+}
+
+// formElicitation reports whether e declares form mode: as form, or as {}
+// (form only, MCP 2025-11-25).
+func formElicitation(e *mcp.ElicitationCapability) bool {
+	return e != nil && (e.Form != nil || e.URL == nil)
 }
 
 // window returns how long a blocking call from client may wait.

@@ -2,9 +2,12 @@ package mcpbridge
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -23,6 +26,37 @@ type env struct {
 	broker *question.Broker
 	store  history.Store
 	bridge *Bridge
+	rev    string // the protocol revision connect negotiates; "" means legacy
+}
+
+// The protocol revisions every client scenario runs at: today's agents
+// (initialize, a session) and 2026-07-28 (no handshake, no session; the
+// version and the client in each request's _meta).
+const (
+	legacy = "2025-11-25"
+	modern = "2026-07-28"
+)
+
+// eachRevision runs f as a parallel subtest per protocol revision, named
+// after it: one scenario, a matrix over both revisions.
+func eachRevision(t *testing.T, f func(t *testing.T, rev string)) {
+	for _, rev := range []string{legacy, modern} {
+		t.Run(rev, func(t *testing.T) {
+			t.Parallel()
+			f(t, rev)
+		})
+	}
+}
+
+// at makes e's clients negotiate rev.
+func (e *env) at(rev string) *env { e.rev = rev; return e }
+
+// idOf is the question id a question_id names: the id itself, or, for a
+// caller without a session, the id part of its handle.
+func idOf(ref any) string {
+	s, _ := ref.(string)
+	id, _, _ := strings.Cut(s, ".")
+	return id
 }
 
 func newEnv(t *testing.T, cfg Config) *env {
@@ -52,20 +86,47 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return b.base.RoundTrip(r)
 }
 
-// connect opens a session of the official Go SDK client, as today's agents
-// do (protocol 2025-11-25, with initialize).
+// connect opens a session of the official Go SDK client at e's revision:
+// as today's agents do (2025-11-25, with initialize), or at 2026-07-28.
 func (e *env) connect(t *testing.T, name string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
 	c := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1.0"}, opts)
 	tr := &mcp.StreamableClientTransport{Endpoint: e.url, HTTPClient: &http.Client{Transport: bearer{http.DefaultTransport}}, MaxRetries: -1}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	s, err := c.Connect(ctx, tr, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if e.rev == modern {
+		c.AddSendingMiddleware(keyEachCall(question.NewID()))
+	}
+	rev := e.rev
+	if rev == "" {
+		rev = legacy
+	}
+	s, err := c.Connect(ctx, tr, &mcp.ClientSessionOptions{ProtocolVersion: rev})
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}
 	t.Cleanup(func() { _ = s.Close() })
 	return s
+}
+
+// keyEachCall is a client without a session that names each call by an
+// idempotency key: the same tool and arguments get the same key from one
+// client (salt), so that a re-issued call re-attaches, as a session does at
+// 2025-11-25; another client's keys differ.
+func keyEachCall(salt string) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if p, ok := req.GetParams().(*mcp.CallToolParams); ok && method == "tools/call" && p.Meta[MetaIdempotencyKey] == nil {
+				args, _ := json.Marshal(p.Arguments)
+				sum := sha256.Sum256(append([]byte(salt+"\x00"+p.Name+"\x00"), args...))
+				if p.Meta == nil {
+					p.Meta = mcp.Meta{}
+				}
+				p.Meta[MetaIdempotencyKey] = hex.EncodeToString(sum[:16])
+			}
+			return next(ctx, method, req)
+		}
+	}
 }
 
 // call calls a tool and returns its structured result as a map, failing on

@@ -66,63 +66,65 @@ func callPermission(t *testing.T, ctx context.Context, s *mcp.ClientSession, raw
 // request, allowing and denying, and checks the exact text Claude Code gets.
 func TestPermissionPromptRecordedInputs(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		file        string
-		wantDetails []string
-		wantReason  string
-		wantRisk    question.Risk
-	}{
-		{"bash.json", []string{"```sh\nrm -rf build/ && go test ./...\n```"}, "Remove the build directory and run all tests", question.RiskHigh},
-		{"bash_background.json", []string{"```sh\nnpm run dev -- --port 5173 | tee `date +%s`.log\n```", "Timeout: 10 min", "Runs in the background."}, "Start the dev server", question.RiskMedium},
-		{"edit.json", []string{"**File:** `/home/ada/src/shop/internal/cart/cart.go`", "```diff\n- func (c *Cart) Total() int {\n- \treturn c.sum\n+ func (c *Cart) Total() int {\n+ \tc.mu.Lock()"}, "", question.RiskMedium},
-		{"edit_replace_all.json", []string{"`/home/ada/src/shop/README.md` (every occurrence)", "- shopd\n+ shop-server"}, "", question.RiskMedium},
-		{"write.json", []string{"**File:** `/home/ada/src/shop/.github/workflows/ci.yml` (8 lines, 133 bytes, replaces the file if it exists)", "```\nname: ci\non: [push]"}, "", question.RiskMedium},
-		{"multi_edit.json", []string{"**File:** `/home/ada/src/shop/go.mod`, 2 edits", "```diff\n- go 1.22\n+ go 1.24\n```", "+ github.com/stretchr/testify v1.10.0"}, "", question.RiskMedium},
-		{"web_fetch.json", []string{"**URL:** `https://pkg.go.dev/log/slog`", "How do I add a version attribute"}, "", question.RiskMedium},
-		{"mcp_tool.json", []string{"```json\n{\n  \"owner\": \"ada\",", "\"title\": \"Cart total races\""}, "", question.RiskMedium},
-	}
-	e := newPolicyEnv(t, Config{})
-	s := e.connect(t, "claude-code", nil)
-	ctx := context.Background()
-	for _, c := range cases {
-		raw, rc := loadRecorded(t, c.file)
-		for _, allow := range []bool{true, false} {
-			resp := accept(`"allow"`)
-			if !allow {
-				resp = question.Response{Action: question.Decline, Note: "not on this branch", Via: question.ViaDialog}
-			}
-			asked := e.person(t, resp)
-			pr, text := callPermission(t, ctx, s, raw)
-			id := <-asked
-			if allow {
-				var want bytes.Buffer
-				_ = json.Compact(&want, rc.Input)
-				if wantText := `{"behavior":"allow","updatedInput":` + want.String() + `}`; text != wantText {
-					t.Errorf("%s allow: text\n%s\nwant\n%s", c.file, text, wantText)
+	eachRevision(t, func(t *testing.T, rev string) {
+		cases := []struct {
+			file        string
+			wantDetails []string
+			wantReason  string
+			wantRisk    question.Risk
+		}{
+			{"bash.json", []string{"```sh\nrm -rf build/ && go test ./...\n```"}, "Remove the build directory and run all tests", question.RiskHigh},
+			{"bash_background.json", []string{"```sh\nnpm run dev -- --port 5173 | tee `date +%s`.log\n```", "Timeout: 10 min", "Runs in the background."}, "Start the dev server", question.RiskMedium},
+			{"edit.json", []string{"**File:** `/home/ada/src/shop/internal/cart/cart.go`", "```diff\n- func (c *Cart) Total() int {\n- \treturn c.sum\n+ func (c *Cart) Total() int {\n+ \tc.mu.Lock()"}, "", question.RiskMedium},
+			{"edit_replace_all.json", []string{"`/home/ada/src/shop/README.md` (every occurrence)", "- shopd\n+ shop-server"}, "", question.RiskMedium},
+			{"write.json", []string{"**File:** `/home/ada/src/shop/.github/workflows/ci.yml` (8 lines, 133 bytes, replaces the file if it exists)", "```\nname: ci\non: [push]"}, "", question.RiskMedium},
+			{"multi_edit.json", []string{"**File:** `/home/ada/src/shop/go.mod`, 2 edits", "```diff\n- go 1.22\n+ go 1.24\n```", "+ github.com/stretchr/testify v1.10.0"}, "", question.RiskMedium},
+			{"web_fetch.json", []string{"**URL:** `https://pkg.go.dev/log/slog`", "How do I add a version attribute"}, "", question.RiskMedium},
+			{"mcp_tool.json", []string{"```json\n{\n  \"owner\": \"ada\",", "\"title\": \"Cart total races\""}, "", question.RiskMedium},
+		}
+		e := newPolicyEnv(t, Config{}).at(rev)
+		s := e.connect(t, "claude-code", nil)
+		ctx := context.Background()
+		for _, c := range cases {
+			raw, rc := loadRecorded(t, c.file)
+			for _, allow := range []bool{true, false} {
+				resp := accept(`"allow"`)
+				if !allow {
+					resp = question.Response{Action: question.Decline, Note: "not on this branch", Via: question.ViaDialog}
 				}
-			} else if pr.Behavior != "deny" || pr.UpdatedInput != nil || !strings.Contains(pr.Message, "not on this branch") || !strings.Contains(pr.Message, id) {
-				t.Errorf("%s deny: %s", c.file, text)
-			}
-			q, _, err := e.broker.Get(id)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if q.Kind != question.KindApproval || q.Tool != ToolPermission || q.Origin != question.OriginPermission || q.Action != rc.ToolName || q.Message != rc.ToolName || q.Risk != c.wantRisk || q.AgentReason != c.wantReason {
-				t.Errorf("%s: question %+v", c.file, q)
-			}
-			if q.Risk == question.RiskHigh && q.RiskWhy == "" {
-				t.Errorf("%s: high with no reason", c.file)
-			}
-			if !bytes.Equal(q.Input, mustCompact(rc.Input)) {
-				t.Errorf("%s: the question carries input %s", c.file, q.Input)
-			}
-			for _, d := range c.wantDetails {
-				if !strings.Contains(q.Details, d) {
-					t.Errorf("%s: details lack %q:\n%s", c.file, d, q.Details)
+				asked := e.person(t, resp)
+				pr, text := callPermission(t, ctx, s, raw)
+				id := <-asked
+				if allow {
+					var want bytes.Buffer
+					_ = json.Compact(&want, rc.Input)
+					if wantText := `{"behavior":"allow","updatedInput":` + want.String() + `}`; text != wantText {
+						t.Errorf("%s allow: text\n%s\nwant\n%s", c.file, text, wantText)
+					}
+				} else if pr.Behavior != "deny" || pr.UpdatedInput != nil || !strings.Contains(pr.Message, "not on this branch") || !strings.Contains(pr.Message, id) {
+					t.Errorf("%s deny: %s", c.file, text)
+				}
+				q, _, err := e.broker.Get(idOf(id))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if q.Kind != question.KindApproval || q.Tool != ToolPermission || q.Origin != question.OriginPermission || q.Action != rc.ToolName || q.Message != rc.ToolName || q.Risk != c.wantRisk || q.AgentReason != c.wantReason {
+					t.Errorf("%s: question %+v", c.file, q)
+				}
+				if q.Risk == question.RiskHigh && q.RiskWhy == "" {
+					t.Errorf("%s: high with no reason", c.file)
+				}
+				if !bytes.Equal(q.Input, mustCompact(rc.Input)) {
+					t.Errorf("%s: the question carries input %s", c.file, q.Input)
+				}
+				for _, d := range c.wantDetails {
+					if !strings.Contains(q.Details, d) {
+						t.Errorf("%s: details lack %q:\n%s", c.file, d, q.Details)
+					}
 				}
 			}
 		}
-	}
+	})
 }
 
 func TestPermissionPromptRuleDecidesWithoutDialog(t *testing.T) {
@@ -155,26 +157,28 @@ func TestPermissionPromptRuleDecidesWithoutDialog(t *testing.T) {
 // message naming the open question; the retry re-attaches and collects the answer.
 func TestPermissionPromptPendingThenRetry(t *testing.T) {
 	t.Parallel()
-	e := newPolicyEnv(t, Config{Windows: []WindowRule{{Match: "claude-code", Window: 300 * time.Millisecond}}})
-	s := e.connect(t, "claude-code", nil)
-	ctx := context.Background()
-	raw, rc := loadRecorded(t, "edit.json")
-	pr, text := callPermission(t, ctx, s, raw)
-	p := e.waitPending(t, 1)
-	id := p[0].ID
-	if pr.Behavior != "deny" || !strings.Contains(pr.Message, id) || !strings.Contains(pr.Message, "stays open") || !strings.Contains(pr.Message, "retry") {
-		t.Fatalf("pending: %s", text)
-	}
-	if err := e.broker.Answer(id, accept(`"allow"`)); err != nil {
-		t.Fatal(err)
-	}
-	pr, _ = callPermission(t, ctx, s, raw)
-	if pr.Behavior != "allow" || string(pr.UpdatedInput) != string(mustCompact(rc.Input)) {
-		t.Fatalf("retry: %+v", pr)
-	}
-	if n := e.asked.Load(); n != 1 {
-		t.Fatalf("%d questions asked; the retry must re-attach to the first", n)
-	}
+	eachRevision(t, func(t *testing.T, rev string) {
+		e := newPolicyEnv(t, Config{Windows: []WindowRule{{Match: "claude-code", Window: 300 * time.Millisecond}}}).at(rev)
+		s := e.connect(t, "claude-code", nil)
+		ctx := context.Background()
+		raw, rc := loadRecorded(t, "edit.json")
+		pr, text := callPermission(t, ctx, s, raw)
+		p := e.waitPending(t, 1)
+		id := p[0].ID
+		if pr.Behavior != "deny" || !strings.Contains(pr.Message, id) || !strings.Contains(pr.Message, "stays open") || !strings.Contains(pr.Message, "retry") {
+			t.Fatalf("pending: %s", text)
+		}
+		if err := e.broker.Answer(idOf(id), accept(`"allow"`)); err != nil {
+			t.Fatal(err)
+		}
+		pr, _ = callPermission(t, ctx, s, raw)
+		if pr.Behavior != "allow" || string(pr.UpdatedInput) != string(mustCompact(rc.Input)) {
+			t.Fatalf("retry: %+v", pr)
+		}
+		if n := e.asked.Load(); n != 1 {
+			t.Fatalf("%d questions asked; the retry must re-attach to the first", n)
+		}
+	})
 }
 
 func TestPermissionPromptAwayRejects(t *testing.T) {
@@ -257,7 +261,7 @@ func TestPermissionPromptShowsAndFingerprintsWholeInput(t *testing.T) {
 		if id == p[0].ID || pr.Behavior != "deny" {
 			t.Fatalf("%d: a retry with a different input collected the earlier allow: %+v", i, pr)
 		}
-		q, _, _ := e.broker.Get(id)
+		q, _, _ := e.broker.Get(idOf(id))
 		if i == 0 && !strings.Contains(q.Details, "- **⚠ `dangerouslyDisableSandbox`: `true`** (changes what runs)") {
 			t.Errorf("hidden key not shown:\n%s", q.Details)
 		}

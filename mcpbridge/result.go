@@ -44,14 +44,14 @@ type toolResult struct {
 // pendingResult says the person has not answered q yet.
 func (b *Bridge) pendingResult(c caller, q question.Question) *toolResult {
 	return &toolResult{
-		QuestionID:        q.ID,
+		QuestionID:        b.ref(c, q.ID),
 		Tool:              q.Tool,
 		Question:          q.Message,
 		Status:            string(question.StatePending),
 		ElapsedMS:         time.Since(q.Created).Milliseconds(),
 		ClientElicitation: c.elicitation,
 		NextStep: fmt.Sprintf("The user has not answered yet; the question stays open until %s. Call get_answer with question_id %q to keep waiting. Do not proceed without the answer and do not ask again.",
-			q.Deadline.UTC().Format(time.RFC3339), q.ID),
+			q.Deadline.UTC().Format(time.RFC3339), b.ref(c, q.ID)),
 	}
 }
 
@@ -66,7 +66,7 @@ func (b *Bridge) finished(c caller, q question.Question, r *question.Result) (*t
 			"Do not act on it again: ask again if you need to do it again", q.ID)
 	}
 	out := &toolResult{
-		QuestionID: q.ID, Tool: q.Tool, Question: q.Message, Status: string(r.Outcome), AnsweredBy: string(r.DecidedBy),
+		QuestionID: b.ref(c, q.ID), Tool: q.Tool, Question: q.Message, Status: string(r.Outcome), AnsweredBy: string(r.DecidedBy),
 		Reason: string(r.Reason), Via: string(r.Via), Message: r.Note, RuleID: r.RuleID,
 		ElapsedMS: r.DecidedAt.Sub(q.Created).Milliseconds(), ClientElicitation: c.elicitation,
 	}

@@ -76,8 +76,13 @@ func (b *Bridge) getAnswer(ctx context.Context, c caller, spec *toolSpec, raw js
 	if in.WaitSeconds != nil && (*in.WaitSeconds < 0 || *in.WaitSeconds > MaxWaitSeconds) {
 		return nil, argErrorf("wait_seconds: must be between 0 and %d, got %d", MaxWaitSeconds, *in.WaitSeconds)
 	}
-	q, res, err := b.cfg.Broker.Get(in.QuestionID)
-	if errors.Is(err, question.ErrNotFound) || (err == nil && !b.attach.owns(q.ID, c.owner())) {
+	id, mine := b.resolve(c, in.QuestionID)
+	if !mine {
+		// Another asker's question is as unknown as no question at all.
+		return nil, argErrorf("question_id: no question %q; use the question_id from an earlier result", in.QuestionID)
+	}
+	q, res, err := b.cfg.Broker.Get(id)
+	if errors.Is(err, question.ErrNotFound) {
 		// Another asker's question is as unknown as no question at all.
 		return nil, argErrorf("question_id: no question %q; use the question_id from an earlier result", in.QuestionID)
 	} else if err != nil {
@@ -107,18 +112,19 @@ func (b *Bridge) cancelQuestion(c caller, spec *toolSpec, raw json.RawMessage) (
 	if in.QuestionID == "" {
 		return nil, argErrorf("question_id: required")
 	}
-	if !b.attach.owns(in.QuestionID, c.owner()) {
+	id, mine := b.resolve(c, in.QuestionID)
+	if !mine {
 		// Another asker's question is as unknown as no question at all.
 		return nil, argErrorf("question_id: no question %q", in.QuestionID)
 	}
-	err := b.cfg.Broker.Withdraw(in.QuestionID)
+	err := b.cfg.Broker.Withdraw(id)
 	if err != nil && !errors.Is(err, question.ErrNotPending) {
 		if errors.Is(err, question.ErrNotFound) {
 			return nil, argErrorf("question_id: no question %q", in.QuestionID)
 		}
 		return nil, err
 	}
-	q, res, gerr := b.cfg.Broker.Get(in.QuestionID)
+	q, res, gerr := b.cfg.Broker.Get(id)
 	if gerr != nil {
 		return nil, gerr
 	}

@@ -1,0 +1,130 @@
+package mcpbridge
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/asktray/asktray/app/question"
+)
+
+// modernCall is a tools/call of MCP 2026-07-28 as it goes on the wire: no
+// session, the version, the client and its capabilities in _meta, and key
+// as the idempotency key.
+func modernCall(id int, tool, args, key string) string {
+	return `{"jsonrpc":"2.0","id":` + strings.Repeat("1", id) + `,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args +
+		`,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"raw-modern","version":"1"},` +
+		`"io.modelcontextprotocol/clientCapabilities":{},"` + MetaIdempotencyKey + `":"` + key + `"}}}`
+}
+
+// postModern POSTs body with the headers 2026-07-28 requires; it returns
+// when the response ends or ctx does (the stream dropped).
+func postModern(ctx context.Context, url, tool, body string) (string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		return "", err
+	}
+	for k, v := range map[string]string{"Authorization": "Bearer " + testToken, "Content-Type": "application/json",
+		"Accept": "application/json, text/event-stream", "Mcp-Protocol-Version": modern, "Mcp-Method": "tools/call", "Mcp-Name": tool} {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	var b strings.Builder
+	_, err = io.Copy(&b, resp.Body)
+	return b.String(), err
+}
+
+// TestModernDroppedStreamReissue: at 2026-07-28 a dropped response stream
+// loses the call and the client re-issues it with a new request id. A call
+// whose stream dropped mid-wait leaves its question open; the person's
+// late answer reaches the re-issued call (same idempotency key) exactly
+// once, with no second dialog; the next re-issue asks anew.
+func TestModernDroppedStreamReissue(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Config{DefaultWindow: 2 * time.Second})
+	const key = "k-0123456789abcdef-dropped"
+	args := `{"question":"Which port?"}`
+	ctx, drop := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := postModern(ctx, e.url, ToolAskText, modernCall(1, ToolAskText, args, key))
+		errc <- err
+	}()
+	q := e.waitPending(t, 1)[0]
+	drop() // the stream drops mid-wait, with no notifications/cancelled
+	if err := <-errc; err == nil {
+		t.Fatal("the dropped call returned a result")
+	}
+	if err := e.broker.Answer(q.ID, accept(`"8080"`)); err != nil {
+		t.Fatalf("the question did not stay open after the stream dropped: %v", err)
+	}
+
+	// The client re-issues the call: the Go SDK at 2026-07-28, same key.
+	s := e.at(modern).connect(t, "raw-modern", nil)
+	reissue := func() map[string]any {
+		r, err := s.CallTool(context.Background(), &mcp.CallToolParams{Name: ToolAskText, Arguments: map[string]any{"question": "Which port?"},
+			Meta: mcp.Meta{MetaIdempotencyKey: key}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, _, _ := decodeResult(t, r)
+		return m
+	}
+	got := reissue()
+	if got["status"] != "answered" || got["answer"] != "8080" || idOf(got["question_id"]) != q.ID {
+		t.Fatalf("re-issued call: %v", got)
+	}
+	// Delivered once: the same call again is a new question, not the answer again.
+	got = reissue()
+	if got["status"] != "pending" || idOf(got["question_id"]) == q.ID || got["answer"] != nil {
+		t.Fatalf("second re-issue: %v", got)
+	}
+	if n := len(e.broker.Pending()); n != 1 {
+		t.Fatalf("%d pending, want the one new question", n)
+	}
+}
+
+// TestModernWithoutKeyNeverShares: at 2026-07-28 a call without an
+// idempotency key is its own asker: another call of the same client
+// asking the same thing gets its own question, never the first's answer;
+// a key too short to be unguessable is an isError naming it.
+func TestModernWithoutKeyNeverShares(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Config{})
+	c := mcp.NewClient(&mcp.Implementation{Name: "twin", Version: "1"}, nil)
+	s, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: e.url,
+		HTTPClient: &http.Client{Transport: bearer{http.DefaultTransport}}, MaxRetries: -1}, &mcp.ClientSessionOptions{ProtocolVersion: modern})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	args := map[string]any{"action": "Drop the staging database", "wait": false}
+	first, _, _ := call(t, ctx, s, ToolApproval, args)
+	if err := e.broker.Answer(idOf(first["question_id"]), accept(`"allow"`)); err != nil {
+		t.Fatal(err)
+	}
+	got, text, _ := call(t, ctx, s, ToolApproval, args)
+	if got["decision"] == "allow" || idOf(got["question_id"]) == idOf(first["question_id"]) {
+		t.Fatalf("a keyless call took another call's allow: %s", text)
+	}
+	r, err := s.CallTool(ctx, &mcp.CallToolParams{Name: ToolAskText, Arguments: map[string]any{"question": "Port?"}, Meta: mcp.Meta{MetaIdempotencyKey: "short"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, text, isErr := decodeResult(t, r); !isErr || !strings.Contains(text, MetaIdempotencyKey) || !strings.Contains(text, "16") {
+		t.Fatalf("short key: isError %v %s", isErr, text)
+	}
+	if _, res, err := e.broker.Get(idOf(first["question_id"])); err != nil || res == nil || res.Outcome != question.Answered {
+		t.Fatalf("first question: %+v %v", res, err)
+	}
+}
