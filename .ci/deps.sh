@@ -57,6 +57,9 @@ test_pkgs=(xvfb xauth dbus dunst libglib2.0-bin libnotify-bin xdotool
 # A window manager for the dialog tests that need one (ui/xvfbtest: a new
 # question must not take focus from an open dialog, as openbox would give it).
 test_pkgs+=(openbox)
+# A tiling window manager (ui/xvfbtest: a dialog floats, as under sway, instead of
+# taking half the screen).
+test_pkgs+=(i3-wm)
 # Headless Chromium for the question pages' real-browser tests (app/webask).
 test_pkgs+=(chromium)
 # The page tests of another local user and of an agent with a shell: curl.

@@ -94,7 +94,7 @@ func (w *trayHostWatch) Close() {
 func noTrayHint(desktop string) string {
 	lead := "This desktop shows no tray icons, so Asktray has none. Its window is here instead: " +
 		"start Asktray again (from the menu or 'asktray') to bring it back."
-	for _, d := range strings.Split(strings.ToLower(desktop), ":") {
+	for d := range strings.SplitSeq(strings.ToLower(desktop), ":") {
 		switch d {
 		case "gnome", "gnome-classic", "gnome-flashback", "unity", "pop", "ubuntu":
 			return lead + " For a tray icon, install and turn on the GNOME Shell extension " +

@@ -33,6 +33,8 @@ type questionDialog struct {
 	closePopup func()        // closes popup
 
 	reused   bool // the window was shown before, for an earlier question
+	pinned   bool // its size is fixed for its first map (wmtype.go)
+	typed    bool // markShown ran
 	built    struct{ content, fit time.Duration }
 	shownAt  time.Time
 	visible  bool
@@ -125,7 +127,9 @@ func (d *questionDialog) show(center bool) {
 	if center {
 		d.win.CenterOnScreen()
 	}
+	d.pinFirstMap()
 	d.win.Show()
+	d.markShown()
 	if center && d.reused {
 		// Fyne shows a window again where it last saw it, which is not yet
 		// where CenterOnScreen has just asked for.
@@ -254,6 +258,7 @@ func (d *questionDialog) tick() {
 
 // guardChanged enables the answer buttons exactly while the guard is armed.
 func (d *questionDialog) guardChanged() {
+	d.unpin()
 	armed := d.guard.armed && !d.done
 	for _, b := range d.buttons {
 		if armed {

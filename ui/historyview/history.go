@@ -219,9 +219,9 @@ func (h *Window) build() {
 		selects,
 	)
 	split := container.NewHSplit(container.NewStack(h.list, container.NewCenter(h.empty)), h.detail.root)
-	split.SetOffset(0.6)
+	split.SetOffset(sideOffset)
 	bottom := container.NewHBox(h.status, layout.NewSpacer())
-	content := container.NewBorder(container.NewPadded(top), container.NewPadded(bottom), nil, nil, split)
+	content := container.NewBorder(container.NewPadded(top), container.NewPadded(bottom), nil, nil, newAdaptiveSplit(split))
 	h.win.SetContent(content)
 	h.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault},
 		func(fyne.Shortcut) { h.win.Canvas().Focus(h.search) })
