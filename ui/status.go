@@ -9,6 +9,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"fyne.io/systray"
 	"github.com/godbus/dbus/v5"
+
+	"github.com/asktray/asktray/ui/internal/uikit"
 )
 
 // statusPendingMax is how many pending questions the status window lists
@@ -56,7 +58,8 @@ func (t *tray) newStatusWindow() *statusWindow {
 			t.setAway(on)
 		}
 	})
-	w.SetContent(container.NewVBox(
+	// Repainted at its first configure: on sway it opened blank otherwise.
+	w.SetContent(uikit.RepaintOnResize(container.NewVBox(
 		s.hint,
 		widget.NewLabelWithStyle("Asktray is running", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		t.statusCount,
@@ -74,7 +77,7 @@ func (t *tray) newStatusWindow() *statusWindow {
 			widget.NewButton("Hide", w.Hide),
 			widget.NewButton("Quit", t.confirmQuit),
 		),
-	))
+	)))
 	w.SetCloseIntercept(w.Hide)
 	w.Resize(fyne.NewSize(520, 0))
 	w.CenterOnScreen()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/ui/internal/uikit"
 )
 
 // History window settings.
@@ -222,7 +223,7 @@ func (h *Window) build() {
 	split.SetOffset(sideOffset)
 	bottom := container.NewHBox(h.status, layout.NewSpacer())
 	content := container.NewBorder(container.NewPadded(top), container.NewPadded(bottom), nil, nil, newAdaptiveSplit(split))
-	h.win.SetContent(content)
+	h.win.SetContent(uikit.RepaintOnResize(content))
 	h.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault},
 		func(fyne.Shortcut) { h.win.Canvas().Focus(h.search) })
 	h.win.Resize(fyne.NewSize(1000, 640))
