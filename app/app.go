@@ -69,7 +69,8 @@ type Options struct {
 // Env is what the UI needs from the app.
 type Env struct {
 	// SetShow registers what a second start of the app does: bring the
-	// UI's window to the front. fn is called on a control-socket goroutine.
+	// UI's window to the front. fn is called on a control-socket goroutine;
+	// nil (the UI stopping) says there is no window to show any more.
 	SetShow func(fn func())
 	// SetAlert registers how the UI tells the person that wrong login
 	// passwords, given on terminals or question pages, locked approving

@@ -236,7 +236,7 @@ func startServers(o Options, c *core, quit func(), down *closers) (*servers, err
 // showUI brings the UI's window to the front, if the UI registered how. It
 // runs on a control-socket goroutine.
 func (s *servers) showUI() bool {
-	if f := s.show.Load(); f != nil {
+	if f := s.show.Load(); f != nil && *f != nil {
 		(*f)()
 		return true
 	}

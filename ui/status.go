@@ -125,7 +125,7 @@ func (t *tray) followTrayHost() (stop func()) {
 		t.env.Log.Info("no session bus: cannot tell whether a tray shows the icon", "err", err)
 		return func() {}
 	}
-	w, err := watchTrayHost(conn, func(present bool) { fyne.Do(func() { t.trayHostChanged(present) }) })
+	w, err := watchTrayHost(conn, func(present bool) { t.gate.do(func() { t.trayHostChanged(present) }) })
 	if err != nil {
 		conn.Close()
 		t.env.Log.Info("cannot follow the tray host", "err", err)
@@ -148,7 +148,7 @@ func (t *tray) trayHostChanged(present bool) {
 		t.env.Log.Warn("no tray host (org.kde.StatusNotifierWatcher) on the session bus: the tray icon shows nowhere")
 		if !t.toldNoHost {
 			time.AfterFunc(t.hostGrace, func() {
-				fyne.Do(func() {
+				t.gate.do(func() {
 					if !t.hostPresent {
 						t.noTrayHost()
 					}

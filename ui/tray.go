@@ -43,19 +43,19 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 	t.open = dlg.Open
 	t.history.OnOpenDialog = dlg.Open
 	t.install()
-	serveTrayClicks(func() { fyne.Do(t.showStatus) })
+	serveTrayClicks(func() { t.gate.do(t.showStatus) })
 	if runtime.GOOS != "darwin" && runtime.GOOS != "windows" {
 		// The tray icon is a StatusNotifierItem: without a tray host it
 		// shows nowhere, and the person must be told how to reach the app.
 		defer t.followTrayHost()()
 	}
 	if env.SetShow != nil {
-		env.SetShow(func() { fyne.Do(t.showStatus) })
+		env.SetShow(func() { t.gate.do(t.showStatus) })
 	}
-	note := newNotifier(env.Log, func(id string) { fyne.Do(func() { dlg.Open(id) }) }, env.Settings.NotificationSound)
+	note := newNotifier(env.Log, func(id string) { t.gate.do(func() { dlg.Open(id) }) }, env.Settings.NotificationSound)
 	if env.WebURL != nil {
 		note.webURL = env.WebURL
-		note.onBrowser = func(id string) { fyne.Do(func() { openPage(a, env.WebURL(id), env.Log) }) }
+		note.onBrowser = func(id string) { t.gate.do(func() { openPage(a, env.WebURL(id), env.Log) }) }
 	}
 	note.start()
 	defer note.close() // joins the notifier's worker
@@ -66,7 +66,7 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 	// the history; notifications are queued, in the same order, for the
 	// notifier's worker goroutine, since a D-Bus call may take a moment.
 	t.dialogs, t.note = dlg, note
-	stop := env.Broker.Subscribe(func(ev question.Event) { fyne.Do(func() { t.handle(ev) }) })
+	stop := env.Broker.Subscribe(func(ev question.Event) { t.gate.do(func() { t.handle(ev) }) })
 	defer stop()
 	defer t.followPolicy()()
 	if env.Policy != nil {
@@ -91,7 +91,7 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 	}
 	go func() {
 		<-ctx.Done()
-		fyne.Do(a.Quit)
+		t.gate.do(t.quitApp)
 	}()
 	a.Run()
 	return nil
@@ -101,6 +101,7 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 type tray struct {
 	app  fyne.App
 	env  app.Env
+	gate uiGate          // hands other goroutines' work to the Fyne goroutine until Quit
 	open func(id string) // shows a question's dialog; nil until dialogs exist
 
 	menu     *fyne.Menu
@@ -316,13 +317,24 @@ func questionLabel(q question.Question) string {
 	return q.Client.DisplayName() + ": " + ellipsis.Cut(text, 48)
 }
 
+// quitApp ends Fyne's loop, and with it Run. From now on nothing from
+// another goroutine reaches the UI (uiGate), and a second start of the app
+// is told the window cannot be shown. Runs on the Fyne goroutine.
+func (t *tray) quitApp() {
+	if t.env.SetShow != nil {
+		t.env.SetShow(nil)
+	}
+	t.gate.stop()
+	t.app.Quit()
+}
+
 // confirmQuit quits at once when no question is pending (notices only
 // tell: they end with the app unasked); otherwise it asks first, since
 // quitting ends every pending question as interrupted.
 func (t *tray) confirmQuit() {
 	n, _ := present.Waiting(t.env.Broker.Pending())
 	if n == 0 {
-		t.app.Quit()
+		t.quitApp()
 		return
 	}
 	if t.quit != nil {
@@ -335,7 +347,7 @@ func (t *tray) confirmQuit() {
 	msg.Wrapping = fyne.TextWrapWord
 	stay := widget.NewButton("Keep running", func() { w.Close() })
 	stay.Importance = widget.HighImportance
-	quit := widget.NewButton("Quit", t.app.Quit)
+	quit := widget.NewButton("Quit", t.quitApp)
 	quit.Importance = widget.DangerImportance
 	w.SetContent(container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), quit, stay)))
 	w.SetOnClosed(func() { t.quit = nil })

@@ -57,7 +57,7 @@ func (t *tray) followPolicy() (cancel func()) {
 	if t.env.Policy == nil {
 		return func() {}
 	}
-	return t.env.Policy.Subscribe(func() { fyne.Do(t.policyChanged) })
+	return t.env.Policy.Subscribe(func() { t.gate.do(t.policyChanged) })
 }
 
 // policyChanged follows the policy: away on or off, and the rules shown
