@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # agents.sh — installs the coding agents pinned in
 # app/hook/realagents/package-lock.json (Claude Code, Codex, Copilot CLI, each
-# with its native linux-x64 binary from an optional dependency, and Gemini
-# CLI, a JavaScript bundle run by node) into a cache
+# with its native linux-x64 binary from an optional dependency, Gemini
+# CLI, a JavaScript bundle run by node, and opencode's and Kilo's binary
+# packages, opencode-linux-x64 and @kilocode/cli-linux-x64, themselves) into a cache
 # directory outside the repository, and prints that node_modules directory on
 # stdout (progress goes to stderr). Idempotent: `npm ci` runs only when the
 # lock file changed since the last install (a stamp in node_modules records
@@ -36,7 +37,7 @@ if [[ "$(cat "$modules/.asktray-lock-sha256" 2>/dev/null)" != "$want" ]]; then
 		echo "agents: npm not found (Debian: apt-get install nodejs npm; .ci/deps.sh installs it)" >&2
 		exit 1
 	fi
-	echo "agents: npm ci in $cache (Claude Code, Codex, Copilot CLI, Gemini CLI)" >&2
+	echo "agents: npm ci in $cache (Claude Code, Codex, Copilot CLI, Gemini CLI, opencode)" >&2
 	mkdir -p "$cache"
 	cp "$src/package.json" "$src/package-lock.json" "$cache/"
 	start=$(date +%s)

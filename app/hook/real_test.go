@@ -11,7 +11,8 @@ import (
 
 // TestParseRealAgentPayloads parses every payload the real agents sent in
 // app/hook/realagents (testdata/AGENT/real/EVENT.json: Claude Code 2.1.332,
-// Codex 0.171.0, Copilot CLI 1.0.102, Gemini CLI 0.61.0), with no --event unless the payload
+// Codex 0.171.0, Copilot CLI 1.0.102, Gemini CLI 0.61.0; opencode 1.18.33's bus events as
+// asktray's plugin hands them over), with no --event unless the payload
 // names no event (Copilot CLI's agentStop, postToolUse, sessionEnd and
 // userPromptSubmitted, which fail without it): each names its event, its session, its working directory and, for a tool's event, the
 // tool and its command; each of Codex's names its turn, and its
@@ -45,13 +46,17 @@ func TestParseRealAgentPayloads(t *testing.T) {
 			t.Errorf("%s: %v", f, err)
 			continue
 		}
-		if !strings.EqualFold(p.Event, NormalizeEvent(event)) || p.SessionID == "" || p.Cwd != "/tmp/realagents/work" {
+		want := NormalizeEvent(event)
+		if a == Opencode && event == "permission.replied" && strings.Contains(string(b), `"reply":"reject"`) {
+			want = PostToolUseFailure // rejected in opencode: the call did not run
+		}
+		if !strings.EqualFold(p.Event, want) || p.SessionID == "" || p.Cwd != "/tmp/realagents/work" {
 			t.Errorf("%s: event %q session %q cwd %q", f, p.Event, p.SessionID, p.Cwd)
 		}
 		if a == Codex {
 			codexTurns[p.TurnID] = true
 		}
-		if p.Event != PermissionRequest && p.Event != PostToolUse {
+		if p.Event != PermissionRequest && p.Event != PostToolUse && p.Event != PostToolUseFailure {
 			continue
 		}
 		var in struct {

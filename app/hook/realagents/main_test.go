@@ -174,6 +174,7 @@ var agentBins = map[string]string{
 	"copilot-cli": "@github/copilot-linux-x64/copilot",
 	// Gemini CLI is JavaScript (bundle/gemini.js), run by node.
 	"gemini-cli": "@google/gemini-cli/bundle/gemini.js",
+	"opencode":   "opencode-linux-x64/bin/opencode",
 }
 
 func agentBin(t *testing.T, agent string) string {

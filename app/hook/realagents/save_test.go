@@ -27,11 +27,14 @@ func (s *session) savePayloads(root string) {
 		var ev struct {
 			Hook    string `json:"hook_event_name"`
 			Copilot string `json:"hookName"`
+			Plugin  struct {
+				Type string `json:"type"`
+			} `json:"event"` // opencode's, as asktray's plugin hands it over
 		}
 		if json.Unmarshal([]byte(r.Stdin), &ev) != nil {
 			continue
 		}
-		name := ev.Hook + ev.Copilot
+		name := ev.Hook + ev.Copilot + ev.Plugin.Type
 		if i := slices.Index(r.Args, "--event"); name == "" && i >= 0 && i+1 < len(r.Args) {
 			// Copilot CLI's userPromptSubmitted, postToolUse and agentStop
 			// name no event (1.0.102): the entry's --event does.

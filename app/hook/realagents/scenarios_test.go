@@ -266,7 +266,7 @@ func (s *session) turnHooks(path string) []hookRecord {
 	if !waitUntil(5*time.Second, func() bool {
 		recs = recs[:0]
 		for _, r := range s.hooksFor(path) {
-			if strings.Contains(r.Stdin, `"tool_name"`) || strings.Contains(r.Stdin, `"toolName"`) {
+			if strings.Contains(r.Stdin, `"tool_name"`) || strings.Contains(r.Stdin, `"toolName"`) || strings.Contains(r.Stdin, `"type":"permission.asked"`) {
 				recs = append(recs, r)
 			}
 		}

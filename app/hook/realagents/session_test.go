@@ -17,8 +17,13 @@ type agentSpec struct {
 	// its provider, its folder trusted) and returns its environment.
 	setup func(s *session) []string
 	argv  func(s *session) []string
-	// ready is what the screen shows once the agent takes a prompt.
-	ready string
+	// ready is what the screen shows once the agent takes a prompt, and
+	// readyWithin how soon (60 s when 0).
+	ready       string
+	readyWithin time.Duration
+	// promptWithin is how soon the model must get a prompt after its
+	// Enter (5 s when 0).
+	promptWithin time.Duration
 	// ownPrompt is what the screen shows while the agent asks in its own
 	// permission prompt.
 	ownPrompt string
@@ -47,6 +52,10 @@ type agentSpec struct {
 	// beforeApp, if set, prepares the data dir before the app first starts
 	// (the person's standing rules).
 	beforeApp func(s *session)
+	// warmUp, when not nil, runs a first turn once the agent is ready, so
+	// that the scenarios' bounds do not count what only a session's first
+	// turn does (opencode's session, title and tools).
+	warmUp func(s *session)
 }
 
 // session is one agent running in a terminal with a scratch HOME, its hooks
@@ -101,7 +110,14 @@ func startSession(t *testing.T, spec agentSpec) *session {
 	if spec.firstRun != nil {
 		spec.firstRun(s)
 	}
-	s.term.expect(spec.ready, 60*time.Second)
+	limit := 60 * time.Second
+	if spec.readyWithin > 0 {
+		limit = spec.readyWithin
+	}
+	s.term.expect(spec.ready, limit)
+	if spec.warmUp != nil {
+		spec.warmUp(s)
+	}
 	return s
 }
 
@@ -112,8 +128,12 @@ func (s *session) ask(command string) {
 	s.t.Helper()
 	prompt := "RUN<<" + command + ">>"
 	s.term.typeLine(prompt)
+	limit := 5 * time.Second
+	if s.spec.promptWithin > 0 {
+		limit = s.spec.promptWithin
+	}
 	for range 3 {
-		if waitUntil(5*time.Second, func() bool { return s.model.saw(prompt) }) {
+		if waitUntil(limit, func() bool { return s.model.saw(prompt) }) {
 			return
 		}
 		s.term.keys("Enter")
