@@ -65,5 +65,5 @@ func closedPeer(p net.Conn) bool {
 	_ = p.SetReadDeadline(time.Now().Add(5 * time.Second))
 	_, err := p.Read(make([]byte, 1))
 	var ne net.Error
-	return err != nil && !(errors.As(err, &ne) && ne.Timeout())
+	return err != nil && (!errors.As(err, &ne) || !ne.Timeout())
 }

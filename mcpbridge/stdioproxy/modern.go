@@ -3,6 +3,7 @@ package stdioproxy
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"sync"
 )
 
@@ -75,9 +76,7 @@ func (s *modernClient) complete(m *message) bool {
 	if mm, ok := params["_meta"]; ok && json.Unmarshal(mm, &have) != nil {
 		return false
 	}
-	for k, v := range meta {
-		have[k] = v
-	}
+	maps.Copy(have, meta)
 	var err error
 	if params["_meta"], err = json.Marshal(have); err != nil {
 		return false
