@@ -31,6 +31,7 @@ var frozenPayloads = map[hook.Agent]string{
 	hook.ClaudeCode: `{"session_id":"s-cc","cwd":"/w","permission_mode":"default","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"touch /tmp/never"}}`,
 	hook.Codex:      `{"session_id":"s-cx","turn_id":"t1","cwd":"/w","hook_event_name":"PermissionRequest","model":"m","permission_mode":"default","tool_name":"Bash","tool_input":{"command":"touch /tmp/never"}}`,
 	hook.CopilotCLI: `{"hookName":"permissionRequest","sessionId":"s-cp","timestamp":1764720000000,"cwd":"/w","toolName":"bash","toolInput":{"command":"touch /tmp/never"}}`,
+	hook.Kilo:       `{"directory":"/w","event":{"type":"permission.asked","properties":{"id":"per_2","sessionID":"s-kc","permission":"bash","patterns":["touch /tmp/never"],"metadata":{"command":"touch /tmp/never"},"always":["touch *"],"tool":{"messageID":"msg_1","callID":"call_1"}}}}`,
 	hook.Opencode:   `{"directory":"/w","event":{"type":"permission.asked","properties":{"id":"per_1","sessionID":"s-oc","permission":"bash","patterns":["touch /tmp/never"],"metadata":{"command":"touch /tmp/never"},"always":["touch *"],"tool":{"messageID":"msg_1","callID":"call_1"}}}}`,
 	hook.GeminiCLI:  `{"session_id":"s-gm","cwd":"/w","hook_event_name":"BeforeTool","timestamp":"2026-12-05T03:33:59.441Z","tool_name":"run_shell_command","tool_input":{"command":"rm -rf /tmp/never"}}`,
 }

@@ -163,6 +163,9 @@ func TestGoodEntries(t *testing.T) {
 			b, _ = json.Marshal(doc)
 			mkfile(t, cfg, string(b))
 		}
+		if a == string(hook.Kilo) {
+			mkfile(t, filepath.Join(filepath.Dir(filepath.Dir(h.Path)), "kilo.json"), `{"permission": {"bash": "ask"}}`)
+		}
 	}
 	r := s.check()
 	if !r.OK() {

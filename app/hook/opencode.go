@@ -39,7 +39,7 @@ func init() {
 			"permission.replied": PostToolUse,
 		},
 		Answer: ReplyBody, AsksToo: true, ShellTools: []string{"bash"},
-		Unwrap: unwrapPluginEvent, Trust: opencodeTrust,
+		Unwrap: unwrapPluginEvent, Trust: askRuleTrust("opencode", "opencode.json", "opencode.jsonc", "config.json"),
 		Settings: Settings{
 			File: func(home string, getenv func(string) string) string {
 				return filepath.Join(xdgConfig(home, getenv), "opencode", "plugins", "asktray.js")
@@ -63,27 +63,34 @@ func xdgConfig(home string, getenv func(string) string) string {
 	return filepath.Join(home, ".config")
 }
 
-// opencodeTrust says whether a "permission" rule in opencode's global
-// config (or the project's, env.Cwd) says "ask": without one opencode asks
-// nothing, so nothing reaches the tray.
-func opencodeTrust(env TrustEnv) []TrustLine {
-	dir := filepath.Dir(filepath.Dir(env.HooksFile))
-	files := []string{filepath.Join(dir, "opencode.json"), filepath.Join(dir, "opencode.jsonc"), filepath.Join(dir, "config.json")}
-	if env.Cwd != "" {
-		files = append(files, filepath.Join(env.Cwd, "opencode.json"), filepath.Join(env.Cwd, "opencode.jsonc"))
-	}
-	var out []TrustLine
-	for _, f := range files {
-		m, exists, err := env.ReadJSON(f)
-		switch {
-		case err != nil:
-			out = append(out, TrustLine{Status: TrustNote, File: f, Text: "cannot read it: " + err.Error()})
-		case exists && saysAsk(m["permission"]):
-			return append(out, TrustLine{Status: TrustFine, File: f, Key: "permission", Text: "a rule says \"ask\": opencode asks there, and the tray with it"})
+// askRuleTrust says whether a "permission" rule in the agent's global
+// config (files, in the folder above its plugins folder) or the project's
+// (env.Cwd, the first two files) says "ask": without one opencode and its
+// fork Kilo ask nothing, so nothing reaches the tray. title is the agent
+// as a person calls it.
+func askRuleTrust(title string, files ...string) func(TrustEnv) []TrustLine {
+	return func(env TrustEnv) []TrustLine {
+		dir := filepath.Dir(filepath.Dir(env.HooksFile))
+		var paths []string
+		for _, f := range files {
+			paths = append(paths, filepath.Join(dir, f))
 		}
+		if env.Cwd != "" {
+			paths = append(paths, filepath.Join(env.Cwd, files[0]), filepath.Join(env.Cwd, files[1]))
+		}
+		var out []TrustLine
+		for _, f := range paths {
+			m, exists, err := env.ReadJSON(f)
+			switch {
+			case err != nil:
+				out = append(out, TrustLine{Status: TrustNote, File: f, Text: "cannot read it: " + err.Error()})
+			case exists && saysAsk(m["permission"]):
+				return append(out, TrustLine{Status: TrustFine, File: f, Key: "permission", Text: "a rule says \"ask\": " + title + " asks there, and the tray with it"})
+			}
+		}
+		return append(out, TrustLine{Status: TrustNote, File: paths[0], Key: "permission",
+			Text: "no rule says \"ask\", and " + title + "'s defaults allow most tools without asking, so nothing reaches the tray: set, for instance, \"permission\": {\"bash\": \"ask\"}"})
 	}
-	return append(out, TrustLine{Status: TrustNote, File: files[0], Key: "permission",
-		Text: "no rule says \"ask\", and opencode's defaults allow most tools without asking, so nothing reaches the tray: set, for instance, \"permission\": {\"bash\": \"ask\"}"})
 }
 
 // saysAsk reports whether v, a "permission" value, is "ask" or holds one.

@@ -96,3 +96,47 @@ func TestOpencode_PluginEntry(t *testing.T) {
 		t.Error("a plugin of someone else's reads as asktray's")
 	}
 }
+
+// TestKilo_ParsesWhatThePluginHands: Kilo 7.7.9's permission.asked, as the
+// same plugin hands it over, parses as opencode's does.
+func TestKilo_ParsesWhatThePluginHands(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile(filepath.Join("testdata", "kilo", "permission.asked.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Parse(Kilo, "", b)
+	var in struct {
+		Command string `json:"command"`
+	}
+	_ = json.Unmarshal(p.ToolInput, &in)
+	if err != nil || p.Event != PermissionRequest || p.ToolName != "bash" || in.Command != "echo AUTOREPLY > /tmp/oc/h5/work/k1" || p.Cwd != "/tmp/oc/h5/work" {
+		t.Errorf("parsed %+v, %v", p, err)
+	}
+	if got := strings.TrimSpace(string(Format(p, Reply{Behavior: Deny, Message: "no"}))); got != `{"reply":"reject","message":"no"}` {
+		t.Errorf("deny: %s", got)
+	}
+}
+
+// TestPluginAgents_AskRuleTrust: the doctor says when no permission rule
+// says "ask" (nothing would reach the tray), and names the file of one that
+// does, global or the project's.
+func TestPluginAgents_AskRuleTrust(t *testing.T) {
+	t.Parallel()
+	for _, a := range []Agent{Opencode, Kilo} {
+		sp, _ := Lookup(a)
+		file := sp.Settings.File("/h", func(string) string { return "" })
+		files := map[string]map[string]any{}
+		env := TrustEnv{HooksFile: file, Cwd: "/p", ReadJSON: func(path string) (map[string]any, bool, error) {
+			m, ok := files[path]
+			return m, ok, nil
+		}}
+		if l := sp.Trust(env); len(l) != 1 || l[0].Status != TrustNote || !strings.Contains(l[0].Text, `no rule says "ask"`) {
+			t.Errorf("%s without a rule: %+v", a, l)
+		}
+		files[filepath.Join("/p", map[Agent]string{Opencode: "opencode.json", Kilo: "kilo.json"}[a])] = map[string]any{"permission": map[string]any{"edit": "allow", "bash": map[string]any{"git *": "allow", "*": "ask"}}}
+		if l := sp.Trust(env); len(l) != 1 || l[0].Status != TrustFine || !strings.HasPrefix(l[0].File, "/p/") {
+			t.Errorf("%s with the project's rule: %+v", a, l)
+		}
+	}
+}
