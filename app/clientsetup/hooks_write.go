@@ -64,6 +64,12 @@ func (h Hooks) apply(out io.Writer, remove bool) error {
 	if h.spec.Settings.Plugin != nil {
 		return h.applyPlugin(out, remove)
 	}
+	return h.applyJSON(out, remove)
+}
+
+// applyJSON merges the hooks into, or takes them out of, the agent's JSON
+// hooks file.
+func (h Hooks) applyJSON(out io.Writer, remove bool) error {
 	path, old, mode, exists, err := readConfigFile(h.Path)
 	if err != nil {
 		return err
