@@ -15,7 +15,7 @@ import (
 
 // migration is a request_approval whose details are a Markdown code block.
 func migration(details string) question.Question {
-	return question.Question{Kind: question.KindApproval, Tool: "request_approval", Risk: question.RiskMedium,
+	return question.Question{Kind: question.KindApproval, Tool: "request_approval", Origin: question.OriginApproval, Risk: question.RiskMedium,
 		Action: "Run the database migration", Message: "Run the database migration", Cwd: "/home/u/shop",
 		Details: details}
 }

@@ -208,7 +208,7 @@ func clipFormEntries(d *questionDialog) {
 // deployApproval is a request_approval whose details are a Markdown
 // code block, as agents write them.
 func deployApproval(c question.Client) question.Question {
-	return question.Question{Kind: question.KindApproval, Tool: "request_approval", Client: c, Risk: question.RiskMedium,
+	return question.Question{Kind: question.KindApproval, Tool: "request_approval", Origin: question.OriginApproval, Client: c, Risk: question.RiskMedium,
 		Action: "Run the database migration", Message: "Run the database migration", Cwd: "/home/ada/src/shop",
 		Details: "```sh\nbin/rails db:migrate RAILS_ENV=staging\n```"}
 }
