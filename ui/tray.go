@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
 	"time"
@@ -15,7 +16,6 @@ import (
 	"fyne.io/systray"
 
 	"github.com/asktray/asktray/app"
-	"github.com/asktray/asktray/app/ellipsis"
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/app/question/present"
 	"github.com/asktray/asktray/app/settings"
@@ -308,13 +308,10 @@ func (t *tray) endpointChanged() {
 	}
 }
 
-// questionLabel is "<client>: <first words of the question>".
+// questionLabel is "<client>: <what it asks>", the question named by
+// present.LineName: "claude-code: npm test in ~/src/shop".
 func questionLabel(q question.Question) string {
-	text := q.Header
-	if text == "" {
-		text = strings.Join(strings.Fields(q.Message), " ")
-	}
-	return q.Client.DisplayName() + ": " + ellipsis.Cut(text, 48)
+	return present.Visible(q.Client.DisplayName()) + ": " + present.LineName(&q, userHome, 48)
 }
 
 // quitApp ends Fyne's loop, and with it Run. From now on nothing from
@@ -327,6 +324,10 @@ func (t *tray) quitApp() {
 	t.gate.stop()
 	t.app.Quit()
 }
+
+// userHome is the person's home directory, shown as ~ in the menu's and
+// the status window's lines; "" when it is not known.
+var userHome, _ = os.UserHomeDir()
 
 // confirmQuit quits at once when no question is pending (notices only
 // tell: they end with the app unasked); otherwise it asks first, since

@@ -67,7 +67,7 @@ func cmdPending(ctx context.Context, args []string, stdio IO) error {
 		if !q.SnoozeUntil.IsZero() {
 			left += " (snoozed)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", q.ID, ago(now, q.Created), clientCell(q.Client), q.Kind, left, oneLine(q.Message, 60))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", q.ID, ago(now, q.Created), clientCell(q.Client), q.Kind, left, questionCell(&q.Question, 60))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -402,6 +402,15 @@ func writeJSON(stdio IO, v any) error {
 	}
 	_, err = stdio.Out.Write(append(question.EscapeJSON(js), '\n'))
 	return err
+}
+
+// questionCell is how the tables of pending questions and of the history
+// name a question: present.LineName (an agent tool's approval by what it
+// would do, "npm test in ~/src/shop"; Markdown taken out), safe for a
+// terminal.
+func questionCell(q *question.Question, n int) string {
+	home, _ := os.UserHomeDir()
+	return safe(present.LineName(q, home, n))
 }
 
 // clientCell is how the tables of pending questions and of the history

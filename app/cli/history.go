@@ -27,7 +27,7 @@ func printHistory(stdio IO, items []control.Item) error {
 			took = (time.Duration(it.ElapsedMS) * time.Millisecond).Round(time.Second).String()
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", ago(now, it.Question.Created), clientCell(it.Question.Client),
-			safe(string(it.Question.Kind)), state, answer, via, took, oneLine(it.Question.Message, 50))
+			safe(string(it.Question.Kind)), state, answer, via, took, questionCell(&it.Question, 50))
 	}
 	return tw.Flush()
 }

@@ -34,7 +34,8 @@ func TestCLI_HistoryExport(t *testing.T) {
 	if err != nil || len(rows) != 4 {
 		t.Fatalf("parse csv: %v, %d rows:\n%s", err, len(rows), r.stdout)
 	}
-	if got := strings.Join(rows[0], ","); got != "id,created,client,client_version,session_id,kind,header,question,outcome,reason,decided_by,via,answer,note,decided_at,elapsed_ms,verdict,afterwards" {
+	if got := strings.Join(rows[0], ","); got != "id,created,client,client_version,session_id,kind,header,question,outcome,reason,decided_by,via,answer,note,decided_at,elapsed_ms,verdict,afterwards,"+
+		"summary,tool,command,path,cwd,agent_mode,rule_id,rule_scope" {
 		t.Fatalf("header %q", got)
 	}
 	want := [][]string{ // id, outcome, answer, via

@@ -52,8 +52,8 @@ func TestCLI_UnreadableHistoryIsSetAside(t *testing.T) {
 	if got, err := os.ReadFile(aside); err != nil || !bytes.Equal(got, broken) {
 		t.Errorf("the file set aside holds %d bytes (%v), want the broken file's %d", len(got), err, len(broken))
 	}
-	// The new history works: it records the notice.
-	if r := run(t, dir, "history"); r.code != 0 || !strings.Contains(r.stdout, "Asktray could not read its history") {
+	// The new history works: it records the notice, named by its header.
+	if r := run(t, dir, "history"); r.code != 0 || !strings.Contains(r.stdout, "History could not be read") {
 		t.Errorf("history after the reset: %+v", r)
 	}
 	if fi, err := os.Stat(db); err != nil || fi.Mode().Perm() != 0o600 {

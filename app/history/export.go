@@ -13,6 +13,7 @@ import (
 	"unicode"
 
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // The formats Export writes.
@@ -26,7 +27,7 @@ const (
 var CSVHeader = []string{
 	"id", "created", "client", "client_version", "session_id", "kind", "header", "question",
 	"outcome", "reason", "decided_by", "via", "answer", "note", "decided_at", "elapsed_ms", "verdict",
-	"afterwards",
+	"afterwards", "summary", "tool", "command", "path", "cwd", "agent_mode", "rule_id", "rule_scope",
 }
 
 // Lister is the part of a Store that Export reads; the CLI satisfies it with
@@ -58,7 +59,9 @@ type ExportItem struct {
 // f.Cursor, so records asked while it runs are left out.
 //
 // JSON is an indented array of ExportItem. CSV has the columns of CSVHeader,
-// times in RFC 3339 UTC, and the answer as the result value's JSON; a text
+// times in RFC 3339 UTC, the answer as the result value's JSON, and what
+// the question would do (the summary, an agent tool's command or path, its
+// working directory, the agent's mode) and the rule that decided it; a text
 // field that starts with =, +, -, @, tab or carriage return gets a leading
 // apostrophe, so that a spreadsheet shows an agent's text instead of running
 // it as a formula. JSON is the lossless format: every invisible character
@@ -179,13 +182,29 @@ func csvRow(rec Record) []string {
 		string(q.Kind), csvText(q.Header), csvText(q.Message),
 		string(question.StatePending), "", "", "", "", "", "", "", string(question.VerdictOf(&q, r)), "",
 	}
+	row = append(row, subjectColumns(&q)...)
+	row = append(row, "", "")
 	if r != nil {
 		row[8], row[9], row[10], row[11] = string(r.Outcome), string(r.Reason), string(r.DecidedBy), string(r.Via)
 		row[12], row[13] = markControls(string(r.Value)), csvText(r.Note)
 		row[14], row[15] = csvTime(r.DecidedAt), strconv.FormatInt(rec.Elapsed().Milliseconds(), 10)
 		row[17] = string(r.Afterwards)
+		row[len(row)-2], row[len(row)-1] = csvText(r.RuleID), csvText(r.RuleScope)
 	}
 	return row
+}
+
+// subjectColumns are the columns that say what q would do: its one-line
+// name (present.LineName, no home directory), and for an agent tool's
+// approval the tool, its command or path, then the working directory and
+// the agent's permission mode.
+func subjectColumns(q *question.Question) []string {
+	tool, cmd, path := "", "", ""
+	if present.IsToolApproval(q) {
+		tool = q.Action
+		cmd, path = present.ToolCommand(q)
+	}
+	return []string{csvText(present.LineName(q, "", 200)), csvText(tool), csvText(cmd), csvText(path), csvText(q.Cwd), csvText(q.AgentMode)}
 }
 
 // csvTime formats t in RFC 3339 UTC, or "" for the zero time.

@@ -181,6 +181,7 @@ func approval(req hook.Request, sugg []hook.Suggestion) question.Question {
 	}
 	q := toolcall.Approval(c)
 	q.Client, q.Tool = question.Client{Name: string(req.Agent), SessionID: req.SessionID}, hook.Tool
+	q.AgentMode = ellipsis.Cut(req.PermissionMode, question.MaxAgentMode)
 	return q
 }
 

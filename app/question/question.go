@@ -127,7 +127,11 @@ type Question struct {
 	// Origin says through which door the question came in (see Origin):
 	// the rules and the front ends read it, never Tool, to tell an agent
 	// tool's permission, a request_approval or an agent's own notice apart.
-	Origin      Origin    `json:"origin,omitempty"`
+	Origin Origin `json:"origin,omitempty"`
+	// AgentMode is the asking agent's permission mode when it asked, as
+	// its hook said (Claude Code's permission_mode: default, acceptEdits,
+	// auto, plan, …); "" when it did not say. Approvals only.
+	AgentMode   string    `json:"agent_mode,omitempty"`
 	Created     time.Time `json:"created"`
 	Deadline    time.Time `json:"deadline"`
 	SnoozeUntil time.Time `json:"snooze_until,omitzero"`

@@ -27,6 +27,7 @@ const (
 	MaxAgentReason  = 2048
 	MaxInput        = 256 << 10 // bytes of an approval's tool input
 	MaxCwd          = 4096
+	MaxAgentMode    = 64
 	MaxRiskWhy      = 1024
 	maxButtonLabels = 40
 )
@@ -117,6 +118,7 @@ func (q *Question) Validate() error {
 		checkLen("details", q.Details, 0, MaxDetails),
 		checkLen("agent_reason", q.AgentReason, 0, MaxAgentReason),
 		checkLen("cwd", q.Cwd, 0, MaxCwd),
+		checkLen("agent_mode", q.AgentMode, 0, MaxAgentMode),
 		checkLen("risk_why", q.RiskWhy, 0, MaxRiskWhy),
 		q.validateInput(),
 	}
@@ -209,6 +211,7 @@ var kindOnly = []struct {
 	{"agent_rules", func(q *Question) bool { return len(q.AgentRules) > 0 }, []Kind{KindApproval}},
 	{"input", func(q *Question) bool { return len(q.Input) > 0 }, []Kind{KindApproval}},
 	{"cwd", func(q *Question) bool { return q.Cwd != "" }, []Kind{KindApproval}},
+	{"agent_mode", func(q *Question) bool { return q.AgentMode != "" }, []Kind{KindApproval}},
 	{"risk_why", func(q *Question) bool { return q.RiskWhy != "" }, []Kind{KindApproval}},
 	{"free_text", func(q *Question) bool { return q.FreeText }, []Kind{KindText, KindChoice, KindMultiChoice}},
 	{"options", func(q *Question) bool { return len(q.Options) > 0 }, []Kind{KindText, KindChoice, KindMultiChoice}},

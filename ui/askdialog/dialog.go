@@ -229,7 +229,7 @@ func (d *questionDialog) update(q question.Question) {
 // next ("1 of 3  ·  next: cursor — …"), or hides the line when none does.
 // Runs on the Fyne goroutine.
 func (d *questionDialog) setQueue(waiting int, next *question.Question) {
-	line := present.QueueLine(waiting, next)
+	line := present.QueueLine(waiting, next, d.home)
 	if line == "" {
 		d.queue.Hide()
 		return

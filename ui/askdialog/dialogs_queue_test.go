@@ -57,7 +57,7 @@ func TestQueue_NewQuestionsNeverTakeTheOpenDialog(t *testing.T) {
 	if e.focused(open) != entry || entry.Text != "feature/q" || !open.guard.armed {
 		t.Fatalf("the open dialog lost its focus, its text (%q) or its arming (%v)", entry.Text, open.guard.armed)
 	}
-	want := "1 of 4  ·  next: cursor — Bash"
+	want := "1 of 4  ·  next: cursor — kubectl rollout restart d… in /home/ada/src/shop"
 	if !open.queue.Visible() || open.queueText.Text != want {
 		t.Fatalf("queue line %q (shown %v), want %q", open.queueText.Text, open.queue.Visible(), want)
 	}
@@ -91,7 +91,8 @@ func TestQueue_NextOpensInOrder(t *testing.T) {
 	if w.guard.armed {
 		t.Fatal("the dialog Next opened is armed before focus and delay")
 	}
-	if !strings.Contains(w.queueText.Text, "next: cursor — Bash") {
+	// The waiting approval is named by what it would do, not "Bash".
+	if !strings.Contains(w.queueText.Text, "next: cursor — kubectl rollout restart") || !strings.HasSuffix(w.queueText.Text, " in /home/ada/src/shop") {
 		t.Fatalf("queue line %q", w.queueText.Text)
 	}
 	// A snooze opens the next: the approval again, the same dialog.

@@ -236,7 +236,7 @@ func (h *Window) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	if id < 0 || id >= len(h.rows) {
 		return
 	}
-	o.(*historyRow).set(h.rows[id], h.now())
+	o.(*historyRow).set(h.rows[id], h.now(), h.home)
 	if id >= len(h.rows)-historyPrefetch {
 		h.loadMore()
 	}

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app/history"
+	"github.com/asktray/asktray/app/question/present"
 )
 
 // Column widths of a history row, in Fyne units. The question and the
@@ -60,17 +61,14 @@ func newHistoryRow() *historyRow {
 	return r
 }
 
-// set shows rec, with times relative to now.
-func (r *historyRow) set(rec history.Record, now time.Time) {
+// set shows rec, with times relative to now, the question named by
+// present.LineName (home shown as ~).
+func (r *historyRow) set(rec history.Record, now time.Time, home string) {
 	look := lookOf(verdictOf(rec))
 	r.icon.Resource = look.icon
 	q := rec.Question
-	text := q.Header
-	if text == "" {
-		text = q.Message
-	}
 	r.full = [rowTexts]string{
-		rowQuestion: oneLineText(text),
+		rowQuestion: present.LineName(&q, home, 300),
 		rowWhen:     historyAgo(now, q.Created),
 		rowClient:   q.Client.DisplayName(),
 		rowKind:     historyKindName(q.Kind),
@@ -82,27 +80,6 @@ func (r *historyRow) set(rec history.Record, now time.Time) {
 	}
 	r.color, r.bold = look.color, rec.Result == nil
 	r.Refresh()
-}
-
-// oneLineText joins the lines and spaces of s into one line.
-func oneLineText(s string) string {
-	out := make([]rune, 0, len(s))
-	space := false
-	for _, c := range s {
-		if c == ' ' || c == '\n' || c == '\t' || c == '\r' {
-			space = len(out) > 0
-			continue
-		}
-		if space {
-			out = append(out, ' ')
-			space = false
-		}
-		out = append(out, c)
-		if len(out) > 400 {
-			break
-		}
-	}
-	return string(out)
 }
 
 // CreateRenderer is called by Fyne on the Fyne goroutine.

@@ -1,6 +1,7 @@
 package historyview
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -8,7 +9,9 @@ import (
 
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/history/historytest"
+	"github.com/asktray/asktray/app/question"
 )
 
 func TestHistory_ShowsNewestFirst(t *testing.T) {
@@ -259,7 +262,7 @@ func TestHistory_RowTexts(t *testing.T) {
 		{8, [rowTexts]string{"Paste the API token for the staging environment.", "2 days ago", "vscode", "Text", "Interrupted", "app stopped", "3 h 00 min"}},
 		{11, [rowTexts]string{"Which tests should run?", "28 Feb", "claude-code", "Multi-choice", "Answered", "unit, lint", "8 s"}},
 	} {
-		r.set(recs[c.i], histNow)
+		r.set(recs[c.i], histNow, "")
 		if r.full != c.want {
 			t.Errorf("row %d = %q,\nwant %q", c.i, r.full, c.want)
 		}
@@ -285,5 +288,26 @@ func TestHistory_DetailScrolledToTop(t *testing.T) {
 	h.list.Select(2)
 	if d.scroll.Offset.Y != 0 {
 		t.Fatalf("the next row's detail opens scrolled to %v", d.scroll.Offset.Y)
+	}
+}
+
+// TestHistory_RowNamesWhatItWouldDo: a hook approval's row says what it
+// would do, "npm test in ~/src/shop", not "Bash"; a header's Markdown shows
+// as plain text.
+func TestHistory_RowNamesWhatItWouldDo(t *testing.T) {
+	test.NewTempApp(t)
+	r := newHistoryRow()
+	bash := history.Record{Question: question.Question{ID: "h1", Kind: question.KindApproval, Tool: "permission_request", Action: "Bash",
+		Message: "Bash", Client: question.Client{Name: "claude-code"}, Input: json.RawMessage(`{"command":"npm test"}`),
+		Cwd: "/home/ada/src/shop", Created: histNow.Add(-time.Minute)}}
+	r.set(bash, histNow, "/home/ada")
+	if got := r.full[rowQuestion]; got != "npm test in ~/src/shop" {
+		t.Errorf("hook approval row %q", got)
+	}
+	md := history.Record{Question: question.Question{ID: "h2", Kind: question.KindConfirm, Header: "Run the **database migration**?",
+		Message: "On staging.", Client: question.Client{Name: "cursor"}, Created: histNow.Add(-time.Minute)}}
+	r.set(md, histNow, "/home/ada")
+	if got := r.full[rowQuestion]; got != "Run the database migration?" {
+		t.Errorf("Markdown row %q", got)
 	}
 }

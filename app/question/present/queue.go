@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/asktray/asktray/app/ellipsis"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -30,27 +29,17 @@ func QueueOrder(a, b question.Question) int {
 	return cmp.Or(a.Created.Compare(b.Created), strings.Compare(a.ID, b.ID))
 }
 
-// OneLineSummary names q in a few words for a line about it: its header, an
-// approval's action, or the start of its message, on one line with
-// invisible characters as markers, at most n characters.
-func OneLineSummary(q *question.Question, n int) string {
-	s := q.Header
-	if q.Kind == question.KindApproval && q.Action != "" {
-		s = q.Action
-	}
-	if strings.TrimSpace(s) == "" {
-		s = q.Message
-	}
-	return ellipsis.Cut(strings.Join(strings.Fields(Visible(s)), " "), n)
-}
+// OneLineSummary names q in a few words for a line about it, at most n
+// characters: LineName without a home directory.
+func OneLineSummary(q *question.Question, n int) string { return LineName(q, "", n) }
 
 // QueueLine is the line an open dialog shows while other questions wait:
 // "1 of 3  ·  next: cursor — Delete 3 branches" (the open question is the
-// first of waiting+1; next is the one that comes after it), or "" when none
-// waits.
-func QueueLine(waiting int, next *question.Question) string {
+// first of waiting+1; next is the one that comes after it, named by
+// LineName with home as ~), or "" when none waits.
+func QueueLine(waiting int, next *question.Question, home string) string {
 	if waiting <= 0 || next == nil {
 		return ""
 	}
-	return fmt.Sprintf("1 of %d%snext: %s — %s", waiting+1, Sep, Visible(next.Client.DisplayName()), OneLineSummary(next, 48))
+	return fmt.Sprintf("1 of %d%snext: %s — %s", waiting+1, Sep, Visible(next.Client.DisplayName()), LineName(next, home, 48))
 }

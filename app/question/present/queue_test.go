@@ -1,6 +1,7 @@
 package present
 
 import (
+	"encoding/json"
 	"slices"
 	"testing"
 	"time"
@@ -31,14 +32,24 @@ func TestQueueLine(t *testing.T) {
 	t.Parallel()
 	next := question.Question{Kind: question.KindConfirm, Client: question.Client{Name: "cursor"},
 		Message: "Delete 3 branches   that were merged\u202e last week and are no longer needed by anyone?"}
-	if got, want := QueueLine(2, &next), "1 of 3  ·  next: cursor — Delete 3 branches that were merged⟨U+202E⟩ last…"; got != want {
+	if got, want := QueueLine(2, &next, ""), "1 of 3  ·  next: cursor — Delete 3 branches that were merged⟨U+202E⟩ last…"; got != want {
 		t.Errorf("QueueLine = %q, want %q", got, want)
 	}
-	if got := QueueLine(0, &next); got != "" {
+	if got := QueueLine(0, &next, ""); got != "" {
 		t.Errorf("nothing waits, yet %q", got)
 	}
-	appr := question.Question{Kind: question.KindApproval, Action: "Run a shell command", Header: "ignored", Client: question.Client{Name: "claude-code"}}
+	appr := question.Question{Kind: question.KindApproval, Action: "Run a shell command", Client: question.Client{Name: "claude-code"}}
 	if got := OneLineSummary(&appr, 40); got != "Run a shell command" {
 		t.Errorf("OneLineSummary of an approval = %q", got)
+	}
+	// A hook approval is named by what it would do; Markdown is plain.
+	hookq := question.Question{Kind: question.KindApproval, Tool: "permission_request", Action: "Bash", Message: "Bash",
+		Client: question.Client{Name: "claude-code"}, Input: json.RawMessage(`{"command":"npm test"}`), Cwd: "/home/ada/src/shop"}
+	if got, want := QueueLine(1, &hookq, "/home/ada"), "1 of 2  ·  next: claude-code — npm test in ~/src/shop"; got != want {
+		t.Errorf("QueueLine = %q, want %q", got, want)
+	}
+	md := question.Question{Kind: question.KindConfirm, Client: question.Client{Name: "cursor"}, Header: "Run the **database migration** on `staging`?"}
+	if got, want := QueueLine(1, &md, ""), "1 of 2  ·  next: cursor — Run the database migration on “staging”?"; got != want {
+		t.Errorf("QueueLine = %q, want %q", got, want)
 	}
 }
