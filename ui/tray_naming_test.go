@@ -23,7 +23,7 @@ func TestTray_NamesWhatItWouldDo(t *testing.T) {
 	t.Cleanup(func() { userHome = old })
 	tr := newTray(a, app.Env{Broker: b, Endpoint: func() (string, string) { return "http://127.0.0.1:7931/mcp", "" }, DataDir: "/data"})
 	tr.install()
-	ask(t, b, question.Question{Kind: question.KindApproval, Tool: "permission_request", Action: "Bash", Message: "Bash",
+	ask(t, b, question.Question{Kind: question.KindApproval, Tool: "permission_request", Origin: question.OriginPermission, Action: "Bash", Message: "Bash",
 		Risk: question.RiskMedium, Client: question.Client{Name: "claude-code"}, Input: json.RawMessage(`{"command":"npm test"}`),
 		Cwd: "/home/ada/src/shop"})
 	ask(t, b, question.Question{Kind: question.KindConfirm, Client: question.Client{Name: "cursor"}, Header: "Run the **database migration**?", Message: "On staging."})

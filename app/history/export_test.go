@@ -175,10 +175,10 @@ func TestExport_CSV(t *testing.T) {
 func TestExport_CSVSubject(t *testing.T) {
 	t.Parallel()
 	s := openSQLite(t)
-	bash := question.Question{ID: "h1", Kind: question.KindApproval, Tool: "permission_request", Action: "Bash", Message: "Bash",
+	bash := question.Question{ID: "h1", Kind: question.KindApproval, Tool: "permission_request", Origin: question.OriginPermission, Action: "Bash", Message: "Bash",
 		Client: question.Client{Name: "claude-code"}, Input: json.RawMessage(`{"command":"npm test \u001b[2J"}`),
 		Cwd: "/home/ada/src/shop", AgentMode: "acceptEdits", Created: base, Deadline: base.Add(question.DefaultTimeout)}
-	edit := question.Question{ID: "h2", Kind: question.KindApproval, Tool: "permission_request", Action: "Edit", Message: "Edit",
+	edit := question.Question{ID: "h2", Kind: question.KindApproval, Tool: "permission_request", Origin: question.OriginPermission, Action: "Edit", Message: "Edit",
 		Client: question.Client{Name: "claude-code"}, Input: json.RawMessage(`{"file_path":"-x.go","old_string":"a","new_string":"b"}`),
 		Created: base.Add(time.Minute), Deadline: base.Add(time.Minute + question.DefaultTimeout)}
 	add(t, s, bash, &question.Result{Outcome: question.AutoApproved, DecidedBy: question.ByRule, Via: question.ViaRule,

@@ -297,7 +297,7 @@ func TestHistory_DetailScrolledToTop(t *testing.T) {
 func TestHistory_RowNamesWhatItWouldDo(t *testing.T) {
 	test.NewTempApp(t)
 	r := newHistoryRow()
-	bash := history.Record{Question: question.Question{ID: "h1", Kind: question.KindApproval, Tool: "permission_request", Action: "Bash",
+	bash := history.Record{Question: question.Question{ID: "h1", Kind: question.KindApproval, Tool: "permission_request", Origin: question.OriginPermission, Action: "Bash",
 		Message: "Bash", Client: question.Client{Name: "claude-code"}, Input: json.RawMessage(`{"command":"npm test"}`),
 		Cwd: "/home/ada/src/shop", Created: histNow.Add(-time.Minute)}}
 	r.set(bash, histNow, "/home/ada")

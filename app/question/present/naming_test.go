@@ -15,7 +15,7 @@ import (
 func TestLineName(t *testing.T) {
 	t.Parallel()
 	tool := func(name, input, cwd string) question.Question {
-		return question.Question{Kind: question.KindApproval, Tool: "permission_request", Action: name, Message: name,
+		return question.Question{Kind: question.KindApproval, Tool: "permission_request", Origin: question.OriginPermission, Action: name, Message: name,
 			Input: json.RawMessage(input), Cwd: cwd}
 	}
 	long := "npm run build -- --filter=@shop/web --filter=@shop/api --concurrency=4 --no-cache"

@@ -43,7 +43,7 @@ func TestQueueLine(t *testing.T) {
 		t.Errorf("OneLineSummary of an approval = %q", got)
 	}
 	// A hook approval is named by what it would do; Markdown is plain.
-	hookq := question.Question{Kind: question.KindApproval, Tool: "permission_request", Action: "Bash", Message: "Bash",
+	hookq := question.Question{Kind: question.KindApproval, Tool: "permission_request", Origin: question.OriginPermission, Action: "Bash", Message: "Bash",
 		Client: question.Client{Name: "claude-code"}, Input: json.RawMessage(`{"command":"npm test"}`), Cwd: "/home/ada/src/shop"}
 	if got, want := QueueLine(1, &hookq, "/home/ada"), "1 of 2  ·  next: claude-code — npm test in ~/src/shop"; got != want {
 		t.Errorf("QueueLine = %q, want %q", got, want)
