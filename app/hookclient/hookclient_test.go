@@ -32,7 +32,7 @@ func TestTransport_ChecksTheServer(t *testing.T) {
 	sock := filepath.Join(t.TempDir(), "s")
 	ln, err := net.Listen("unix", sock)
 	if err != nil {
-		t.Skipf("no unix sockets here: %v", err)
+		t.Fatalf("listen on a unix socket: %v", err)
 	}
 	reached := make(chan struct{}, 8)
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {

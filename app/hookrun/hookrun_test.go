@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -27,8 +28,8 @@ func TestImports(t *testing.T) {
 // named, the hook's own); another file is refused, naming both.
 func TestSameExecutable(t *testing.T) {
 	t.Parallel()
-	if _, err := os.Stat("/proc/self/exe"); err != nil {
-		t.Skip("no /proc here: the check is Linux's")
+	if runtime.GOOS != "linux" {
+		t.Skip("the check reads /proc: it is Linux's")
 	}
 	self, err := os.Executable()
 	if err != nil {
