@@ -90,9 +90,14 @@ type Env struct {
 	// WebURL returns the link to a pending question's page for a browser,
 	// or "" once it ended. It is for the person only, never for an agent.
 	// It may be called from any goroutine.
-	WebURL  func(id string) string
-	DataDir string
-	Log     *slog.Logger
+	WebURL func(id string) string
+	// WebOpenFile writes a 0600 file in the data dir that forwards a
+	// browser to a pending question's page and returns its path
+	// (webask.Server.OpenFile): the desktop opens that file, so the page's
+	// key is never on a command line. It may be called from any goroutine.
+	WebOpenFile func(id string) (string, error)
+	DataDir     string
+	Log         *slog.Logger
 	// Endpoint returns the MCP URL and token as they are now: a new
 	// mcp_port moves the server and RegenerateToken replaces the token. It
 	// is the one way to them; any goroutine may call it.

@@ -249,7 +249,7 @@ func (s *servers) serve(ctx context.Context, o Options, c *core, watch *shutdown
 	url := s.inst.URL
 	c.log.Info("serving", "url", url, "socket", s.inst.Socket, "gui", c.gui, "ask", s.ask)
 	env := Env{SetShow: func(fn func()) { s.show.Store(&fn) }, SetAlert: func(fn func(title, body string)) { c.alert.Store(&fn) }, ApplySettings: c.keeper.apply, Settings: c.settings, Broker: c.broker, Store: c.store,
-		Policy: c.policy, DataDir: o.DataDir, Log: c.log, WebURL: c.web.URL,
+		Policy: c.policy, DataDir: o.DataDir, Log: c.log, WebURL: c.web.URL, WebOpenFile: c.web.OpenFile,
 		Endpoint:        func() (string, string) { return s.mcp.URL(), s.mcp.currentToken() },
 		RegenerateToken: s.mcp.regenerate,
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -103,6 +104,21 @@ func TestWebAnswerReachesTheAgent(t *testing.T) {
 	u, err := url.Parse(link)
 	if err != nil || u.Query().Get("k") == "" {
 		t.Fatalf("link %q", link)
+	}
+	// The desktop opens the page through a forwarding file in the data dir,
+	// the person's alone, that leads to the same link.
+	fwd, err := env.WebOpenFile(pending.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Dir(fwd) != dir {
+		t.Errorf("forwarding file %s is not in the data dir %s", fwd, dir)
+	}
+	if fi, err := os.Stat(fwd); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("forwarding file %s: %v %v, want mode 0600", fwd, fi, err)
+	}
+	if b, _ := os.ReadFile(fwd); !strings.Contains(string(b), u.Query().Get("k")) {
+		t.Fatalf("forwarding file does not lead to %s:\n%s", link, b)
 	}
 	page := get(t, link)
 	token := regexp.MustCompile(`name="t" value="([^"]+)"`).FindStringSubmatch(page)

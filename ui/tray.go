@@ -38,7 +38,7 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 	t := newTray(a, env)
 	dlg := askdialog.NewManager(a, env.Broker, askdialog.Options{
 		Log: env.Log, ArmDelay: time.Duration(env.Settings.ArmDelayMS) * time.Millisecond,
-		Policy: env.Policy, WebURL: env.WebURL, ReuseWindows: true,
+		Policy: env.Policy, WebURL: env.WebURL, WebOpenFile: env.WebOpenFile, ReuseWindows: true,
 	})
 	t.open = dlg.Open
 	t.history.OnOpenDialog = dlg.Open
@@ -55,7 +55,7 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 	note := newNotifier(env.Log, func(id string) { t.gate.do(func() { dlg.Open(id) }) }, env.Settings.NotificationSound)
 	if env.WebURL != nil {
 		note.webURL = env.WebURL
-		note.onBrowser = func(id string) { t.gate.do(func() { openPage(a, env.WebURL(id), env.Log) }) }
+		note.onBrowser = func(id string) { t.gate.do(func() { t.openPageOf(id) }) }
 	}
 	note.start()
 	defer note.close() // joins the notifier's worker
@@ -112,7 +112,6 @@ type tray struct {
 	settings *settingsWindow
 
 	away    bool               // do not disturb, as last read from env.Policy
-	openURL func(string)       // opens a question's page; nil means the browser (tests set it)
 	dialogs *askdialog.Manager // nil in tests that need no dialogs
 	note    *notifier          // nil in tests
 

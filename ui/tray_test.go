@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"errors"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -293,15 +295,16 @@ func item(tr *tray, label string) *fyne.MenuItem {
 
 // TestTray_OpenInBrowserSubmenu: with question pages served, the tray has an
 // "Open in browser" submenu listing each pending question, whose entry opens
-// that question's own link; with nothing pending there is no such item.
+// that question's forwarding file (never its link, whose key a command line
+// would show); with nothing pending there is no such item.
 func TestTray_OpenInBrowserSubmenu(t *testing.T) {
-	a := test.NewTempApp(t)
+	a := &openerApp{App: test.NewTempApp(t)}
 	b := question.NewBroker(question.Config{})
 	defer b.Close()
 	webURL := func(id string) string { return "http://127.0.0.1:7931/q/" + id + "?k=key-of-" + id }
-	tr := newTray(a, app.Env{Broker: b, Endpoint: func() (string, string) { return "http://127.0.0.1:7931/mcp", "" }, DataDir: "/data", WebURL: webURL})
-	var opened []string
-	tr.openURL = func(link string) { opened = append(opened, link) }
+	forward := func(id string) (string, error) { return "/data/open-" + id + ".html", nil }
+	tr := newTray(a, app.Env{Broker: b, Endpoint: func() (string, string) { return "http://127.0.0.1:7931/mcp", "" }, DataDir: "/data",
+		WebURL: webURL, WebOpenFile: forward})
 	tr.install()
 	for _, l := range labels(tr) {
 		if l == "Open in browser" {
@@ -324,7 +327,25 @@ func TestTray_OpenInBrowserSubmenu(t *testing.T) {
 		t.Fatalf("submenu entry %q, want %q", got, "cursor: Branch")
 	}
 	web.ChildMenu.Items[1].Action()
-	if len(opened) != 1 || opened[0] != webURL(q2.ID) {
-		t.Fatalf("opened %q, want %q", opened, webURL(q2.ID))
+	if want := "file:///data/open-" + q2.ID + ".html"; len(a.opened) != 1 || a.opened[0] != want {
+		t.Fatalf("opened %q, want %q", a.opened, want)
 	}
+	// An ended question's forwarder fails: nothing opens.
+	tr.env.WebOpenFile = func(string) (string, error) { return "", errors.New("the question's page is gone: it has ended") }
+	web.ChildMenu.Items[1].Action()
+	if len(a.opened) != 1 {
+		t.Fatalf("opened %q for an ended question", a.opened)
+	}
+}
+
+// openerApp is a test app that records the URLs it is asked to open.
+type openerApp struct {
+	fyne.App
+	opened []string
+}
+
+// OpenURL records u.
+func (a *openerApp) OpenURL(u *url.URL) error {
+	a.opened = append(a.opened, u.String())
+	return nil
 }

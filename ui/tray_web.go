@@ -1,20 +1,10 @@
 package ui
 
 import (
-	"log/slog"
-
 	"fyne.io/fyne/v2"
 
 	"github.com/asktray/asktray/ui/internal/uikit"
 )
-
-// openPage opens link, a question's page, in the default browser; from the
-// notification's "Open in browser". Runs on the Fyne goroutine.
-func openPage(a fyne.App, link string, log *slog.Logger) {
-	if err := uikit.OpenPage(a, link); err != nil {
-		log.Warn("cannot open the question's page", "err", err)
-	}
-}
 
 // browserItem is the tray's "Open in browser" submenu: one entry per
 // pending question, opening its page (for answering from another screen or
@@ -28,9 +18,7 @@ func (t *tray) browserItem() *fyne.MenuItem {
 	for _, q := range t.pending {
 		id := q.ID
 		sub.Items = append(sub.Items, fyne.NewMenuItem(questionLabel(q), func() {
-			if link := t.env.WebURL(id); link != "" {
-				t.openLink(link)
-			}
+			t.openPageOf(id)
 		}))
 	}
 	item := fyne.NewMenuItem("Open in browser", nil)
@@ -38,11 +26,11 @@ func (t *tray) browserItem() *fyne.MenuItem {
 	return item
 }
 
-// openLink opens link in the person's browser; tests replace it.
-func (t *tray) openLink(link string) {
-	if t.openURL != nil {
-		t.openURL(link)
-		return
+// openPageOf opens pending question id's page in the person's browser
+// through its forwarding file (app.Env.WebOpenFile), never with the page's
+// link on a command line. Runs on the Fyne goroutine.
+func (t *tray) openPageOf(id string) {
+	if err := uikit.OpenPage(t.app, t.env.WebOpenFile, id); err != nil && t.env.Log != nil {
+		t.env.Log.Warn("cannot open the question's page", "err", err)
 	}
-	openPage(t.app, link, t.env.Log)
 }

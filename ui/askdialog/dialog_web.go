@@ -30,10 +30,10 @@ func (d *questionDialog) webMenu() *fyne.Menu {
 	)
 }
 
-// openInBrowser opens the question's page; the link is the app's own, never
-// text from the agent. Runs on the Fyne goroutine.
+// openInBrowser opens the question's page through its forwarding file, so
+// that its key is on no command line. Runs on the Fyne goroutine.
 func (d *questionDialog) openInBrowser() {
-	if err := uikit.OpenPage(d.app, d.webURL(d.q.ID)); err != nil {
+	if err := uikit.OpenPage(d.app, d.webOpen, d.q.ID); err != nil {
 		d.showError(err)
 	}
 }

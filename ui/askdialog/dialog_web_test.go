@@ -1,17 +1,23 @@
 package askdialog
 
 import (
+	"net/url"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/asktray/asktray/app/question"
 )
 
 // TestDialog_BrowserLink: with a page for the question the bar has a
-// Browser button whose menu copies the link; without one it has none.
+// Browser button whose menu opens the question's forwarding file (the
+// link's key on no command line) or copies the link; without one it has
+// none.
 func TestDialog_BrowserLink(t *testing.T) {
 	e := newDialogEnv(t)
+	opener := &openerApp{App: e.app}
+	e.m.app = opener
 	plain := e.ask(question.Question{Kind: question.KindNotice, Message: "Deploy finished."})
 	if plain.webButton != nil {
 		t.Fatal("a Browser button without a page")
@@ -37,9 +43,30 @@ func TestDialog_BrowserLink(t *testing.T) {
 	if len(items) != 2 || items[0].Label != "Open in browser" || items[1].Label != "Copy link" {
 		t.Fatalf("menu %+v", items)
 	}
+	items[0].Action()
+	if len(opener.opened) != 0 {
+		t.Fatalf("opened %q without a forwarder", opener.opened)
+	}
+	d.webOpen = func(id string) (string, error) { return "/data/open-" + id + ".html", nil }
+	items[0].Action()
+	if want := "file:///data/open-" + d.q.ID + ".html"; len(opener.opened) != 1 || opener.opened[0] != want {
+		t.Fatalf("Open in browser opened %q, want %q", opener.opened, want)
+	}
 	items[1].Action()
 	if got := e.app.Clipboard().Content(); got != "http://127.0.0.1:7931/q/"+d.q.ID+"?k=secret" {
 		t.Fatalf("clipboard %q", got)
 	}
 	e.pending(d.q.ID)
+}
+
+// openerApp is a test app that records the URLs it is asked to open.
+type openerApp struct {
+	fyne.App
+	opened []string
+}
+
+// OpenURL records u.
+func (a *openerApp) OpenURL(u *url.URL) error {
+	a.opened = append(a.opened, u.String())
+	return nil
 }

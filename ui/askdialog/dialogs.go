@@ -48,6 +48,9 @@ type Options struct {
 	Policy *policy.Policy
 	// WebURL gives a question's page link, or ""; nil offers no Browser button.
 	WebURL func(id string) string
+	// WebOpenFile writes a question's forwarding file, which "Open in
+	// browser" opens (webask.Server.OpenFile); nil opens nothing.
+	WebOpenFile func(id string) (string, error)
 	// ReuseWindows keeps closed dialogs' windows hidden for the next
 	// question (ASKTRAY_WINDOW_POOL of them, 2 by default; docs/benchmarks.md).
 	ReuseWindows bool
@@ -58,7 +61,7 @@ type Options struct {
 // the broker, then call Start to open the questions already pending.
 func NewManager(a fyne.App, b *question.Broker, opts Options) *Manager {
 	m := newDialogs(a, b, opts.Log, opts.ArmDelay)
-	m.policy, m.webURL = opts.Policy, opts.WebURL
+	m.policy, m.webURL, m.webOpen = opts.Policy, opts.WebURL, opts.WebOpenFile
 	if opts.ReuseWindows {
 		m.windows = newWindowPool(windowPoolSize())
 	}
@@ -89,10 +92,11 @@ type dialogShared struct {
 	log      *slog.Logger
 	armDelay time.Duration // held by question.ClampArmDelay
 	clock    clock
-	policy   *policy.Policy         // where approval dialogs add rules; nil: none
-	webURL   func(id string) string // a question's page link, or ""; nil offers none
-	windows  *windowPool            // closed dialogs' windows, for reuse; nil: none
-	home     string                 // the person's home directory, shown as ~; "" for none
+	policy   *policy.Policy                  // where approval dialogs add rules; nil: none
+	webURL   func(id string) string          // a question's page link, or ""; nil offers none
+	webOpen  func(id string) (string, error) // writes a question's forwarding file; nil opens none
+	windows  *windowPool                     // closed dialogs' windows, for reuse; nil: none
+	home     string                          // the person's home directory, shown as ~; "" for none
 }
 
 // sessionStart returns when q's session was first seen asking (the
