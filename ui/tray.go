@@ -310,7 +310,7 @@ func (t *tray) endpointChanged() {
 // questionLabel is "<client>: <what it asks>", the question named by
 // present.LineName: "claude-code: npm test in ~/src/shop".
 func questionLabel(q question.Question) string {
-	return present.Visible(q.Client.DisplayName()) + ": " + present.LineName(&q, userHome, 48)
+	return present.Who(&q) + ": " + present.LineName(&q, userHome, 48)
 }
 
 // quitApp ends Fyne's loop, and with it Run. From now on nothing from

@@ -67,7 +67,7 @@ func cmdPending(ctx context.Context, args []string, stdio IO) error {
 		if !q.SnoozeUntil.IsZero() {
 			left += " (snoozed)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", q.ID, ago(now, q.Created), clientCell(q.Client), q.Kind, left, questionCell(&q.Question, 60))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", q.ID, ago(now, q.Created), clientCell(&q.Question), q.Kind, left, questionCell(&q.Question, 60))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -414,8 +414,9 @@ func questionCell(q *question.Question, n int) string {
 }
 
 // clientCell is how the tables of pending questions and of the history
-// show who asked: the client's title or name, visible, on one line.
-func clientCell(c question.Client) string { return oneLine(c.DisplayName(), 30) }
+// show who asked: the client's title or name and the host it runs on
+// (present.Who), visible, on one line.
+func clientCell(q *question.Question) string { return oneLine(present.Who(q), 40) }
 
 // oneLine returns the first line of s, cut to n characters with an ellipsis,
 // with its control characters replaced (see safe).

@@ -26,7 +26,7 @@ func printHistory(stdio IO, items []control.Item) error {
 			via = safe(string(r.Via))
 			took = (time.Duration(it.ElapsedMS) * time.Millisecond).Round(time.Second).String()
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", ago(now, it.Question.Created), clientCell(it.Question.Client),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", ago(now, it.Question.Created), clientCell(&it.Question),
 			safe(string(it.Question.Kind)), state, answer, via, took, questionCell(&it.Question, 50))
 	}
 	return tw.Flush()

@@ -35,6 +35,10 @@ type Request struct {
 	// closes but the agent's own events, so the dialog says the agent may
 	// no longer be waiting there.
 	Detached bool `json:"detached,omitempty"`
+	// Host is where the hook runs when it asks over a remote host's
+	// channel (app/remote), set by the app from that channel; it never
+	// crosses the wire, so no hook can claim to be another host.
+	Host string `json:"-"`
 }
 
 // The behaviours of a Reply.

@@ -37,7 +37,7 @@ func (h *Service) askUserQuestion(ctx context.Context, req hook.Request, registe
 		h.log().Info("hook: AskUserQuestion left to the agent", "err", err)
 		return hook.Reply{}
 	}
-	q.Client = question.Client{Name: string(req.Agent), SessionID: req.SessionID}
+	q.Client, q.Host = question.Client{Name: string(req.Agent), SessionID: req.SessionID}, req.Host
 	q.Tool, q.Origin = hook.Tool, question.OriginAgentQuestion
 	if q.Validate() != nil {
 		return hook.Reply{}

@@ -19,7 +19,7 @@ func (h *Service) doctor(ctx context.Context, req hook.Request) hook.Reply {
 		from = " in " + f
 	}
 	q := question.Question{
-		Kind: question.KindNotice, Client: question.Client{Name: string(req.Agent), SessionID: req.SessionID},
+		Kind: question.KindNotice, Client: question.Client{Name: string(req.Agent), SessionID: req.SessionID}, Host: req.Host,
 		Header: clip("Asktray doctor: "+name+" hook works", question.MaxHeader),
 		Message: clip("A test request from 'asktray doctor' reached Asktray through the "+name+" hook"+from+
 			". This is a notice only: nothing was asked and nothing was allowed.", question.MaxMessage),

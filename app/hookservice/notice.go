@@ -91,7 +91,7 @@ func (h *Service) notify(ctx context.Context, req hook.Request, seq uint64) {
 	}
 	header, msg := noticeText(req, h.home())
 	q := question.Question{
-		Kind: question.KindNotice, Client: question.Client{Name: string(req.Agent), SessionID: req.SessionID},
+		Kind: question.KindNotice, Client: question.Client{Name: string(req.Agent), SessionID: req.SessionID}, Host: req.Host,
 		Tool: noticeTool, Origin: question.OriginAgentNotice, Header: header, Message: msg,
 	}
 	asked, err := h.Broker.Ask(ctx, q)

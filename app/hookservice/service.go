@@ -180,7 +180,7 @@ func approval(req hook.Request, sugg []hook.Suggestion) question.Question {
 		c.AgentRules = append(c.AgentRules, s.Label)
 	}
 	q := toolcall.Approval(c)
-	q.Client, q.Tool = question.Client{Name: string(req.Agent), SessionID: req.SessionID}, hook.Tool
+	q.Client, q.Tool, q.Host = question.Client{Name: string(req.Agent), SessionID: req.SessionID}, hook.Tool, req.Host
 	q.AgentMode = ellipsis.Cut(req.PermissionMode, question.MaxAgentMode)
 	return q
 }

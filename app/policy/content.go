@@ -368,7 +368,7 @@ func unquoteGlob(p string) string {
 // rules lists: "command `npm test`", "commands starting `npm test`", "path
 // /home/u/app/src/*", "this exact input", a whole-tool rule's Wide warning
 // (or "every request"), followed by " in DIR" for a rule scoped to a
-// working directory.
+// working directory and " on HOST" for one scoped to a host.
 func (r Rule) MatchText() string {
 	var s string
 	switch r.Match {
@@ -392,6 +392,9 @@ func (r Rule) MatchText() string {
 	}
 	if r.Cwd != "" {
 		s += " in " + r.Cwd
+	}
+	if r.Host != "" {
+		s += " on " + r.Host
 	}
 	return s
 }

@@ -124,6 +124,11 @@ type Rule struct {
 	// Cwd scopes the rule to requests run in this working directory or
 	// below it ("": anywhere).
 	Cwd string `json:"cwd,omitempty"`
+	// Host is a glob on where the asking agent runs (question.Question.Host,
+	// the name given to 'asktray remote add'); "" covers every host, this
+	// machine's own agents included. "Always…" scopes a rule for a remote
+	// question to its host.
+	Host string `json:"host,omitempty"`
 }
 
 // Limits on a rule's fields.
@@ -160,6 +165,9 @@ func SuggestRule(q question.Question, d Decision) Rule {
 	r := Rule{
 		Client: QuoteGlob(q.Client.Name), Action: QuoteGlob(ActionKey(q)),
 		Decision: d, Scope: ScopeAlways, SessionID: q.Client.SessionID, Cwd: cleanDir(q.Cwd),
+	}
+	if q.Host != "" {
+		r.Host = QuoteGlob(q.Host)
 	}
 	if r.SessionID != "" {
 		r.Scope = ScopeSession
@@ -199,6 +207,9 @@ func (r *Rule) applies(q question.Question, now time.Time) bool {
 		return false
 	}
 	if r.Scope == ScopeSession && (r.SessionID == "" || r.SessionID != q.Client.SessionID) {
+		return false
+	}
+	if r.Host != "" && !Glob(r.Host, q.Host) {
 		return false
 	}
 	return Glob(r.Client, q.Client.Name) && Glob(r.Action, ActionKey(q)) && r.withinCwd(cleanDir(q.Cwd))
@@ -246,6 +257,13 @@ func (r *Rule) validate() error {
 		}
 	}
 	errs = append(errs, r.validateContent()...)
+	if r.Host != "" {
+		if n := utf8.RuneCountInString(r.Host); n > MaxPattern {
+			errs = append(errs, fieldErr("host", "at most %d characters, got %d", MaxPattern, n))
+		} else if _, err := parseGlob(r.Host); err != nil {
+			errs = append(errs, fieldErr("host", "%v", err))
+		}
+	}
 	if !r.Decision.Valid() {
 		errs = append(errs, fieldErr("decision", "%q is not one of allow, ask, deny", r.Decision))
 	}

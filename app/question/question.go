@@ -131,7 +131,13 @@ type Question struct {
 	// AgentMode is the asking agent's permission mode when it asked, as
 	// its hook said (Claude Code's permission_mode: default, acceptEdits,
 	// auto, plan, …); "" when it did not say. Approvals only.
-	AgentMode   string    `json:"agent_mode,omitempty"`
+	AgentMode string `json:"agent_mode,omitempty"`
+	// Host is where the asking agent runs when that is not this user on
+	// this machine: the host the person added with 'asktray remote add'
+	// ("build-01", "agent@localhost"), set only by the app from the
+	// channel the question came in on, never from what the agent sent; ""
+	// for an agent of this user here.
+	Host        string    `json:"host,omitempty"`
 	Created     time.Time `json:"created"`
 	Deadline    time.Time `json:"deadline"`
 	SnoozeUntil time.Time `json:"snooze_until,omitzero"`

@@ -28,6 +28,7 @@ const (
 	MaxInput        = 256 << 10 // bytes of an approval's tool input
 	MaxCwd          = 4096
 	MaxAgentMode    = 64
+	MaxHost         = 255
 	MaxRiskWhy      = 1024
 	maxButtonLabels = 40
 )
@@ -119,6 +120,7 @@ func (q *Question) Validate() error {
 		checkLen("agent_reason", q.AgentReason, 0, MaxAgentReason),
 		checkLen("cwd", q.Cwd, 0, MaxCwd),
 		checkLen("agent_mode", q.AgentMode, 0, MaxAgentMode),
+		checkLen("host", q.Host, 0, MaxHost),
 		checkLen("risk_why", q.RiskWhy, 0, MaxRiskWhy),
 		q.validateInput(),
 	}

@@ -77,10 +77,10 @@ func plainMarks(s string) string {
 // own notification (IsAgentNotice) has its header, which already says who
 // asks where, as the summary and its message as the body.
 func NoteText(q *question.Question) (title, body string) {
-	who := Visible(q.Client.DisplayName())
+	who := Who(q)
 	switch {
 	case IsAgentNotice(q):
-		return ellipsis.Cut(Visible(q.Header), 140), ellipsis.Cut(strings.Join(strings.Fields(Plain(Visible(q.Message))), " "), 140)
+		return ellipsis.Cut(Visible(q.Header)+onHost(q), 140), ellipsis.Cut(strings.Join(strings.Fields(Plain(Visible(q.Message))), " "), 140)
 	case q.Kind == question.KindNotice:
 		title = who + " says"
 	case q.Kind == question.KindApproval:

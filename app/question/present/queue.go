@@ -41,5 +41,5 @@ func QueueLine(waiting int, next *question.Question, home string) string {
 	if waiting <= 0 || next == nil {
 		return ""
 	}
-	return fmt.Sprintf("1 of %d%snext: %s — %s", waiting+1, Sep, Visible(next.Client.DisplayName()), LineName(next, home, 48))
+	return fmt.Sprintf("1 of %d%snext: %s — %s", waiting+1, Sep, Who(next), LineName(next, home, 48))
 }

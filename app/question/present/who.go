@@ -17,17 +17,22 @@ import (
 // its terminal"; its message starts with the project and session), "… says"
 // for another notice and "… asks in …" for the rest; the where is the working
 // directory the agent or its hook reported (Question.Cwd), with home as "~",
-// left out when there is none. Shown with invisible characters as markers.
+// left out when there is none. An agent on another host (Question.Host) is
+// named with it ("claude-code on build-01 wants to run …"), its directory
+// written out in full. Shown with invisible characters as markers.
 // home is the person's home directory, or "".
 func Headline(q *question.Question, home string) string {
-	who := Visible(q.Client.DisplayName())
+	who := Who(q)
+	if q.Host != "" {
+		home = "" // the desktop's home is not the host's
+	}
 	where := ""
 	if q.Cwd != "" {
 		where = " in " + Visible(HomePath(q.Cwd, home))
 	}
 	switch {
 	case IsAgentNotice(q):
-		return Visible(q.Header)
+		return Visible(q.Header) + onHost(q)
 	case q.Kind == question.KindNotice:
 		return who + " says"
 	case IsToolApproval(q) && toolinput.Does(q.Action) != "":
@@ -38,6 +43,21 @@ func Headline(q *question.Question, home string) string {
 		return who + " asks for your approval" + where
 	}
 	return who + " asks" + where
+}
+
+// Who names the asking client and, for an agent elsewhere (Question.Host),
+// where it runs: "claude-code", "claude-code on build-01"; with invisible
+// characters as markers.
+func Who(q *question.Question) string {
+	return Visible(q.Client.DisplayName()) + onHost(q)
+}
+
+// onHost is " on HOST" for a question from another host, else "".
+func onHost(q *question.Question) string {
+	if q.Host == "" {
+		return ""
+	}
+	return " on " + Visible(q.Host)
 }
 
 // IsAgentNotice reports whether q is a notice made from an agent's own

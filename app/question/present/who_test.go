@@ -2,6 +2,7 @@ package present
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -27,6 +28,11 @@ func TestHeadline(t *testing.T) {
 		{question.Question{Kind: question.KindNotice, Client: cc, Tool: "notification", Origin: question.OriginAgentNotice, Header: "Claude Code is asking in its terminal"},
 			"Claude Code is asking in its terminal"},
 		{question.Question{Kind: question.KindNotice, Client: cc, Tool: "notify", Header: "Build"}, "claude-code says"},
+		{question.Question{Kind: question.KindApproval, Client: cc, Origin: question.OriginPermission, Action: "Bash", Input: in, Cwd: "/home/ada/src", Host: "build-01"},
+			"claude-code on build-01 wants to run a shell command in /home/ada/src"},
+		{question.Question{Kind: question.KindConfirm, Client: question.Client{Name: "cursor"}, Host: "agent@localhost"}, "cursor on agent@localhost asks"},
+		{question.Question{Kind: question.KindNotice, Client: cc, Tool: "notification", Origin: question.OriginAgentNotice, Header: "Claude Code is asking in its terminal", Host: "build-01"},
+			"Claude Code is asking in its terminal on build-01"},
 	} {
 		if got := Headline(&c.q, "/home/ada"); got != c.want {
 			t.Errorf("Headline = %q, want %q", got, c.want)
@@ -51,5 +57,30 @@ func TestSessionLine(t *testing.T) {
 		if got := HomePath(dir, "/home/ada/"); got != want {
 			t.Errorf("HomePath(%q) = %q, want %q", dir, got, want)
 		}
+	}
+}
+
+// TestWhoNamesTheHost: the notification, the queue line and the CLI's
+// tables say where a remote agent runs, and a host name's invisible
+// characters are marked like the client's.
+func TestWhoNamesTheHost(t *testing.T) {
+	t.Parallel()
+	q := question.Question{Kind: question.KindConfirm, Client: question.Client{Name: "codex"}, Message: "ok?", Host: "build-01"}
+	if got := Who(&q); got != "codex on build-01" {
+		t.Fatalf("Who = %q", got)
+	}
+	if title, _ := NoteText(&q); title != "codex on build-01 asks" {
+		t.Fatalf("NoteText title = %q", title)
+	}
+	if got := QueueLine(1, &q, ""); !strings.Contains(got, "next: codex on build-01 — ") {
+		t.Fatalf("QueueLine = %q", got)
+	}
+	q.Host = "build\u202e-01"
+	if got := Who(&q); got == "codex on build\u202e-01" {
+		t.Fatalf("Who shows a bidi override as is: %q", got)
+	}
+	q.Host = ""
+	if got := Who(&q); got != "codex" {
+		t.Fatalf("Who of a local question = %q", got)
 	}
 }
