@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"log"
 	"os"
 	"runtime"
 	"strings"
@@ -33,6 +34,7 @@ const AppID = "app.asktray.desktop"
 // real driver's app (fyneapp.NewWithID(AppID)); keeping that import out of
 // this package lets its tests run on Fyne's test driver without cgo.
 func Run(ctx context.Context, a fyne.App, env app.Env) error {
+	log.SetOutput(newFyneLogFilter(log.Writer())) // another Asktray's quit is no error here
 	a.SetIcon(assets.Icon)
 	a.Settings().SetTheme(uitheme.New()) // text at WCAG AA contrast, a visible focus ring
 	t := newTray(a, env)
