@@ -35,6 +35,7 @@ type questionDialog struct {
 	reused   bool // the window was shown before, for an earlier question
 	pinned   bool // its size is fixed for its first map (wmtype.go)
 	typed    bool // markShown ran
+	armedLog bool // "dialog armed" was logged for the current arming
 	built    struct{ content, fit time.Duration }
 	shownAt  time.Time
 	visible  bool
@@ -260,6 +261,11 @@ func (d *questionDialog) tick() {
 func (d *questionDialog) guardChanged() {
 	d.unpin()
 	armed := d.guard.armed && !d.done
+	if armed && !d.armedLog {
+		d.log.Info("dialog armed", "id", d.q.ID, "since_shown_ms", d.clock.now().Sub(d.shownAt).Milliseconds(),
+			"dropped_edits", d.guard.dropped, "arming_restarts", d.guard.restarts)
+	}
+	d.armedLog = armed
 	for _, b := range d.buttons {
 		if armed {
 			b.Enable()
@@ -387,7 +393,7 @@ func (d *questionDialog) logAnswer(control, input string, a question.Action) {
 		"id", d.q.ID, "kind", string(d.q.Kind), "client", d.q.Client.DisplayName(),
 		"action", string(a), "control", control, "input", input,
 		"since_shown_ms", now.Sub(d.shownAt).Milliseconds(),
-		"ignored_inputs", d.guard.rejected, "arming_restarts", d.guard.restarts,
+		"ignored_inputs", d.guard.rejected, "dropped_edits", d.guard.dropped, "arming_restarts", d.guard.restarts,
 	}
 	if d.guard.armed {
 		attrs = append(attrs, "since_armed_ms", now.Sub(d.guard.armedAt).Milliseconds())

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
 
 	"github.com/asktray/asktray/app/question"
 )
@@ -87,6 +88,7 @@ type guard struct {
 	gen        int    // bumped on each (de)activation, so stale timers do nothing
 	stopTimer  func() // the pending arming timer
 	rejected   int    // inputs ignored while unarmed, for the log
+	dropped    int    // edits (typed text, Space on an option) dropped while unarmed, for the log
 	restarts   int    // key presses that started the delay again, for the log
 	typing     bool   // the delay was started again by a key press
 	quiet      bool   // a focus change of our own is in progress
@@ -264,6 +266,38 @@ func (g *guard) take(k fyne.KeyName) bool {
 		g.rejected++
 	}
 	return ok
+}
+
+// mayEdit reports whether a key may change the answer being made now:
+// text typed into a field, an editing key, Space on an option or a check
+// box. It holds edits to the same rule as the answer keys: only while
+// armed (the window has had focus for the delay with no key pressed) and
+// with no key still held from before arming, whose repeats would type on.
+// So the rest of a line typed for another window when the dialog took
+// focus never becomes part of an answer. An edit refused is counted.
+// Runs on the Fyne goroutine.
+func (g *guard) mayEdit() bool {
+	ok := g.armed
+	for k := range g.held {
+		if !g.fresh[k] && !modifierKey(k) {
+			ok = false
+		}
+	}
+	if !ok {
+		g.dropped++
+	}
+	return ok
+}
+
+// modifierKey reports whether k is Shift, Control, Alt or Super, which may
+// be held across arming without typing anything themselves.
+func modifierKey(k fyne.KeyName) bool {
+	switch k {
+	case desktop.KeyShiftLeft, desktop.KeyShiftRight, desktop.KeyControlLeft, desktop.KeyControlRight,
+		desktop.KeyAltLeft, desktop.KeyAltRight, desktop.KeySuperLeft, desktop.KeySuperRight:
+		return true
+	}
+	return false
 }
 
 // mayTap reports whether a pointer tap may act now. Runs on the Fyne goroutine.

@@ -80,6 +80,9 @@ func (k *keyRouter) typedKey(ev *fyne.KeyEvent, from fyne.Focusable) bool {
 	return true
 }
 
+// mayEdit implements inputSink: see guard.mayEdit.
+func (k *keyRouter) mayEdit() bool { return k.guard.mayEdit() }
+
 // press implements inputSink for the answer buttons.
 func (k *keyRouter) press(b *dialogButton, key fyne.KeyName) {
 	if key == "" {

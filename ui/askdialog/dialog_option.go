@@ -97,9 +97,9 @@ func (o *optionRow) FocusLost() {
 	o.sink.focusLost(o)
 }
 
-// TypedRune toggles the option on Space.
+// TypedRune toggles the option on Space, once the dialog is armed.
 func (o *optionRow) TypedRune(r rune) {
-	if r == ' ' {
+	if r == ' ' && o.sink.mayEdit() {
 		o.onTap()
 	}
 }

@@ -21,6 +21,9 @@ type inputSink interface {
 	// typedKey handles a dialog-wide key (Escape, Enter, 1..9) typed while
 	// from has focus; it reports whether the key was the dialog's.
 	typedKey(ev *fyne.KeyEvent, from fyne.Focusable) bool
+	// mayEdit reports whether a key may change the answer now (text into
+	// a field, Space on a check box): only once the dialog is armed.
+	mayEdit() bool
 	// press runs button b's action if the guard allows it: key is the key
 	// that pressed it (Space), or "" for a pointer tap.
 	press(b *dialogButton, key fyne.KeyName)
@@ -157,21 +160,33 @@ func (e *keyEntry) KeyUp(ev *fyne.KeyEvent) {
 	e.Entry.KeyUp(ev)
 }
 
-// TypedKey gives Escape, and Enter in a single-line entry, to the dialog.
+// TypedRune types r only once the dialog is armed: text that arrives
+// before then was meant for another window (see guard.mayEdit).
+func (e *keyEntry) TypedRune(r rune) {
+	if e.sink.mayEdit() {
+		e.Entry.TypedRune(r)
+	}
+}
+
+// TypedKey gives Escape, and Enter in a single-line entry, to the dialog;
+// other keys edit the entry only once the dialog is armed.
 func (e *keyEntry) TypedKey(ev *fyne.KeyEvent) {
-	if !e.dialogKey(ev, !e.MultiLine) {
+	if !e.dialogKey(ev, !e.MultiLine) && e.sink.mayEdit() {
 		e.Entry.TypedKey(ev)
 	}
 }
 
-// TypedShortcut gives Ctrl+Enter to the dialog.
+// TypedShortcut gives Ctrl+Enter to the dialog; other shortcuts (paste,
+// cut, undo) act only once the dialog is armed.
 func (e *keyEntry) TypedShortcut(s fyne.Shortcut) {
 	if cs, ok := s.(*desktop.CustomShortcut); ok && (cs.KeyName == fyne.KeyReturn || cs.KeyName == fyne.KeyEnter) &&
 		cs.Modifier&(fyne.KeyModifierControl|fyne.KeyModifierSuper) != 0 {
 		e.sink.typedKey(&fyne.KeyEvent{Name: cs.KeyName}, e)
 		return
 	}
-	e.Entry.TypedShortcut(s)
+	if e.sink.mayEdit() {
+		e.Entry.TypedShortcut(s)
+	}
 }
 
 // dialogButton is a widget.Button of a question dialog. An answer button
@@ -268,9 +283,10 @@ func (s *keySelect) FocusLost() {
 // CreateRenderer draws the select with its focus ring.
 func (s *keySelect) CreateRenderer() fyne.WidgetRenderer { return s.wrap(s.Select.CreateRenderer()) }
 
-// TypedKey gives Escape and Enter to the dialog and the rest to the select.
+// TypedKey gives Escape and Enter to the dialog and, once the dialog is
+// armed, the rest to the select.
 func (s *keySelect) TypedKey(ev *fyne.KeyEvent) {
-	if !s.dialogKey(ev, true) {
+	if !s.dialogKey(ev, true) && s.sink.mayEdit() {
 		s.Select.TypedKey(ev)
 	}
 }
@@ -308,6 +324,13 @@ func (c *keyCheck) FocusLost() {
 
 // CreateRenderer draws the check with its focus ring.
 func (c *keyCheck) CreateRenderer() fyne.WidgetRenderer { return c.wrap(c.Check.CreateRenderer()) }
+
+// TypedRune toggles the check on Space once the dialog is armed.
+func (c *keyCheck) TypedRune(r rune) {
+	if c.sink.mayEdit() {
+		c.Check.TypedRune(r)
+	}
+}
 
 // TypedKey gives Escape and Enter to the dialog and the rest to the check.
 func (c *keyCheck) TypedKey(ev *fyne.KeyEvent) {

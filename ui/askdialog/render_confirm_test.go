@@ -89,9 +89,9 @@ func TestConfirmDialog_OneNoOneYes(t *testing.T) {
 func TestApprovalDialog_EscapeDenies(t *testing.T) {
 	e := newDialogEnv(t)
 	d := e.ask(shellRequest(question.Client{Name: "claude-code"}, "npm test", question.RiskMedium, ""))
+	d.guard.arm()
 	test.Type(d.r.(*approvalRenderer).note, "not now")
 	d.win.Canvas().Focus(d.root)
-	d.guard.arm()
 	e.press(d, fyne.KeyEscape)
 	if res := e.result(d.q.ID); res.Outcome != question.Declined || res.Note != "not now" {
 		t.Fatalf("Esc gave %+v", res)

@@ -176,6 +176,7 @@ func TestFormDialog_LimitsShownUpFront(t *testing.T) {
 		t.Errorf("notes: a rule %q for a plain string", n.rule.Text)
 	}
 	replicas := r.fields[4]
+	d.guard.arm()
 	test.Type(replicas.entry, "500")
 	replicas.entry.FocusLost()
 	if replicas.msg.Text != "Must be between 1 and 100" || !replicas.rule.Visible() {
