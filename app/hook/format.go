@@ -39,6 +39,10 @@ type Request struct {
 	// channel (app/remote), set by the app from that channel; it never
 	// crosses the wire, so no hook can claim to be another host.
 	Host string `json:"-"`
+	// SentMS is when the hook sent the request (Unix milliseconds): the
+	// app reads requests queued while it was stopped in any order, and
+	// orders a session's events by it. 0 from hooks older than the field.
+	SentMS int64 `json:"sent_ms,omitempty"`
 }
 
 // The behaviours of a Reply.

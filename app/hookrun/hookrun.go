@@ -211,7 +211,7 @@ func Wait(timeoutSec int) time.Duration {
 // acknowledge, it says so in one line on stdio's Err and prints nothing.
 func ask(ctx context.Context, dial hookclient.Dialer, sock string, p hook.Payload, wait time.Duration, stdio IO, o Options) ([]byte, bool) {
 	ctx, cancel := context.WithTimeout(ctx, wait+time.Second)
-	req := hook.Request{Payload: p, WaitMS: wait.Milliseconds()}
+	req := hook.Request{Payload: p, WaitMS: wait.Milliseconds(), SentMS: time.Now().UnixMilli()}
 	var b hook.Binding
 	if sp, _ := hook.Lookup(p.Agent); sp.Bind != nil && p.Event == hook.PermissionRequest {
 		b = sp.Bind(p, o.Getppid(), o.Procs)

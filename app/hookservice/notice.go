@@ -84,8 +84,11 @@ func (h *Service) home() string {
 // tray already shows adds nothing. seq is what staleNotices returned for req:
 // the notice is withdrawn (reason answered in the agent) by its session's
 // next event of any kind, since it is stale then, even one that arrived while
-// it was being asked.
-func (h *Service) notify(ctx context.Context, req hook.Request, seq uint64) {
+// it was being asked. late (from staleNotices) says that the session sent
+// a later event before this notification was read (an app stopped for a
+// while reads what queued meanwhile in any order): the notice is stale at
+// once and is withdrawn as soon as it is asked.
+func (h *Service) notify(ctx context.Context, req hook.Request, seq uint64, late bool) {
 	if req.NotificationType == "permission_prompt" && h.sessionOpen(req.Agent, req.SessionID) {
 		return
 	}
@@ -99,7 +102,7 @@ func (h *Service) notify(ctx context.Context, req hook.Request, seq uint64) {
 		h.log().Error("hook: notice", "agent", req.Agent, "err", err)
 		return
 	}
-	if req.SessionID != "" && !h.trackNotice(asked.ID, sessionKey{req.Agent, req.SessionID}, seq) {
+	if late || req.SessionID != "" && !h.trackNotice(asked.ID, sessionKey{req.Agent, req.SessionID}, seq) {
 		h.withdrawNotices([]string{asked.ID})
 	}
 }
@@ -109,17 +112,20 @@ func (h *Service) notify(ctx context.Context, req hook.Request, seq uint64) {
 type sessionEvents struct {
 	n  uint64
 	at time.Time
+	// sent is the newest hook.Request.SentMS of the session's events.
+	sent int64
 }
 
 // staleNotices withdraws the notices of req's session, as any event of the
 // session shows it moved on from them: the person answered in the agent's
 // terminal (PostToolUse, PermissionRequest, UserPromptSubmit…), the session
 // ended (Stop, SessionEnd), or a new notification replaces them. It returns
-// the session's event count, req included, for notify; it blocks until the
-// withdrawals are durable.
-func (h *Service) staleNotices(req hook.Request) uint64 {
+// the session's event count, req included, for notify, and whether the
+// session sent a later event before req was read (by hook.Request.SentMS);
+// it blocks until the withdrawals are durable.
+func (h *Service) staleNotices(req hook.Request) (seq uint64, late bool) {
 	if req.SessionID == "" {
-		return 0
+		return 0, false
 	}
 	k := sessionKey{req.Agent, req.SessionID}
 	now := time.Now()
@@ -136,6 +142,8 @@ func (h *Service) staleNotices(req hook.Request) uint64 {
 	s := h.seen[k]
 	s.n++
 	s.at = now
+	late = req.SentMS > 0 && req.SentMS < s.sent
+	s.sent = max(s.sent, req.SentMS)
 	h.seen[k] = s
 	for id, nk := range h.notices {
 		if nk == k {
@@ -145,7 +153,7 @@ func (h *Service) staleNotices(req hook.Request) uint64 {
 	}
 	h.mu.Unlock()
 	h.withdrawNotices(stale)
-	return s.n
+	return s.n, late
 }
 
 // withdrawNotices ends the notices ids as answered in the agent; one the

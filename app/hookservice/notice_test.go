@@ -162,17 +162,47 @@ func TestHook_NoticeAskedAsItsSessionMovedOn(t *testing.T) {
 	t.Parallel()
 	e := newHookServer(t)
 	req := hook.Request{Payload: payload(t, hook.ClaudeCode, "Notification")}
-	seq := e.h.staleNotices(req)
+	seq, _ := e.h.staleNotices(req)
 	e.h.staleNotices(hook.Request{Payload: payload(t, hook.ClaudeCode, "PostToolUse")})
-	e.h.notify(context.Background(), req, seq)
+	e.h.notify(context.Background(), req, seq, false)
 	notice := e.nextAsked(t)
 	if ended := recv(t, e.ended); ended.Question.ID != notice.ID || ended.Result.Reason != question.ReasonAnsweredInAgent {
 		t.Fatalf("ended %+v %+v", ended.Question, ended.Result)
 	}
 	// Asked with the session's latest count, it stays.
-	e.h.notify(context.Background(), req, e.h.staleNotices(req))
+	seq, late := e.h.staleNotices(req)
+	e.h.notify(context.Background(), req, seq, late)
 	kept := e.nextAsked(t)
 	if _, res, err := e.b.Get(kept.ID); err != nil || res != nil {
 		t.Fatalf("the current notice: %+v %v", res, err)
+	}
+}
+
+// TestHook_NoticeReadAfterALaterEvent: an app stopped for a while (SIGSTOP)
+// reads the hook requests queued meanwhile in any order; a notification its
+// session sent before an event the app has already read is stale, and is
+// withdrawn as soon as it is asked (found with the real Copilot CLI: its
+// "asking in its terminal" notice stayed pending after the resume). Read in
+// the order sent, the same notice stays.
+func TestHook_NoticeReadAfterALaterEvent(t *testing.T) {
+	t.Parallel()
+	e := newHookServer(t)
+	send := func(p hook.Payload, sent int64) {
+		t.Helper()
+		if _, err := e.c.Hook(context.Background(), hook.Request{Payload: p, SentMS: sent}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	notice := payload(t, hook.ClaudeCode, "Notification")
+	send(payload(t, hook.ClaudeCode, "Stop"), 2000)
+	send(notice, 1000)
+	late := e.nextAsked(t)
+	if ended := recv(t, e.ended); ended.Question.ID != late.ID || ended.Result.Outcome != question.Withdrawn || ended.Result.Reason != question.ReasonAnsweredInAgent {
+		t.Fatalf("the late notice ended %+v %+v", ended.Question, ended.Result)
+	}
+	send(notice, 3000)
+	kept := e.nextAsked(t)
+	if _, res, err := e.b.Get(kept.ID); err != nil || res != nil {
+		t.Fatalf("a notice sent after the session's last event: %+v %v", res, err)
 	}
 }

@@ -135,7 +135,7 @@ func (h *Service) Handle(ctx context.Context, req hook.Request, registered func(
 	if req.Event == hook.Doctor {
 		return h.doctor(ctx, req)
 	}
-	seq := h.staleNotices(req)
+	seq, late := h.staleNotices(req)
 	var rep hook.Reply
 	switch req.Event {
 	case hook.PermissionRequest:
@@ -154,7 +154,7 @@ func (h *Service) Handle(ctx context.Context, req hook.Request, registered func(
 		h.movedOn(req)
 		h.blocked(ctx, req)
 	case hook.Notification:
-		h.notify(ctx, req, seq)
+		h.notify(ctx, req, seq, late)
 	case hook.PostToolUse, hook.PostToolUseFailure, hook.UserPromptSubmit, hook.Stop, hook.SessionEnd:
 		h.movedOn(req)
 	}
