@@ -136,7 +136,14 @@ func (s *session) ask(command string) {
 		if waitUntil(limit, func() bool { return s.model.saw(prompt) }) {
 			return
 		}
-		s.term.keys("Enter")
+		// A TUI busy with its last turn may drop what was typed: type it
+		// again when the screen does not show it, else press Enter again.
+		if strings.Contains(s.term.screen(), lineTail(prompt)) {
+			s.term.keys("Enter")
+		} else {
+			s.t.Logf("the terminal lost the typed prompt; typing it again")
+			s.term.typeLine(prompt)
+		}
 	}
 	s.t.Fatalf("the model never got the prompt %q", prompt)
 }

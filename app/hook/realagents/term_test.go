@@ -73,13 +73,26 @@ func (tm *term) expect(want string, limit time.Duration) {
 	}
 }
 
-// typeLine types s as a person would and presses Enter a moment later (the
-// agents take text typed too fast for a paste, and Enter within it for a
-// new line).
+// typeLine types s as a person would and presses Enter a moment after the
+// screen shows the end of s (the agents take text typed too fast for a
+// paste, and Enter within it for a new line; a TUI on a loaded machine may
+// take seconds to draw what was typed). It blocks at most about 10 s.
 func (tm *term) typeLine(s string) {
 	tm.tmux("send-keys", "-l", s)
-	time.Sleep(700 * time.Millisecond)
+	if !tm.waitFor(lineTail(s), 10*time.Second) {
+		tm.t.Logf("the terminal does not show %q 10 s after it was typed; pressing Enter anyway", lineTail(s))
+	}
+	time.Sleep(300 * time.Millisecond)
 	tm.tmux("send-keys", "Enter")
+}
+
+// lineTail is the end of a typed line that a terminal shows whole: a long
+// line may be wrapped or scrolled in an input box.
+func lineTail(s string) string {
+	if len(s) > 24 {
+		return s[len(s)-24:]
+	}
+	return s
 }
 
 // keys presses keys (tmux key names: Enter, Escape, Down, C-c, or text).
