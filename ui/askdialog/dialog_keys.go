@@ -1,8 +1,15 @@
 package askdialog
 
 import (
+	"errors"
+
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
 )
+
+// errEnterLocked is what the dialog says when Enter came while the answer
+// buttons were still locked (the arming delay): nothing was sent.
+var errEnterLocked = errors.New("enter came before the answer buttons unlocked, so nothing was sent: press it again")
 
 // keyRouter is a dialog's key and focus routing: it implements inputSink
 // for the dialog's widgets, so the guard hears every focus change and every
@@ -13,7 +20,10 @@ type keyRouter struct {
 	guard         *guard
 	defaultButton *dialogButton // what Enter presses, or nil
 	noButton      *dialogButton // what Esc presses (No, Deny), or nil: Esc cancels
-	keys          keyTarget     // what the keys act on: the dialog
+	// mnemonics are the answer buttons Alt and a letter press (Alt+A:
+	// Allow once), assigned by assignMnemonics.
+	mnemonics map[fyne.KeyName]*dialogButton
+	keys      keyTarget // what the keys act on: the dialog
 }
 
 // keyTarget is what a keyRouter's keys act on. Its methods run on the Fyne goroutine.
@@ -29,6 +39,11 @@ type keyTarget interface {
 	run(b *dialogButton, input string)
 	// pick picks or toggles option n (1..9).
 	pick(n int)
+	// enterRefusal says why Enter must not send the answer as it stands
+	// (an empty text answer), or nil.
+	enterRefusal() error
+	// refuse shows err in the dialog.
+	refuse(err error)
 }
 
 // focusGained implements inputSink.
@@ -62,9 +77,7 @@ func (k *keyRouter) typedKey(ev *fyne.KeyEvent, from fyne.Focusable) bool {
 		}
 		return true
 	case fyne.KeyReturn, fyne.KeyEnter:
-		if k.guard.take(ev.Name) && k.defaultButton != nil && !k.defaultButton.Disabled() {
-			k.keys.run(k.defaultButton, "key:"+string(ev.Name))
-		}
+		k.enter(ev.Name)
 		return true
 	}
 	n := digitKey(ev.Name)
@@ -82,6 +95,46 @@ func (k *keyRouter) typedKey(ev *fyne.KeyEvent, from fyne.Focusable) bool {
 
 // mayEdit implements inputSink: see guard.mayEdit.
 func (k *keyRouter) mayEdit() bool { return k.guard.mayEdit() }
+
+// enter presses the default button for Enter (or Return) on a fresh press
+// while armed. Enter before the buttons unlock says so rather than doing
+// nothing silently, and Enter on an empty text answer says how to send one
+// (click OK) instead of sending "".
+func (k *keyRouter) enter(key fyne.KeyName) {
+	armed := k.guard.armed
+	switch {
+	case !k.guard.take(key):
+		if !armed && !k.keys.ended() && k.defaultButton != nil {
+			k.keys.refuse(errEnterLocked)
+		}
+	case k.defaultButton == nil || k.defaultButton.Disabled():
+	default:
+		if err := k.keys.enterRefusal(); err != nil {
+			k.keys.refuse(err)
+			return
+		}
+		k.keys.run(k.defaultButton, "key:"+string(key))
+	}
+}
+
+// shortcut implements inputSink: Alt and an answer button's letter
+// (mnemonics) presses that button on a fresh press while armed, as Space on
+// it would; it reports whether the shortcut was one. An open menu or
+// Always… panel leaves them alone.
+func (k *keyRouter) shortcut(s fyne.Shortcut, from fyne.Focusable) bool {
+	cs, ok := s.(*desktop.CustomShortcut)
+	if !ok || cs.Modifier != fyne.KeyModifierAlt || k.mnemonics[cs.KeyName] == nil {
+		return false
+	}
+	if _, open := k.keys.panelKey(&fyne.KeyEvent{}, from); open {
+		return true
+	}
+	b := k.mnemonics[cs.KeyName]
+	if k.guard.take(cs.KeyName) && !b.Disabled() && !k.keys.ended() {
+		k.keys.run(b, "key:Alt+"+string(cs.KeyName))
+	}
+	return true
+}
 
 // press implements inputSink for the answer buttons.
 func (k *keyRouter) press(b *dialogButton, key fyne.KeyName) {

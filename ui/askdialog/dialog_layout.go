@@ -212,6 +212,7 @@ func (d *questionDialog) bar() fyne.CanvasObject {
 		stack.Add(o)
 	}
 
+	d.assignMnemonics()
 	d.unlockHint = uikit.SmallLabel("")
 	d.unlockHint.Alignment = fyne.TextAlignTrailing
 	d.keysHint = uikit.SmallLabel(d.keyHelp())
@@ -221,7 +222,9 @@ func (d *questionDialog) bar() fyne.CanvasObject {
 	if b := d.newWebButton(); b != nil {
 		left.Add(b)
 	}
-	var buttons fyne.CanvasObject = container.NewBorder(nil, nil, left, right, layout.NewSpacer())
+	// The answer buttons come first in the Tab order, Snooze and Browser
+	// after them, wherever they are drawn.
+	var buttons fyne.CanvasObject = container.New(layout.NewBorderLayout(nil, nil, left, right), right, left, layout.NewSpacer())
 	if right.MinSize().Width+left.MinSize().Width+theme.Padding() > contentWidth() {
 		// Long custom labels: one full-width button a row, so none is cut off.
 		buttons = container.NewVBox(stack, left)
@@ -254,6 +257,7 @@ func (d *questionDialog) keyHelp() string {
 	if d.q.Kind == question.KindText && d.q.Multiline && d.q.FreeText {
 		parts[len(parts)-2] = "Ctrl+Enter: " + d.defaultButton.Text
 	}
+	parts = append(parts, d.mnemonicHelp()...)
 	return strings.Join(parts, "  ·  ")
 }
 

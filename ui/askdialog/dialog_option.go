@@ -107,6 +107,9 @@ func (o *optionRow) TypedRune(r rune) {
 // TypedKey passes dialog keys on.
 func (o *optionRow) TypedKey(ev *fyne.KeyEvent) { o.sink.typedKey(ev, o) }
 
+// TypedShortcut passes shortcuts (an answer button's Alt letter) on.
+func (o *optionRow) TypedShortcut(s fyne.Shortcut) { o.sink.shortcut(s, o) }
+
 // KeyDown tells the dialog's guard.
 func (o *optionRow) KeyDown(ev *fyne.KeyEvent) { o.sink.keyDown(ev) }
 

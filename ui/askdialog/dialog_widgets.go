@@ -27,6 +27,9 @@ type inputSink interface {
 	// press runs button b's action if the guard allows it: key is the key
 	// that pressed it (Space), or "" for a pointer tap.
 	press(b *dialogButton, key fyne.KeyName)
+	// shortcut handles a dialog-wide shortcut (Alt and an answer button's
+	// letter) typed while from has focus; it reports whether it was one.
+	shortcut(s fyne.Shortcut, from fyne.Focusable) bool
 }
 
 // dialogRoot wraps a dialog's whole content in a focusable widget. It holds
@@ -61,6 +64,9 @@ func (r *dialogRoot) TypedRune(rune) {}
 
 // TypedKey passes keys to the dialog.
 func (r *dialogRoot) TypedKey(ev *fyne.KeyEvent) { r.sink.typedKey(ev, r) }
+
+// TypedShortcut passes shortcuts (Alt+A: Allow once) to the dialog.
+func (r *dialogRoot) TypedShortcut(s fyne.Shortcut) { r.sink.shortcut(s, r) }
 
 // KeyDown tells the dialog's guard.
 func (r *dialogRoot) KeyDown(ev *fyne.KeyEvent) { r.sink.keyDown(ev) }
@@ -176,9 +182,13 @@ func (e *keyEntry) TypedKey(ev *fyne.KeyEvent) {
 	}
 }
 
-// TypedShortcut gives Ctrl+Enter to the dialog; other shortcuts (paste,
-// cut, undo) act only once the dialog is armed.
+// TypedShortcut gives Ctrl+Enter and the answer buttons' Alt letters to
+// the dialog; other shortcuts (paste, cut, undo) act only once the dialog
+// is armed.
 func (e *keyEntry) TypedShortcut(s fyne.Shortcut) {
+	if e.sink.shortcut(s, e) {
+		return
+	}
 	if cs, ok := s.(*desktop.CustomShortcut); ok && (cs.KeyName == fyne.KeyReturn || cs.KeyName == fyne.KeyEnter) &&
 		cs.Modifier&(fyne.KeyModifierControl|fyne.KeyModifierSuper) != 0 {
 		e.sink.typedKey(&fyne.KeyEvent{Name: cs.KeyName}, e)
@@ -231,6 +241,9 @@ func (b *dialogButton) TypedKey(ev *fyne.KeyEvent) {
 	}
 	b.sink.press(b, fyne.KeySpace)
 }
+
+// TypedShortcut passes shortcuts (Alt+A: Allow once) to the dialog.
+func (b *dialogButton) TypedShortcut(s fyne.Shortcut) { b.sink.shortcut(s, b) }
 
 // FocusGained tells the button and the dialog.
 func (b *dialogButton) FocusGained() {

@@ -2,9 +2,11 @@ package askdialog
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
@@ -115,6 +117,25 @@ func (r *textRenderer) Answer() (question.Response, error) {
 		return question.Response{}, err
 	}
 	return acceptValue(r.entry.Text)
+}
+
+// EnterRefusal keeps Enter from sending an empty typed answer: an agent
+// that asked for text gets "" only from a click on OK.
+func (r *textRenderer) EnterRefusal() error {
+	if r.entry != nil && strings.TrimSpace(r.entry.Text) == "" {
+		return errors.New("the answer is empty: type it, or click " + r.okLabel() + " to send it empty")
+	}
+	return nil
+}
+
+// okLabel is the label of the button that sends the text (OK).
+func (r *textRenderer) okLabel() string {
+	for _, a := range r.Actions() {
+		if a.isDefault {
+			return a.label
+		}
+	}
+	return "OK"
 }
 
 // Focus puts the cursor in the entry, after any default text.
