@@ -90,8 +90,13 @@ func (b *Bridge) askParsed(ctx context.Context, c caller, spec *toolSpec, a ask)
 // the result is pending; when the client otherwise cancels the call
 // (notifications/cancelled), the question is withdrawn. With a plan, q is
 // put to the client's own form meanwhile; when the wait ends first, that
-// request is cancelled and q goes to the desktop, the page and the CLI.
+// request is cancelled and q goes to the desktop, the page and the CLI. At
+// MCP 2026-07-28 a plan returns at once instead: the form goes back in an
+// input_required result (askForm).
 func (b *Bridge) await(ctx context.Context, c caller, q question.Question, window time.Duration, plan *elicitPlan) (*toolResult, error) {
+	if plan != nil && c.modern {
+		return b.askForm(c, q, plan, window), nil
+	}
 	wctx, cancel := context.WithTimeout(ctx, window)
 	defer cancel()
 	var run *elicitRun

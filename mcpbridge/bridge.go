@@ -72,7 +72,8 @@ type Bridge struct {
 	srv       *mcpserver.MCPServer
 	calls     *callTracker
 	attach    *attachments
-	rejecters sessionSet // sessions whose client declines forms automatically
+	rejecters sessionSet // sessions (or, without one, clients) that decline forms automatically
+	forms     formRounds // questions out on 2026-07-28 clients' forms
 	limit     pendingLimit
 	handles   *handles
 }
@@ -117,6 +118,10 @@ func (b *Bridge) handler(spec *toolSpec) mcpserver.ToolHandlerFunc {
 		if err != nil {
 			return b.result(spec, nil, err), nil
 		}
+		if c.modern && req.Params.RequestState != "" {
+			res, err := b.resumeForm(ctx, c, spec, req)
+			return b.result(spec, res, err), nil
+		}
 		return spec.serve(b, ctx, c, spec, raw), nil
 	}
 }
@@ -130,6 +135,9 @@ func (b *Bridge) result(spec *toolSpec, res *toolResult, err error) *mcp.CallToo
 		}
 		b.cfg.Log.Error("tool call failed", "tool", spec.name, "err", err)
 		return mcp.NewToolResultError("asktray could not handle this call: " + err.Error())
+	}
+	if res.input != nil {
+		return res.input
 	}
 	return mcp.NewToolResultStructured(res, mustText(res))
 }
@@ -192,6 +200,15 @@ func (b *Bridge) caller(ctx context.Context, req mcp.CallToolRequest) (caller, e
 	}
 	c.call = callFromContext(ctx)
 	return c, nil
+}
+
+// formKey names c's client among those that decline forms automatically:
+// its session, or without one (MCP 2026-07-28) its name.
+func (c caller) formKey() string {
+	if c.client.SessionID != "" {
+		return c.client.SessionID
+	}
+	return "client\x00" + c.client.Name
 }
 
 // formElicitation reports whether e declares form mode: as form, or as {}

@@ -52,10 +52,10 @@ func (b *Bridge) route(ctx context.Context, c caller, q *question.Question) *eli
 	switch {
 	case !c.elicitation:
 		why = "the client did not declare form elicitation"
-	case c.client.SessionID == "":
+	case c.client.SessionID == "" && !c.modern:
 		why = "the call has no session to send a form on"
-	case mode == question.AskAuto && b.rejecters.has(c.client.SessionID):
-		why = "this session's client declined earlier forms automatically"
+	case mode == question.AskAuto && b.rejecters.has(c.formKey()):
+		why = "this client declined earlier forms automatically"
 	}
 	var schema any
 	if why == "" {
@@ -89,60 +89,70 @@ func (b *Bridge) elicit(ctx context.Context, c caller, q question.Question, p *e
 			Params:  mcp.ElicitationParams{Message: elicitMessage(q), RequestedSchema: p.schema},
 		})
 		took := time.Since(sent)
-		log := b.cfg.Log.With("id", q.ID, "client", c.client.Name)
 		if err != nil {
 			if ctx.Err() == nil {
-				log.Warn("elicitation failed; the question goes to the desktop, page and CLI", "err", err)
+				b.cfg.Log.Warn("elicitation failed; the question goes to the desktop, page and CLI", "id", q.ID, "client", c.client.Name, "err", err)
 				if p.mode == question.AskAuto {
-					b.rejecters.add(c.client.SessionID) // do not try this session's form again
+					b.rejecters.add(c.formKey()) // do not try this client's form again
 				}
 				b.release(q.ID)
 			}
 			return
 		}
-		var r question.Response
-		switch res.Action {
-		case mcp.ElicitationResponseActionAccept:
-			var ok bool
-			if r, ok = elicitResponse(q, res.Content); !ok {
-				log.Warn("the client's form came back without an answer; the question goes to the desktop, page and CLI")
-				b.release(q.ID)
-				return
-			}
-			if q.Approves(r) {
-				// Never reached: neverOnForm keeps such questions off the
-				// form. Should one get here, the client's yes is not the
-				// person's.
-				log.Error("the client's form said yes to an action; not recorded, the question goes to the desktop, page and CLI")
-				b.release(q.ID)
-				return
-			}
-		case mcp.ElicitationResponseActionDecline, mcp.ElicitationResponseActionCancel:
-			r = question.Response{Action: question.Action(res.Action), Via: question.ViaElicitation}
-			if took < humanDecline(q) && p.mode == question.AskAuto {
-				// Do not record a decline the person never saw; stop
-				// sending this session's questions to its form.
-				log.Warn("the client declined the form automatically; the question goes to the desktop, page and CLI", "action", res.Action, "after", took)
-				b.rejecters.add(c.client.SessionID)
-				run.suspected = true
-				b.release(q.ID)
-				return
-			}
-		default:
-			log.Warn("the client answered the form with an unknown action", "action", res.Action)
-			b.release(q.ID)
-			return
-		}
-		if err := b.cfg.Broker.Answer(q.ID, r); err != nil {
-			if errors.Is(err, question.ErrInvalid) {
-				log.Warn("the client's form answer does not fit the question; it goes to the desktop, page and CLI", "err", err)
-				b.release(q.ID)
-			} else if !errors.Is(err, question.ErrNotPending) {
-				log.Error("record the client's form answer", "err", err)
-			}
-		}
+		run.suspected = b.formAnswer(c, q, res, took, p.mode)
 	}()
 	return run
+}
+
+// formAnswer records res, what the client's form answered for q took after
+// it went out, through the broker with via elicitation. When nothing can be
+// recorded (the content makes no answer or says yes to an action, or in
+// auto mode the client declined faster than a person could) q goes back to
+// the desktop, the page and the CLI; suspected says it was that fast
+// decline. It blocks only on the broker; any goroutine may call it.
+func (b *Bridge) formAnswer(c caller, q question.Question, res *mcp.ElicitationResult, took time.Duration, mode question.AskMode) (suspected bool) {
+	log := b.cfg.Log.With("id", q.ID, "client", c.client.Name)
+	var r question.Response
+	switch res.Action {
+	case mcp.ElicitationResponseActionAccept:
+		var ok bool
+		if r, ok = elicitResponse(q, res.Content); !ok {
+			log.Warn("the client's form came back without an answer; the question goes to the desktop, page and CLI")
+			b.release(q.ID)
+			return false
+		}
+		if q.Approves(r) {
+			// Never reached: neverOnForm keeps such questions off the
+			// form. Should one get here, the client's yes is not the
+			// person's.
+			log.Error("the client's form said yes to an action; not recorded, the question goes to the desktop, page and CLI")
+			b.release(q.ID)
+			return false
+		}
+	case mcp.ElicitationResponseActionDecline, mcp.ElicitationResponseActionCancel:
+		r = question.Response{Action: question.Action(res.Action), Via: question.ViaElicitation}
+		if took < humanDecline(q) && mode == question.AskAuto {
+			// Do not record a decline the person never saw; stop
+			// sending this client's questions to its form.
+			log.Warn("the client declined the form automatically; the question goes to the desktop, page and CLI", "action", res.Action, "after", took)
+			b.rejecters.add(c.formKey())
+			b.release(q.ID)
+			return true
+		}
+	default:
+		log.Warn("the client answered the form with an unknown action", "action", res.Action)
+		b.release(q.ID)
+		return false
+	}
+	if err := b.cfg.Broker.Answer(q.ID, r); err != nil {
+		if errors.Is(err, question.ErrInvalid) {
+			log.Warn("the client's form answer does not fit the question; it goes to the desktop, page and CLI", "err", err)
+			b.release(q.ID)
+		} else if !errors.Is(err, question.ErrNotPending) {
+			log.Error("record the client's form answer", "err", err)
+		}
+	}
+	return false
 }
 
 // release hands pending question id back to the desktop, the page and the CLI.

@@ -83,11 +83,17 @@ func (e *env) connectAt(t *testing.T, name, version string, opts *mcp.ClientOpti
 	return s
 }
 
-// accepting answers every form with content, after pause (a person reading).
+// accepting answers every form with a copy of content, after pause (a
+// person reading). A copy: the Go SDK client writes the schema's defaults
+// into the content it returns, and the same case runs at both revisions
+// side by side.
 func accepting(content map[string]any, pause time.Duration) func(*mcp.ElicitParams) *mcp.ElicitResult {
+	raw := mustJSON(content)
 	return func(*mcp.ElicitParams) *mcp.ElicitResult {
 		time.Sleep(pause)
-		return &mcp.ElicitResult{Action: "accept", Content: content}
+		var c map[string]any
+		_ = json.Unmarshal(raw, &c)
+		return &mcp.ElicitResult{Action: "accept", Content: c}
 	}
 }
 
@@ -168,35 +174,44 @@ func TestClientModeDeliversEachKind(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, Config{AskMode: question.AskClient, Desktop: true})
-			f := newFakeForm(tc.reply)
-			s := e.connectForm(t, "claude-code", f)
-			got, text, isErr := call(t, context.Background(), s, tc.tool, tc.args)
-			if isErr {
-				t.Fatalf("tool error %s", text)
-			}
-			if f.count() != 1 {
-				t.Fatalf("%d forms sent, want 1", f.count())
-			}
-			p := <-f.seen
-			if tc.schema != nil {
-				if g, w := mustJSON(p.RequestedSchema), mustJSON(tc.schema); string(g) != string(w) {
-					t.Errorf("requestedSchema\n got %s\nwant %s", g, w)
-				}
-			}
-			if p.Message == "" {
-				t.Error("form without a message")
-			}
-			for k, v := range tc.want {
-				if g, _ := json.Marshal(got[k]); string(g) != string(mustJSON(v)) {
-					t.Errorf("%s = %s, want %s (result %s)", k, g, mustJSON(v), text)
-				}
-			}
-			r, err := e.store.Get(context.Background(), got["question_id"].(string))
-			if err != nil || r.Result == nil || r.Result.Via != question.ViaElicitation {
-				t.Fatalf("history: %+v %v", r, err)
-			}
+			eachRevision(t, func(t *testing.T, rev string) {
+				clientModeKind(t, rev, tc.tool, tc.args, tc.schema, tc.reply, tc.want)
+			})
 		})
+	}
+}
+
+// clientModeKind is one case of TestClientModeDeliversEachKind at rev:
+// elicitation/create at 2025-11-25, an input_required result the Go SDK
+// client answers by retrying at 2026-07-28.
+func clientModeKind(t *testing.T, rev, tool string, args, schema map[string]any, reply func(*mcp.ElicitParams) *mcp.ElicitResult, want map[string]any) {
+	e := newEnv(t, Config{AskMode: question.AskClient, Desktop: true}).at(rev)
+	f := newFakeForm(reply)
+	s := e.connectForm(t, "claude-code", f)
+	got, text, isErr := call(t, context.Background(), s, tool, args)
+	if isErr {
+		t.Fatalf("tool error %s", text)
+	}
+	if f.count() != 1 {
+		t.Fatalf("%d forms sent, want 1", f.count())
+	}
+	p := <-f.seen
+	if schema != nil {
+		if g, w := mustJSON(p.RequestedSchema), mustJSON(schema); string(g) != string(w) {
+			t.Errorf("requestedSchema\n got %s\nwant %s", g, w)
+		}
+	}
+	if p.Message == "" {
+		t.Error("form without a message")
+	}
+	for k, v := range want {
+		if g, _ := json.Marshal(got[k]); string(g) != string(mustJSON(v)) {
+			t.Errorf("%s = %s, want %s (result %s)", k, g, mustJSON(v), text)
+		}
+	}
+	r, err := e.store.Get(context.Background(), idOf(got["question_id"]))
+	if err != nil || r.Result == nil || r.Result.Via != question.ViaElicitation {
+		t.Fatalf("history: %+v %v", r, err)
 	}
 }
 
@@ -332,10 +347,14 @@ func TestAutoMode(t *testing.T) {
 // TestAutoModeFastDecline: a client that declines before a person could
 // read does not decline for them in auto mode: the question stays open for
 // the page and the CLI, the result says auto_reject_suspected, and later
-// questions of that session skip the form.
+// questions of that session (at 2026-07-28, of that client) skip the form.
 func TestAutoModeFastDecline(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Config{AskMode: question.AskAuto})
+	eachRevision(t, autoModeFastDecline)
+}
+
+func autoModeFastDecline(t *testing.T, rev string) {
+	e := newEnv(t, Config{AskMode: question.AskAuto}).at(rev)
 	f := newFakeForm(refusing("decline", 0))
 	s := e.connectForm(t, "eager-client", f)
 	ctx := context.Background()
@@ -347,7 +366,12 @@ func TestAutoModeFastDecline(t *testing.T) {
 	})()
 	done := make(chan map[string]any, 1)
 	go func() { r, _, _ := call(t, ctx, s, ToolAskConfirm, map[string]any{"question": "Deploy?"}); done <- r }()
-	q := <-resurfaced
+	var q question.Question
+	select {
+	case q = <-resurfaced:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the question did not come back to the desktop within 30 s (%d forms sent)", f.count())
+	}
 	if q.DeliverTo != "" || q.State != question.StatePending {
 		t.Fatalf("after the fast decline: %+v", q)
 	}

@@ -3,6 +3,7 @@ package mcpbridge
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/mark3labs/mcp-go/mcp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -39,6 +40,9 @@ type toolResult struct {
 	// guide is what NextStep says, for the entry points that word it
 	// their own way (permission_prompt's deny message); never sent.
 	guide question.Guidance
+	// input, when set, is the whole result instead: an input_required
+	// result that puts the question to a 2026-07-28 client's form.
+	input *mcp.CallToolResult
 }
 
 // pendingResult says the person has not answered q yet.
