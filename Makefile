@@ -75,7 +75,7 @@ test: deps build ## Install what the tests need, build bin/asktray, then run all
 	echo "==> [test] finished in $$(( $$(date +%s) - start ))s, exit code $$rc"; \
 	exit $$rc
 
-realagents: deps ## Run Claude Code, Codex, Copilot CLI and Gemini CLI for real against their hooks (.ci/realagents.sh; installs them once, about 1.2 GB)
+realagents: deps ## Run Claude Code, Codex, Copilot CLI, Gemini CLI, opencode and Kilo for real against their hooks (.ci/realagents.sh; installs them once, about 1.2 GB)
 	@GO="$(GO)" bash .ci/realagents.sh
 
 package: deps ## Build the Linux package bin/package/Asktray.tar.xz (fyne package)

@@ -37,7 +37,7 @@ if [[ "$(cat "$modules/.asktray-lock-sha256" 2>/dev/null)" != "$want" ]]; then
 		echo "agents: npm not found (Debian: apt-get install nodejs npm; .ci/deps.sh installs it)" >&2
 		exit 1
 	fi
-	echo "agents: npm ci in $cache (Claude Code, Codex, Copilot CLI, Gemini CLI, opencode)" >&2
+	echo "agents: npm ci in $cache (Claude Code, Codex, Copilot CLI, Gemini CLI, opencode, Kilo)" >&2
 	mkdir -p "$cache"
 	cp "$src/package.json" "$src/package-lock.json" "$cache/"
 	start=$(date +%s)

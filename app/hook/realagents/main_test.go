@@ -175,6 +175,7 @@ var agentBins = map[string]string{
 	// Gemini CLI is JavaScript (bundle/gemini.js), run by node.
 	"gemini-cli": "@google/gemini-cli/bundle/gemini.js",
 	"opencode":   "opencode-linux-x64/bin/opencode",
+	"kilo":       "@kilocode/cli-linux-x64/bin/kilo",
 }
 
 func agentBin(t *testing.T, agent string) string {

@@ -132,7 +132,10 @@ func (s *session) press(keys []string) {
 	s.t.Helper()
 	for range 5 {
 		s.term.keys(keys...)
-		if waitUntil(2*time.Second, func() bool { return !strings.Contains(s.term.screen(), s.spec.ownPrompt) }) {
+		if slices.Equal(keys, s.spec.no) {
+			s.confirmNo()
+		}
+		if waitUntil(2*time.Second, func() bool { return !s.showsOwnPrompt() }) {
 			return
 		}
 	}

@@ -61,10 +61,29 @@ func runScenarios(t *testing.T, s *session, more ...scenario) {
 	}
 }
 
-// settle waits until the agent shows no permission prompt of its own.
+// settle waits until the agent shows no permission prompt of its own (nor
+// its rejection's note box, where a typed prompt would become the note).
 func (s *session) settle() {
-	if !waitUntil(10*time.Second, func() bool { return !strings.Contains(s.term.screen(), s.spec.ownPrompt) }) {
+	if !waitUntil(10*time.Second, func() bool { return !s.showsOwnPrompt() }) {
 		s.t.Fatalf("the agent still shows its own prompt from the last turn")
+	}
+}
+
+// showsOwnPrompt reports whether the screen shows the agent's own
+// permission prompt, or the note box its no opens (agentSpec.noNote).
+func (s *session) showsOwnPrompt() bool {
+	screen := s.term.screen()
+	return strings.Contains(screen, s.spec.ownPrompt) || (s.spec.noNote != "" && strings.Contains(screen, s.spec.noNote))
+}
+
+// confirmNo, after the agent's no keys, rejects without a note when the
+// agent asks for one (agentSpec.noNote): it waits for the note box and
+// presses Enter. A no the agent did not take (no note box within 5 s) is
+// left to the caller's check that the prompt went away.
+func (s *session) confirmNo() {
+	s.t.Helper()
+	if s.spec.noNote != "" && waitUntil(5*time.Second, func() bool { return strings.Contains(s.term.screen(), s.spec.noNote) }) {
+		s.term.keys("Enter")
 	}
 }
 
@@ -294,7 +313,8 @@ func (s *session) steppedAside(out string) bool {
 func (s *session) sayNo() {
 	s.t.Helper()
 	s.term.keys(s.spec.no...)
-	if !waitUntil(10*time.Second, func() bool { return !strings.Contains(s.term.screen(), s.spec.ownPrompt) }) {
+	s.confirmNo()
+	if !waitUntil(10*time.Second, func() bool { return !s.showsOwnPrompt() }) {
 		s.t.Fatalf("the agent's own prompt stayed after saying no")
 	}
 }

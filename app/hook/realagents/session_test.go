@@ -30,6 +30,10 @@ type agentSpec struct {
 	// no and yes answer the agent's own prompt; stop stops a turn whose
 	// hook is running.
 	no, yes, stop []string
+	// noNote, when not "", is what the agent shows after no while it takes
+	// a note for the model (Kilo 7.7.9: "Tell Kilo what to do
+	// differently"); Enter then rejects without one.
+	noNote string
 	// ownPromptBeside is whether the agent shows its own prompt while the
 	// hook runs (Claude Code), rather than only once it gave no decision.
 	ownPromptBeside bool
