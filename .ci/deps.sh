@@ -71,6 +71,9 @@ test_pkgs+=(zenity)
 test_pkgs+=(debootstrap)
 # .ci/realagents.sh: the real coding agents run interactively in tmux.
 test_pkgs+=(tmux)
+# app/remote's tests: a real OpenSSH server on loopback, with a scratch user
+# as the remote host (agents over SSH and as another user, docs/remote.md).
+test_pkgs+=(openssh-server)
 # Tooling.
 tool_pkgs=(ca-certificates git make)
 

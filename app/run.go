@@ -19,6 +19,7 @@ import (
 	"github.com/asktray/asktray/app/personcheck"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/remote"
 	"github.com/asktray/asktray/app/settings"
 	"github.com/asktray/asktray/app/webask"
 )
@@ -209,6 +210,8 @@ func startServers(o Options, c *core, quit func(), down *closers) (*servers, err
 	ctl := &control.Server{Broker: c.broker, Store: c.store, Policy: c.policy, Hooks: hooks, Person: c.person, Log: c.log, URL: c.web.URL, Show: s.showUI, Quit: quit, Status: func() control.Status {
 		return control.Status{PID: s.inst.PID, Version: s.inst.Version, URL: mcp.URL(), DataDir: s.inst.DataDir, GUI: s.inst.GUI}
 	}}
+	hosts := &remote.Manager{DataDir: o.DataDir, Asker: hooks, SSHCommand: os.Getenv("ASKTRAY_SSH_COMMAND"), Log: c.log}
+	ctl.Remotes = hosts
 	if err := ctl.Listen(s.inst.Socket); err != nil {
 		return nil, err
 	}
@@ -218,6 +221,10 @@ func startServers(o Options, c *core, quit func(), down *closers) (*servers, err
 		defer cancel()
 		_ = ctl.Shutdown(sctx)
 	})
+	if err := hosts.Start(context.Background()); err != nil {
+		c.log.Error("remote hosts", "err", err)
+	}
+	down.push(hosts.Close)
 	if err := datadir.WriteInstance(o.DataDir, s.inst); err != nil {
 		return nil, fmt.Errorf("write instance file: %w", err)
 	}

@@ -70,6 +70,8 @@ Usage:
                                                              {{agents}} (docs/clients.md)
   asktray doctor [--no-test] [--json]                        check every client's and agent's asktray entry, the app and
                                                              the agents' trust; a test request through each hook (exit 0: all fine)
+  asktray remote add [user@]host[:port]                      let agents on that host (over SSH) or user ask this desktop
+  asktray remote list [--json] | rm HOST                     the remote hosts and their connections; revoke one
   asktray stdio                                              MCP over stdin/stdout, bridged to the running app
   asktray hook {{agent|}} [--timeout S] [--event E]   an agent's permission hook (see docs/hooks.md)
   asktray version
@@ -131,6 +133,8 @@ func Main(ctx context.Context, args []string, stdio IO, gui GUI) int {
 		err = cmdStdio(ctx, args, stdio)
 	case "doctor":
 		err = cmdDoctor(ctx, args, stdio)
+	case "remote":
+		err = cmdRemote(ctx, args, stdio)
 	case "hook":
 		cmdHook(ctx, args, stdio) // a hook always exits 0
 		return ExitOK

@@ -102,6 +102,9 @@ type Server struct {
 	// POST /v1/hook for hooks older than the acknowledgement); without it a
 	// hook finds nothing and prints nothing.
 	Hooks HookHandler
+	// Remotes, if set, serves the remote hosts' connections
+	// (GET /v1/remotes) and rereads the hosts file (POST /v1/remotes/sync).
+	Remotes RemoteHosts
 	// Person checks the login password an approval needs; nil refuses
 	// every approval over the socket.
 	Person *personcheck.Checker
@@ -201,6 +204,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /v1/away", s.setAway)
 	mux.HandleFunc("GET /v1/rules", s.rules)
 	mux.HandleFunc("DELETE /v1/rules/{id}", s.removeRule)
+	s.remoteRoutes(mux)
 	if s.Hooks != nil {
 		mux.HandleFunc("POST /v1/hook", s.hook)
 		mux.HandleFunc("POST /v2/hook", s.hookAcked)

@@ -29,6 +29,17 @@ const (
 	LockFile     = "asktray.lock"
 	LogDir       = "log"
 	LogFile      = "asktray.log"
+	// HostsFile lists the remote hosts the person added ('asktray remote
+	// add'), with each host's key (0600); HostsDir holds the app's socket
+	// for each host's connection.
+	HostsFile = "remotes.json"
+	HostsDir  = "hosts"
+	// RemoteDir is, on a remote host, the dir (0700) of the channel to the
+	// desktop: RemoteKeyFile, the key the desktop made for this host
+	// (0600), and RemoteSocket, the socket SSH forwards to the desktop's app.
+	RemoteDir     = "remote"
+	RemoteKeyFile = "key"
+	RemoteSocket  = "desktop.sock"
 )
 
 // Default returns the data dir used when none is given: $ASKTRAY_DATA_DIR,

@@ -26,6 +26,13 @@ import (
 // with the overall bound only. A dial that fails is ErrNoApp, an error
 // response a *StatusError. Any goroutine may call it.
 func Call(ctx context.Context, dial Dialer, where string, req hook.Request) (hook.Reply, error) {
+	return CallKeyed(ctx, dial, where, "", req)
+}
+
+// CallKeyed is Call with a key sent as a bearer token (a remote host's key,
+// to the desktop's app through SSH; see app/remote); "" sends none. It
+// blocks like Call.
+func CallKeyed(ctx context.Context, dial Dialer, where, key string, req hook.Request) (hook.Reply, error) {
 	wait := time.Duration(req.WaitMS) * time.Millisecond
 	if wait <= 0 || wait > hook.MaxDeadline {
 		wait = hook.MaxDeadline
@@ -36,8 +43,8 @@ func Call(ctx context.Context, dial Dialer, where string, req hook.Request) (hoo
 	if err != nil {
 		return hook.Reply{}, fmt.Errorf("encode request: %w", err)
 	}
-	rep, err := acked(ctx, dial, where, body)
-	if !errors.Is(err, errOldApp) {
+	rep, err := acked(ctx, dial, where, key, body)
+	if !errors.Is(err, errOldApp) || key != "" {
 		return rep, err
 	}
 	return oldHook(ctx, dial, where, body)
@@ -47,7 +54,7 @@ func Call(ctx context.Context, dial Dialer, where string, req hook.Request) (hoo
 var errOldApp = errors.New("the app does not serve /v2/hook")
 
 // acked is Call on POST /v2/hook. It blocks like Call.
-func acked(ctx context.Context, dial Dialer, where string, body []byte) (hook.Reply, error) {
+func acked(ctx context.Context, dial Dialer, where, key string, body []byte) (hook.Reply, error) {
 	var rep hook.Reply
 	hctx, hcancel := context.WithCancelCause(ctx)
 	defer hcancel(nil)
@@ -59,7 +66,7 @@ func acked(ctx context.Context, dial Dialer, where string, body []byte) (hook.Re
 		}
 		return err
 	}
-	conn, status, rd, err := post(hctx, dial, where, "/v2/hook", body)
+	conn, status, rd, err := post(hctx, dial, where, "/v2/hook", key, body)
 	if err != nil {
 		return rep, noAck(err)
 	}
@@ -90,7 +97,7 @@ func acked(ctx context.Context, dial Dialer, where string, body []byte) (hook.Re
 // It blocks until the reply or ctx's end.
 func oldHook(ctx context.Context, dial Dialer, where string, body []byte) (hook.Reply, error) {
 	var rep hook.Reply
-	conn, status, rd, err := post(ctx, dial, where, "/v1/hook", body)
+	conn, status, rd, err := post(ctx, dial, where, "/v1/hook", "", body)
 	if err != nil {
 		return rep, err
 	}
@@ -113,7 +120,7 @@ func oldHook(ctx context.Context, dial Dialer, where string, body []byte) (hook.
 // and reads the response's status and headers. It returns the connection,
 // which the caller closes, and a reader of the body (at most maxReply
 // bytes). The connection is closed when ctx ends, which ends any read.
-func post(ctx context.Context, dial Dialer, where, path string, body []byte) (net.Conn, int, io.Reader, error) {
+func post(ctx context.Context, dial Dialer, where, path, key string, body []byte) (net.Conn, int, io.Reader, error) {
 	conn, err := dial(ctx)
 	if err != nil {
 		if ne := (*net.OpError)(nil); errors.As(err, &ne) && ne.Op == "dial" {
@@ -131,7 +138,11 @@ func post(ctx context.Context, dial Dialer, where, path string, body []byte) (ne
 		return nil, 0, nil, fmt.Errorf("call app: %w", err)
 	}
 	head := "POST " + path + " HTTP/1.0\r\nHost: asktray\r\nContent-Type: application/json\r\nContent-Length: " +
-		strconv.Itoa(len(body)) + "\r\n\r\n"
+		strconv.Itoa(len(body)) + "\r\n"
+	if key != "" {
+		head += "Authorization: Bearer " + key + "\r\n"
+	}
+	head += "\r\n"
 	if _, err := conn.Write(append([]byte(head), body...)); err != nil {
 		return fail(err)
 	}

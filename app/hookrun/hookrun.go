@@ -65,8 +65,9 @@ func (o Options) withDefaults() Options {
 }
 
 // Main runs `asktray hook AGENT [flags]` with args after "hook": read the
-// agent's payload on stdin, ask the running app over the control socket,
-// print the decision in the agent's format. Whatever goes wrong (no app, an
+// agent's payload on stdin, ask the running app over the control socket
+// (or, on a remote host, the desktop's app over the host's channel, see
+// RemoteChannel), print the decision in the agent's format. Whatever goes wrong (no app, an
 // error, a timeout) it prints nothing, so that the agent asks in its own
 // prompt, or, where the agent's mode would run the call unasked (Gemini
 // CLI in yolo mode), the answer that opens that prompt (hook.StepAside);
@@ -83,15 +84,24 @@ func Main(ctx context.Context, args []string, stdio IO, o Options) {
 		return
 	}
 	sock := filepath.Join(dir, datadir.SocketFile)
-	dial := func(ctx context.Context) (net.Conn, error) { return o.Dial(ctx, sock) }
 	var check func(int) error
 	if hookclient.ServerPIDs {
 		check = RunningApp(dir, o.AppExe)
 	}
+	ch, err := RemoteChannel(dir)
+	if err != nil {
+		fmt.Fprintf(stdio.Err, "asktray hook: %v; stepping aside\n", err)
+		_, _ = stdio.Out.Write(hook.StepAside(p))
+		return
+	}
+	if ch.Key != "" {
+		sock, check = ch.Socket, SSHServes
+	}
+	dial := func(ctx context.Context) (net.Conn, error) { return o.Dial(ctx, sock) }
 	if sp, _ := hook.Lookup(p.Agent); sp.Mode != nil && p.PermissionMode == "" {
 		p.PermissionMode = sp.Mode(ancestorArgv(o.Getppid(), 4, o))
 	}
-	out, ok := ask(ctx, hookclient.CheckedDial(dial, check), sock, p, wait, stdio, o)
+	out, ok := ask(ctx, hookclient.CheckedDial(dial, check), sock, ch.Key, p, wait, stdio, o)
 	if !ok {
 		out = hook.StepAside(p)
 	}
@@ -203,13 +213,14 @@ func Wait(timeoutSec int) time.Duration {
 	return max(t-hook.Margin, time.Second)
 }
 
-// ask sends p to the app over a connection from dial and returns what to print. It gives
+// ask sends p to the app over a connection from dial, with key when it is
+// not "" (a remote host's), and returns what to print. It gives
 // up, printing nothing, when the app does not acknowledge the request within
 // hook.Handshake (a stopped or stuck app), after wait (plus a second for the
 // app's own answer) or when the parent process exits. When the socket is
 // served by something other than the running app, or the app does not
 // acknowledge, it says so in one line on stdio's Err and prints nothing.
-func ask(ctx context.Context, dial hookclient.Dialer, sock string, p hook.Payload, wait time.Duration, stdio IO, o Options) ([]byte, bool) {
+func ask(ctx context.Context, dial hookclient.Dialer, sock, key string, p hook.Payload, wait time.Duration, stdio IO, o Options) ([]byte, bool) {
 	ctx, cancel := context.WithTimeout(ctx, wait+time.Second)
 	req := hook.Request{Payload: p, WaitMS: wait.Milliseconds(), SentMS: time.Now().UnixMilli()}
 	var b hook.Binding
@@ -226,7 +237,7 @@ func ask(ctx context.Context, dial hookclient.Dialer, sock string, p hook.Payloa
 		cancel()
 		<-watched
 	}()
-	rep, err := hookclient.Call(ctx, dial, sock, req)
+	rep, err := hookclient.CallKeyed(ctx, dial, sock, key, req)
 	if errors.Is(err, hookclient.ErrWrongServer) || errors.Is(err, hookclient.ErrNoAck) {
 		fmt.Fprintf(stdio.Err, "asktray hook: %v; stepping aside\n", err)
 	}

@@ -1,0 +1,191 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+	"time"
+
+	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/datadir"
+	"github.com/asktray/asktray/app/remote"
+)
+
+// remoteSetupWait bounds 'asktray remote add' and rm's ssh calls.
+const remoteSetupWait = time.Minute
+
+// cmdRemote is 'asktray remote add|list|rm': the hosts whose agents ask
+// this desktop over SSH (app/remote, docs/remote.md).
+func cmdRemote(ctx context.Context, args []string, stdio IO) error {
+	if len(args) == 0 {
+		return usagef("usage: asktray remote add [user@]host[:port] | list [--json] | rm HOST")
+	}
+	switch args[0] {
+	case "add":
+		return remoteAdd(ctx, args[1:], stdio)
+	case "list":
+		return remoteList(ctx, args[1:], stdio)
+	case "rm":
+		return remoteRm(ctx, args[1:], stdio)
+	}
+	return usagef("unknown remote command %q (want add, list or rm)", args[0])
+}
+
+// remoteAdd makes a key for the host, sets the host's channel up over ssh,
+// records the host and has the running app connect it.
+func remoteAdd(ctx context.Context, args []string, stdio IO) error {
+	f := newFlags("remote add")
+	pos, err := f.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("usage: asktray remote add [user@]host[:port]")
+	}
+	name := pos[0]
+	if _, err := remote.ParseName(name); err != nil {
+		return usagef("%v", err)
+	}
+	c, dir, err := connect(f)
+	if err != nil {
+		return err
+	}
+	key := remote.NewKey()
+	sctx, cancel := context.WithTimeout(ctx, remoteSetupWait)
+	defer cancel()
+	hdir, bins, err := remote.Setup(sctx, os.Getenv("ASKTRAY_SSH_COMMAND"), name, key)
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(dir, datadir.HostsFile)
+	hs, err := remote.Load(path)
+	if err != nil {
+		return err
+	}
+	hs.Put(remote.Host{Name: name, Key: key, Dir: hdir, Added: time.Now().UTC()})
+	if err := remote.Save(path, hs); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdio.Out, "Added %s: its agents' hooks ask this desktop through %s/%s.\n", name, hdir, datadir.RemoteSocket)
+	if len(bins) == 0 {
+		fmt.Fprintf(stdio.Out, "No asktray on %s's PATH: install the .deb there, or copy this binary (or asktray-hook) into ~/.local/bin on it.\n", name)
+	} else {
+		fmt.Fprintf(stdio.Out, "Found %v there. On %s, set each agent's hooks up with 'asktray config AGENT --hooks --write'.\n", bins, name)
+	}
+	return syncApp(ctx, c, name, stdio)
+}
+
+// syncApp has the running app reread the hosts file, saying what became
+// of host name.
+func syncApp(ctx context.Context, c *control.Client, name string, stdio IO) error {
+	states, err := c.SyncRemotes(ctx)
+	if errors.Is(err, control.ErrNoApp) {
+		fmt.Fprintln(stdio.Out, "The app is not running; it connects its hosts when it starts.")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, s := range states {
+		if s.Name == name {
+			fmt.Fprintf(stdio.Out, "The app is connecting %s (state: %s).\n", name, s.State)
+		}
+	}
+	return nil
+}
+
+// remoteList shows each host and, when the app runs, its connection.
+func remoteList(ctx context.Context, args []string, stdio IO) error {
+	f := newFlags("remote list")
+	asJSON := f.Bool("json", false, "JSON output")
+	if err := noArgs(f, args); err != nil {
+		return err
+	}
+	c, dir, err := connect(f)
+	if err != nil {
+		return err
+	}
+	hs, err := remote.Load(filepath.Join(dir, datadir.HostsFile))
+	if err != nil {
+		return err
+	}
+	states, err := c.Remotes(ctx)
+	if err != nil && !errors.Is(err, control.ErrNoApp) {
+		return err
+	}
+	byName := map[string]remote.State{}
+	for _, s := range states {
+		byName[s.Name] = s
+	}
+	out := make([]remote.State, 0, len(hs.Hosts))
+	for _, h := range hs.Hosts {
+		s, ok := byName[h.Name]
+		if !ok {
+			s = remote.State{Name: h.Name, State: "app not running"}
+		}
+		out = append(out, s)
+	}
+	if *asJSON {
+		return json.NewEncoder(stdio.Out).Encode(out)
+	}
+	if len(out) == 0 {
+		fmt.Fprintln(stdio.Out, "No remote hosts. Add one with 'asktray remote add [user@]host'.")
+		return nil
+	}
+	tw := tabwriter.NewWriter(stdio.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "HOST\tSTATE\tSINCE\tLAST ERROR")
+	now := time.Now()
+	for _, s := range out {
+		since := ""
+		if !s.Since.IsZero() {
+			since = ago(now, s.Since)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", oneLine(s.Name, 40), s.State, since, oneLine(s.Error, 80))
+	}
+	return tw.Flush()
+}
+
+// remoteRm revokes a host: its key leaves the hosts file, the running app
+// ends its connection at once, then the host's key file and sockets are
+// removed over ssh when it can be reached.
+func remoteRm(ctx context.Context, args []string, stdio IO) error {
+	f := newFlags("remote rm")
+	pos, err := f.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("usage: asktray remote rm HOST")
+	}
+	c, dir, err := connect(f)
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(dir, datadir.HostsFile)
+	hs, err := remote.Load(path)
+	if err != nil {
+		return err
+	}
+	h, ok := hs.Find(pos[0])
+	if !ok {
+		return fmt.Errorf("no remote host %q ('asktray remote list' shows them)", pos[0])
+	}
+	hs.Remove(h.Name)
+	if err := remote.Save(path, hs); err != nil {
+		return err
+	}
+	if _, err := c.SyncRemotes(ctx); err != nil && !errors.Is(err, control.ErrNoApp) {
+		return err
+	}
+	fmt.Fprintf(stdio.Out, "Removed %s: its key is revoked and its connection ended.\n", h.Name)
+	sctx, cancel := context.WithTimeout(ctx, remoteSetupWait)
+	defer cancel()
+	if err := remote.Teardown(sctx, os.Getenv("ASKTRAY_SSH_COMMAND"), h); err != nil {
+		fmt.Fprintf(stdio.Err, "asktray: %v (the key is revoked here all the same)\n", err)
+	}
+	return nil
+}

@@ -1,0 +1,321 @@
+package remote
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/asktray/asktray/app/datadir"
+	"github.com/asktray/asktray/app/history/historytest"
+	"github.com/asktray/asktray/app/hookservice"
+	"github.com/asktray/asktray/app/policy"
+	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/internal/testkit"
+)
+
+// sshEnv is a real OpenSSH server on loopback whose scratch user is the
+// remote host, and the desktop's side: a broker with the hook service, a
+// data dir and the ssh command that reaches the host.
+type sshEnv struct {
+	user    testkit.User
+	name    string // the host's name: user@127.0.0.1:port
+	sshCmd  string // ASKTRAY_SSH_COMMAND for the test's keys
+	dataDir string
+	broker  *question.Broker
+	asked   chan question.Question
+	ended   chan question.Event
+	hookBin string
+	mgr     *Manager
+}
+
+// needSSHD skips off CI without root or sshd, and fails in CI.
+func needSSHD(t *testing.T) {
+	t.Helper()
+	testkit.NeedRoot(t, "to make a scratch user and run sshd")
+	if _, err := os.Stat("/usr/sbin/sshd"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("sshd is missing: .ci/deps.sh installs openssh-server")
+		}
+		t.Skip("sshd is missing (openssh-server); CI installs it")
+	}
+}
+
+func newSSHEnv(t *testing.T) *sshEnv {
+	t.Helper()
+	needSSHD(t)
+	e := &sshEnv{user: testkit.NewUser(t, ""), dataDir: t.TempDir(),
+		asked: make(chan question.Question, 64), ended: make(chan question.Event, 64)}
+	keys := t.TempDir()
+	run(t, "ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", filepath.Join(keys, "id"))
+	run(t, "ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", filepath.Join(keys, "hostkey"))
+	sshDir := filepath.Join(e.user.Home, ".ssh")
+	pub, err := os.ReadFile(filepath.Join(keys, "id.pub"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(sshDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(sshDir, "authorized_keys"), pub, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	run(t, "chown", "-R", e.user.Name+":", sshDir)
+	port := startSSHD(t, keys, e.user.Name)
+	hostPub, err := os.ReadFile(filepath.Join(keys, "hostkey.pub"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := filepath.Join(keys, "known_hosts")
+	if err := os.WriteFile(known, fmt.Appendf(nil, "[127.0.0.1]:%d %s", port, hostPub), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.sshCmd = "ssh -F none -i " + filepath.Join(keys, "id") + " -o UserKnownHostsFile=" + known +
+		" -o StrictHostKeyChecking=yes -o LogLevel=ERROR"
+	e.name = e.user.Name + "@127.0.0.1:" + strconv.Itoa(port)
+	e.hookBin = hookBinary(t)
+	e.startBroker(t)
+	return e
+}
+
+// startBroker makes the desktop's broker and hook service.
+func (e *sshEnv) startBroker(t *testing.T) {
+	pol, err := policy.Open(filepath.Join(e.dataDir, policy.File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.broker = question.NewBroker(question.Config{Journal: historytest.New(t), Gate: pol.Gate})
+	e.broker.Subscribe(func(ev question.Event) {
+		switch ev.Type {
+		case question.EventAsked:
+			e.asked <- ev.Question
+		case question.EventEnded:
+			e.ended <- ev
+		}
+	})
+	t.Cleanup(func() { _ = e.broker.Close() })
+	settings := hookservice.Settings{Deadline: 2 * time.Minute}
+	svc := &hookservice.Service{Broker: e.broker, Policy: pol, Settings: func() hookservice.Settings { return settings }}
+	e.mgr = &Manager{DataDir: e.dataDir, Asker: svc, SSHCommand: e.sshCmd}
+	t.Cleanup(e.mgr.Close)
+}
+
+// startSSHD runs sshd on a free loopback port for user and returns the port.
+func startSSHD(t *testing.T, keys, user string) int {
+	t.Helper()
+	if err := os.MkdirAll("/run/sshd", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	cfg := filepath.Join(keys, "sshd_config")
+	conf := fmt.Sprintf("Port %d\nListenAddress 127.0.0.1\nHostKey %s\nPidFile none\nUsePAM no\nStrictModes no\n"+
+		"PasswordAuthentication no\nKbdInteractiveAuthentication no\nAllowUsers %s\nAllowStreamLocalForwarding yes\n",
+		port, filepath.Join(keys, "hostkey"), user)
+	if err := os.WriteFile(cfg, []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var log testkit.SyncBuffer
+	cmd := exec.Command("/usr/sbin/sshd", "-D", "-e", "-f", cfg)
+	cmd.Stdout, cmd.Stderr = &log, &log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		if t.Failed() {
+			t.Logf("sshd's log:\n%s", log.String())
+		}
+	})
+	waitFor(t, 30*time.Second, "sshd to listen", func() bool {
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err == nil {
+			c.Close()
+		}
+		return err == nil
+	})
+	return port
+}
+
+// hookBinary builds the static hook-only binary into a dir the scratch
+// user may read.
+func hookBinary(t *testing.T) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "asktray-hook")
+	cmd := exec.Command("go", "build", "-tags", "migrated_fynedo", "-o", out, "github.com/asktray/asktray/cmd/asktray-hook")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("build asktray-hook: %v\n%s", err, b)
+	}
+	return testkit.Give(t, out)
+}
+
+func run(t *testing.T, name string, args ...string) {
+	t.Helper()
+	if b, err := exec.Command(name, args...).CombinedOutput(); err != nil {
+		t.Fatalf("%s %v: %v\n%s", name, args, err, b)
+	}
+}
+
+// waitFor polls cond until it holds, failing t after limit.
+func waitFor(t *testing.T, limit time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %v for %s", limit, what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// add sets the host up as 'asktray remote add' does and has the manager
+// connect it, waiting until it is connected.
+func (e *sshEnv) add(t *testing.T) Host {
+	t.Helper()
+	key := NewKey()
+	dir, _, err := Setup(context.Background(), e.sshCmd, e.name, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(e.user.Home, ".local/share/asktray", datadir.RemoteDir)
+	if dir != want {
+		t.Fatalf("the host's channel dir is %q, want %q", dir, want)
+	}
+	h := Host{Name: e.name, Key: key, Dir: dir, Added: time.Now()}
+	path := filepath.Join(e.dataDir, datadir.HostsFile)
+	hs, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs.Put(h)
+	if err := Save(path, hs); err != nil {
+		t.Fatal(err)
+	}
+	if e.mgr.ctx == nil {
+		if err := e.mgr.Start(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	} else if err := e.mgr.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	e.waitState(t, Connected)
+	return h
+}
+
+// waitState waits until the host's connection is in state.
+func (e *sshEnv) waitState(t *testing.T, state string) State {
+	t.Helper()
+	var got State
+	waitFor(t, 30*time.Second, "the host to be "+state, func() bool {
+		for _, s := range e.mgr.States() {
+			if s.Name == e.name {
+				got = s
+			}
+		}
+		return got.State == state
+	})
+	return got
+}
+
+// hookRun is a hook process run as the host's user.
+type hookRun struct {
+	out, errOut bytes.Buffer
+	done        chan error
+	start       time.Time
+}
+
+// runHook starts the hook binary as user u (the host's user unless
+// another) with the recorded payload of Claude Code's PermissionRequest.
+func (e *sshEnv) runHook(t *testing.T, u testkit.User, extra ...string) *hookRun {
+	t.Helper()
+	payload, err := os.ReadFile("../hook/testdata/claude-code/PermissionRequest.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(e.hookBin, append([]string{"hook", "claude-code", "--timeout", "60"}, extra...)...)
+	cmd.SysProcAttr = u.Credential()
+	cmd.Env = []string{"HOME=" + u.Home, "PATH=/usr/bin:/bin"}
+	cmd.Dir = "/"
+	cmd.Stdin = bytes.NewReader(payload)
+	h := &hookRun{done: make(chan error, 1), start: time.Now()}
+	cmd.Stdout, cmd.Stderr = &h.out, &h.errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { h.done <- cmd.Wait() }()
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	return h
+}
+
+// wait waits for the hook to end and returns what it printed.
+func (h *hookRun) wait(t *testing.T, limit time.Duration) (string, time.Duration) {
+	t.Helper()
+	select {
+	case err := <-h.done:
+		if err != nil {
+			t.Fatalf("hook: %v\n%s", err, h.errOut.String())
+		}
+		return h.out.String(), time.Since(h.start)
+	case <-time.After(limit):
+		t.Fatalf("the hook did not end within %v", limit)
+	}
+	return "", 0
+}
+
+// nextAsked waits for the next question the broker is asked.
+func (e *sshEnv) nextAsked(t *testing.T) question.Question {
+	t.Helper()
+	select {
+	case q := <-e.asked:
+		return q
+	case <-time.After(30 * time.Second):
+		t.Fatal("no question was asked")
+	}
+	return question.Question{}
+}
+
+// endedOf waits for question id to end and returns its event.
+func (e *sshEnv) endedOf(t *testing.T, id string) question.Event {
+	t.Helper()
+	deadline := time.After(30 * time.Second)
+	for {
+		select {
+		case ev := <-e.ended:
+			if ev.Question.ID == id {
+				return ev
+			}
+		case <-deadline:
+			t.Fatalf("question %s did not end", id)
+		}
+	}
+}
+
+// curlAs runs curl as u against the host's socket, with the host's key
+// when withKey, and returns the HTTP status curl saw (000: no connection).
+func (e *sshEnv) curlAs(t *testing.T, u testkit.User, dir, method, path string, withKey bool) string {
+	t.Helper()
+	auth := ""
+	if withKey {
+		auth = `-H "Authorization: Bearer $(cat ` + filepath.Join(dir, datadir.RemoteKeyFile) + `)"`
+	}
+	script := `curl -s -o /dev/null -w '%{http_code}' --max-time 10 --unix-socket ` + filepath.Join(dir, datadir.RemoteSocket) +
+		` -X ` + method + ` ` + auth + ` -d '{}' http://asktray` + path
+	cmd := exec.Command("/bin/sh", "-c", script)
+	cmd.SysProcAttr = u.Credential()
+	cmd.Env = []string{"HOME=" + u.Home, "PATH=/usr/bin:/bin"}
+	out, _ := cmd.Output()
+	return strings.TrimSpace(string(out))
+}
