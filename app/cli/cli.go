@@ -58,7 +58,7 @@ Usage:
   asktray answer                                             go through the pending questions on your terminal
   asktray answer ID (--accept VALUE | --decline | --cancel) [--note TEXT]
   asktray snooze ID DURATION                                 e.g. 5m, 1h, tomorrow
-  asktray history [--outcome O] [--client C] [--kind K] [--search Q] [--limit N] [--json | --export json|csv]
+  asktray history [--outcome O] [--client C] [--host H] [--kind K] [--search Q] [--limit N] [--json | --export json|csv]
   asktray away on|off|status                                 do not disturb: hold (or reject) new questions
   asktray rules [--json]                                     the standing allow/deny rules
   asktray rules rm ID                                        remove a rule

@@ -290,6 +290,7 @@ func cmdHistory(ctx context.Context, args []string, stdio IO) error {
 	outcome := f.String("outcome", "", "only these outcomes (comma-separated; pending too)")
 	verdict := f.String("verdict", "", "only these verdicts (comma-separated: allowed, denied, answered, declined, cancelled, rule_allowed, rule_denied, by_rule, timed_out, withdrawn, away, interrupted, pending)")
 	client := f.String("client", "", "only this client")
+	host := f.String("host", "", "only the agents of this remote host ('.' for this machine's own)")
 	kind := f.String("kind", "", "only this kind")
 	search := f.String("search", "", "full-text search")
 	limit := f.Int("limit", 20, "at most this many rows (1..1000); --export writes every row")
@@ -313,7 +314,7 @@ func cmdHistory(ctx context.Context, args []string, stdio IO) error {
 	if err != nil {
 		return err
 	}
-	hq := control.HistoryQuery{Client: *client, Kind: *kind, Search: *search, Limit: *limit}
+	hq := control.HistoryQuery{Client: *client, Host: *host, Kind: *kind, Search: *search, Limit: *limit}
 	if *outcome != "" {
 		hq.Outcomes = strings.Split(*outcome, ",")
 	}

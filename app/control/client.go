@@ -136,6 +136,8 @@ type HistoryQuery struct {
 	Outcomes     []string
 	Verdicts     []string // verdict names, or "by_rule"
 	Client, Kind string
+	// Host is a remote host's name, "." for this machine, "" for all.
+	Host         string
 	Search       string
 	Since, Until time.Time
 	Limit        int
@@ -153,6 +155,7 @@ func (c *Client) History(ctx context.Context, hq HistoryQuery) (HistoryPage, err
 	set("outcome", strings.Join(hq.Outcomes, ","))
 	set("verdict", strings.Join(hq.Verdicts, ","))
 	set("client", hq.Client)
+	set("host", hq.Host)
 	set("kind", hq.Kind)
 	set("search", hq.Search)
 	set("cursor", hq.Cursor)

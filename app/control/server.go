@@ -330,7 +330,7 @@ func parseFilter(v map[string][]string) (history.Filter, error) {
 		}
 		return ""
 	}
-	f := history.Filter{Client: get("client"), Kind: question.Kind(get("kind")), Search: get("search"), Cursor: get("cursor")}
+	f := history.Filter{Client: get("client"), Host: get("host"), Kind: question.Kind(get("kind")), Search: get("search"), Cursor: get("cursor")}
 	if o := get("outcome"); o != "" {
 		for s := range strings.SplitSeq(o, ",") {
 			st := question.State(s)

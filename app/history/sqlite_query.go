@@ -58,6 +58,14 @@ func where(f Filter, outcomes bool) (string, []any) {
 		conds = append(conds, "client_name = ?")
 		args = append(args, f.Client)
 	}
+	if f.Host != "" {
+		host := f.Host
+		if host == ThisMachine {
+			host = ""
+		}
+		conds = append(conds, "IFNULL(json_extract(question_json, '$.host'), '') = ?")
+		args = append(args, host)
+	}
 	if f.Kind != "" {
 		conds = append(conds, "kind = ?")
 		args = append(args, string(f.Kind))

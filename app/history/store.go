@@ -53,10 +53,14 @@ type Filter struct {
 	// Verdicts selects by what the end meant (question.VerdictFor, derived
 	// when read); empty = all. With Outcomes, a record must match both.
 	Verdicts []question.Verdict
-	Client   string        // exact client name; empty = all
-	Kind     question.Kind // empty = all
-	Since    time.Time     // Created >= Since; zero = unbounded
-	Until    time.Time     // Created < Until; zero = unbounded
+	Client   string // exact client name; empty = all
+	// Host is where the asking agent ran: a remote host's exact name
+	// (question.Question.Host), ThisMachine for this user's own agents,
+	// empty for all.
+	Host  string
+	Kind  question.Kind // empty = all
+	Since time.Time     // Created >= Since; zero = unbounded
+	Until time.Time     // Created < Until; zero = unbounded
 
 	// Search is a full-text query over the header, message, option labels
 	// and descriptions, answer value and note, and client name. Every
@@ -69,6 +73,10 @@ type Filter struct {
 	Limit  int    // page size; 0 means DefaultLimit; capped at MaxLimit
 	Cursor string // opaque, from Page.Next; empty = first page
 }
+
+// ThisMachine is Filter.Host for the questions of this user's own agents,
+// asked on no remote host's channel.
+const ThisMachine = "."
 
 // Page is one page of records, newest first.
 type Page struct {

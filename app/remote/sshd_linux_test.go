@@ -37,7 +37,7 @@ type sshEnv struct {
 }
 
 // needSSHD skips off CI without root or sshd, and fails in CI.
-func needSSHD(t *testing.T) {
+func needSSHD(t testing.TB) {
 	t.Helper()
 	testkit.NeedRoot(t, "to make a scratch user and run sshd")
 	if _, err := os.Stat("/usr/sbin/sshd"); err != nil {
@@ -48,7 +48,7 @@ func needSSHD(t *testing.T) {
 	}
 }
 
-func newSSHEnv(t *testing.T) *sshEnv {
+func newSSHEnv(t testing.TB) *sshEnv {
 	t.Helper()
 	needSSHD(t)
 	e := &sshEnv{user: testkit.NewUser(t, ""), dataDir: t.TempDir(),
@@ -86,7 +86,7 @@ func newSSHEnv(t *testing.T) *sshEnv {
 }
 
 // startBroker makes the desktop's broker and hook service.
-func (e *sshEnv) startBroker(t *testing.T) {
+func (e *sshEnv) startBroker(t testing.TB) {
 	pol, err := policy.Open(filepath.Join(e.dataDir, policy.File))
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +108,7 @@ func (e *sshEnv) startBroker(t *testing.T) {
 }
 
 // startSSHD runs sshd on a free loopback port for user and returns the port.
-func startSSHD(t *testing.T, keys, user string) int {
+func startSSHD(t testing.TB, keys, user string) int {
 	t.Helper()
 	if err := os.MkdirAll("/run/sshd", 0o755); err != nil {
 		t.Fatal(err)
@@ -151,7 +151,7 @@ func startSSHD(t *testing.T, keys, user string) int {
 
 // hookBinary builds the static hook-only binary into a dir the scratch
 // user may read.
-func hookBinary(t *testing.T) string {
+func hookBinary(t testing.TB) string {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "asktray-hook")
 	cmd := exec.Command("go", "build", "-tags", "migrated_fynedo", "-o", out, "github.com/asktray/asktray/cmd/asktray-hook")
@@ -162,7 +162,7 @@ func hookBinary(t *testing.T) string {
 	return testkit.Give(t, out)
 }
 
-func run(t *testing.T, name string, args ...string) {
+func run(t testing.TB, name string, args ...string) {
 	t.Helper()
 	if b, err := exec.Command(name, args...).CombinedOutput(); err != nil {
 		t.Fatalf("%s %v: %v\n%s", name, args, err, b)
@@ -170,7 +170,7 @@ func run(t *testing.T, name string, args ...string) {
 }
 
 // waitFor polls cond until it holds, failing t after limit.
-func waitFor(t *testing.T, limit time.Duration, what string, cond func() bool) {
+func waitFor(t testing.TB, limit time.Duration, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(limit)
 	for !cond() {
@@ -183,7 +183,7 @@ func waitFor(t *testing.T, limit time.Duration, what string, cond func() bool) {
 
 // add sets the host up as 'asktray remote add' does and has the manager
 // connect it, waiting until it is connected.
-func (e *sshEnv) add(t *testing.T) Host {
+func (e *sshEnv) add(t testing.TB) Host {
 	t.Helper()
 	key := NewKey()
 	dir, _, err := Setup(context.Background(), e.sshCmd, e.name, key)
@@ -216,7 +216,7 @@ func (e *sshEnv) add(t *testing.T) Host {
 }
 
 // waitState waits until the host's connection is in state.
-func (e *sshEnv) waitState(t *testing.T, state string) State {
+func (e *sshEnv) waitState(t testing.TB, state string) State {
 	t.Helper()
 	var got State
 	waitFor(t, 30*time.Second, "the host to be "+state, func() bool {
@@ -239,7 +239,7 @@ type hookRun struct {
 
 // runHook starts the hook binary as user u (the host's user unless
 // another) with the recorded payload of Claude Code's PermissionRequest.
-func (e *sshEnv) runHook(t *testing.T, u testkit.User, extra ...string) *hookRun {
+func (e *sshEnv) runHook(t testing.TB, u testkit.User, extra ...string) *hookRun {
 	t.Helper()
 	payload, err := os.ReadFile("../hook/testdata/claude-code/PermissionRequest.json")
 	if err != nil {
@@ -261,7 +261,7 @@ func (e *sshEnv) runHook(t *testing.T, u testkit.User, extra ...string) *hookRun
 }
 
 // wait waits for the hook to end and returns what it printed.
-func (h *hookRun) wait(t *testing.T, limit time.Duration) (string, time.Duration) {
+func (h *hookRun) wait(t testing.TB, limit time.Duration) (string, time.Duration) {
 	t.Helper()
 	select {
 	case err := <-h.done:
@@ -276,7 +276,7 @@ func (h *hookRun) wait(t *testing.T, limit time.Duration) (string, time.Duration
 }
 
 // nextAsked waits for the next question the broker is asked.
-func (e *sshEnv) nextAsked(t *testing.T) question.Question {
+func (e *sshEnv) nextAsked(t testing.TB) question.Question {
 	t.Helper()
 	select {
 	case q := <-e.asked:
@@ -288,7 +288,7 @@ func (e *sshEnv) nextAsked(t *testing.T) question.Question {
 }
 
 // endedOf waits for question id to end and returns its event.
-func (e *sshEnv) endedOf(t *testing.T, id string) question.Event {
+func (e *sshEnv) endedOf(t testing.TB, id string) question.Event {
 	t.Helper()
 	deadline := time.After(30 * time.Second)
 	for {
@@ -305,7 +305,7 @@ func (e *sshEnv) endedOf(t *testing.T, id string) question.Event {
 
 // curlAs runs curl as u against the host's socket, with the host's key
 // when withKey, and returns the HTTP status curl saw (000: no connection).
-func (e *sshEnv) curlAs(t *testing.T, u testkit.User, dir, method, path string, withKey bool) string {
+func (e *sshEnv) curlAs(t testing.TB, u testkit.User, dir, method, path string, withKey bool) string {
 	t.Helper()
 	auth := ""
 	if withKey {

@@ -1,0 +1,45 @@
+package history
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestSQLite_FilterByHost: the history selects a remote host's questions by
+// its name, this machine's own by ThisMachine (rows from before hosts
+// included), and all without a host; the host survives the round trip.
+func TestSQLite_FilterByHost(t *testing.T) {
+	t.Parallel()
+	s := openSQLite(t)
+	local := newQuestion("local", base)
+	build := newQuestion("build", base.Add(time.Second))
+	build.Host = "build-01"
+	agent := newQuestion("agent", base.Add(2*time.Second))
+	agent.Host = "agent@localhost"
+	add(t, s, local, nil)
+	add(t, s, build, answered("ok", base.Add(3*time.Second)))
+	add(t, s, agent, nil)
+	for host, want := range map[string][]string{
+		"":                {"agent", "build", "local"},
+		"build-01":        {"build"},
+		"agent@localhost": {"agent"},
+		ThisMachine:       {"local"},
+		"nowhere":         {},
+	} {
+		p, err := s.List(context.Background(), Filter{Host: host})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ids(p.Records)
+		if !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+			t.Errorf("host %q: %v, want %v", host, got, want)
+		}
+		for _, r := range p.Records {
+			if r.Question.ID == "build" && r.Question.Host != "build-01" {
+				t.Errorf("the host did not survive the round trip: %q", r.Question.Host)
+			}
+		}
+	}
+}
