@@ -78,9 +78,10 @@ test: deps build ## Install what the tests need, build bin/asktray, then run all
 realagents: deps ## Run Claude Code, Codex, Copilot CLI, Gemini CLI, opencode and Kilo for real against their hooks (.ci/realagents.sh; installs them once, about 1.2 GB)
 	@GO="$(GO)" bash .ci/realagents.sh
 
-package: deps ## Build the Linux package bin/package/Asktray.tar.xz (fyne package)
+package: deps ## Build the Linux package bin/package/Asktray.tar.xz (fyne package), with asktray-hook beside asktray
 	@echo "==> [package] $(GO) build $(GOFLAGS_TAGS) -ldflags \"$(PACKAGE_LDFLAGS)\" -o $(PACKAGE_DIR)/asktray ./cmd/asktray"
 	$(GO) build $(GOFLAGS_TAGS) -ldflags "$(PACKAGE_LDFLAGS)" -o $(PACKAGE_DIR)/asktray ./cmd/asktray
+	$(HOOK_BUILD) -ldflags "-s -w" -o $(PACKAGE_DIR)/asktray-hook ./cmd/asktray-hook
 	TOOLS_DIR="$(TOOLS_DIR)" GO="$(GO)" bash packaging/package-linux.sh $(PACKAGE_DIR)/asktray $(PACKAGE_DIR)
 
 windows: deps ## Cross-compile bin/windows/asktray.exe with mingw-w64 (cold: about 7 minutes)
@@ -105,7 +106,7 @@ install: package ## Install the package for this user (~/.local), with its own M
 	@echo "==> [install] installed $(HOME)/.local/bin/asktray; start it from your applications menu or run: asktray --background &"
 
 uninstall: ## Remove what make install put in ~/.local, and the start-at-login entry
-	rm -f "$(HOME)/.local/bin/asktray" \
+	rm -f "$(HOME)/.local/bin/asktray" "$(HOME)/.local/bin/asktray-hook" \
 		"$(HOME)/.local/share/applications/app.asktray.desktop.desktop" \
 		"$(HOME)/.local/share/icons/app.asktray.desktop.png" \
 		"$${XDG_CONFIG_HOME:-$(HOME)/.config}/autostart/asktray.desktop"

@@ -62,7 +62,7 @@ func TestLinuxPackage(t *testing.T) {
 			t.Fatalf("%s is missing; make deps installs it: %v", tool, err)
 		}
 	}
-	bin := asktrayBinary(t)
+	bin, hookBin := withHookBinary(t, asktrayBinary(t))
 	before, err := os.ReadFile("../FyneApp.toml")
 	if err != nil {
 		t.Fatal(err)
@@ -97,6 +97,7 @@ func TestLinuxPackage(t *testing.T) {
 		"-rw-r--r-- asktray/" + prefix + "share/applications/" + desktopFile,
 		"-rw-r--r-- asktray/" + prefix + "share/pixmaps/" + iconFile,
 		"-rwxr-xr-x asktray/" + prefix + "bin/asktray",
+		"-rwxr-xr-x asktray/" + prefix + "bin/asktray-hook",
 	}
 	sort.Strings(want)
 	if strings.Join(files, "\n") != strings.Join(want, "\n") {
@@ -109,6 +110,9 @@ func TestLinuxPackage(t *testing.T) {
 	if sum(t, filepath.Join(pkg, prefix, "bin", "asktray")) != sum(t, bin) {
 		t.Fatal("the packaged binary is not the one given")
 	}
+	if sum(t, filepath.Join(pkg, prefix, "bin", "asktray-hook")) != sum(t, hookBin) {
+		t.Fatal("the packaged asktray-hook is not the one beside the binary given")
+	}
 	entry := filepath.Join(pkg, prefix, "share", "applications", desktopFile)
 	checkEntry(t, entry, "Exec=asktray")
 
@@ -116,7 +120,7 @@ func TestLinuxPackage(t *testing.T) {
 	dest := t.TempDir()
 	run(t, pkg, "make", "install", "DESTDIR="+dest, "PREFIX=/usr")
 	for path, mode := range map[string]os.FileMode{
-		"usr/bin/asktray": 0o755, "usr/share/applications/" + desktopFile: 0o644, "usr/share/pixmaps/" + iconFile: 0o644,
+		"usr/bin/asktray": 0o755, "usr/bin/asktray-hook": 0o755, "usr/share/applications/" + desktopFile: 0o644, "usr/share/pixmaps/" + iconFile: 0o644,
 	} {
 		fi, err := os.Stat(filepath.Join(dest, path))
 		if err != nil || fi.Mode().Perm() != mode {
@@ -138,6 +142,17 @@ func TestLinuxPackage(t *testing.T) {
 	}
 	if v := run(t, "", installed, "version"); !strings.HasPrefix(v, "asktray ") {
 		t.Errorf("installed asktray version: %q", v)
+	}
+	// The hooks it sets up run the small asktray-hook installed beside it.
+	hookExe := filepath.Join(home, ".local", "bin", "asktray-hook")
+	if fi, err := os.Stat(hookExe); err != nil || fi.Mode().Perm() != 0o755 {
+		t.Fatalf("user-install: asktray-hook %v %v, want mode 0755", fi, err)
+	}
+	cfg := exec.Command(installed, "config", "claude-code", "--hooks")
+	cfg.Env = append(os.Environ(), "HOME="+home, "CLAUDE_CONFIG_DIR=", "PATH=/usr/bin:/bin")
+	printed, err := cfg.CombinedOutput()
+	if err != nil || !strings.Contains(string(printed), hookExe+" hook claude-code") || strings.Contains(string(printed), installed+" hook") {
+		t.Errorf("the installed asktray's hooks do not run %s: %v\n%s", hookExe, err, printed)
 	}
 	run(t, pkg, "make", "user-uninstall", "HOME="+home)
 	if left := filesUnder(t, home); len(left) != 0 {
@@ -162,6 +177,28 @@ func checkEntry(t *testing.T, path, execLine string) {
 	if out, err := exec.Command("desktop-file-validate", path).CombinedOutput(); err != nil || len(bytes.TrimSpace(out)) > 0 {
 		t.Errorf("desktop-file-validate: %v\n%s", err, out)
 	}
+}
+
+// withHookBinary copies bin into a new directory and builds the hook-only
+// binary beside it, as make package does; it returns both paths.
+func withHookBinary(t *testing.T, bin string) (string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	copied := filepath.Join(dir, "asktray")
+	b, err := os.ReadFile(bin)
+	if err == nil {
+		err = os.WriteFile(copied, b, 0o755)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	hook := filepath.Join(dir, "asktray-hook")
+	build := exec.Command("go", "build", "-tags", "migrated_fynedo", "-ldflags", "-s -w", "-o", hook, "github.com/asktray/asktray/cmd/asktray-hook")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build asktray-hook: %v\n%s", err, b)
+	}
+	return copied, hook
 }
 
 // asktrayBinary returns bin/asktray, which make test builds first, or
