@@ -3,12 +3,9 @@ package remote
 import (
 	"bytes"
 	"context"
-	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -36,51 +33,14 @@ type sshEnv struct {
 	mgr     *Manager
 }
 
-// needSSHD skips off CI without root or sshd, and fails in CI.
-func needSSHD(t testing.TB) {
-	t.Helper()
-	testkit.NeedRoot(t, "to make a scratch user and run sshd")
-	if _, err := os.Stat("/usr/sbin/sshd"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("sshd is missing: .ci/deps.sh installs openssh-server")
-		}
-		t.Skip("sshd is missing (openssh-server); CI installs it")
-	}
-}
-
 func newSSHEnv(t testing.TB) *sshEnv {
 	t.Helper()
-	needSSHD(t)
+	testkit.NeedSSHD(t)
 	e := &sshEnv{user: testkit.NewUser(t, ""), dataDir: t.TempDir(),
 		asked: make(chan question.Question, 64), ended: make(chan question.Event, 64)}
-	keys := t.TempDir()
-	run(t, "ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", filepath.Join(keys, "id"))
-	run(t, "ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", filepath.Join(keys, "hostkey"))
-	sshDir := filepath.Join(e.user.Home, ".ssh")
-	pub, err := os.ReadFile(filepath.Join(keys, "id.pub"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(sshDir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(sshDir, "authorized_keys"), pub, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	run(t, "chown", "-R", e.user.Name+":", sshDir)
-	port := startSSHD(t, keys, e.user.Name)
-	hostPub, err := os.ReadFile(filepath.Join(keys, "hostkey.pub"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	known := filepath.Join(keys, "known_hosts")
-	if err := os.WriteFile(known, fmt.Appendf(nil, "[127.0.0.1]:%d %s", port, hostPub), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	e.sshCmd = "ssh -F none -i " + filepath.Join(keys, "id") + " -o UserKnownHostsFile=" + known +
-		" -o StrictHostKeyChecking=yes -o LogLevel=ERROR"
-	e.name = e.user.Name + "@127.0.0.1:" + strconv.Itoa(port)
-	e.hookBin = hookBinary(t)
+	sshd := testkit.StartSSHD(t, e.user)
+	e.sshCmd, e.name = sshd.Command, sshd.Host
+	e.hookBin = testkit.HookBinary(t)
 	e.startBroker(t)
 	return e
 }
@@ -105,68 +65,6 @@ func (e *sshEnv) startBroker(t testing.TB) {
 	svc := &hookservice.Service{Broker: e.broker, Policy: pol, Settings: func() hookservice.Settings { return settings }}
 	e.mgr = &Manager{DataDir: e.dataDir, Asker: svc, SSHCommand: e.sshCmd}
 	t.Cleanup(e.mgr.Close)
-}
-
-// startSSHD runs sshd on a free loopback port for user and returns the port.
-func startSSHD(t testing.TB, keys, user string) int {
-	t.Helper()
-	if err := os.MkdirAll("/run/sshd", 0o755); err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	cfg := filepath.Join(keys, "sshd_config")
-	conf := fmt.Sprintf("Port %d\nListenAddress 127.0.0.1\nHostKey %s\nPidFile none\nUsePAM no\nStrictModes no\n"+
-		"PasswordAuthentication no\nKbdInteractiveAuthentication no\nAllowUsers %s\nAllowStreamLocalForwarding yes\n",
-		port, filepath.Join(keys, "hostkey"), user)
-	if err := os.WriteFile(cfg, []byte(conf), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	var log testkit.SyncBuffer
-	cmd := exec.Command("/usr/sbin/sshd", "-D", "-e", "-f", cfg)
-	cmd.Stdout, cmd.Stderr = &log, &log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-		if t.Failed() {
-			t.Logf("sshd's log:\n%s", log.String())
-		}
-	})
-	waitFor(t, 30*time.Second, "sshd to listen", func() bool {
-		c, err := net.Dial("tcp", ln.Addr().String())
-		if err == nil {
-			c.Close()
-		}
-		return err == nil
-	})
-	return port
-}
-
-// hookBinary builds the static hook-only binary into a dir the scratch
-// user may read.
-func hookBinary(t testing.TB) string {
-	t.Helper()
-	out := filepath.Join(t.TempDir(), "asktray-hook")
-	cmd := exec.Command("go", "build", "-tags", "migrated_fynedo", "-o", out, "github.com/asktray/asktray/cmd/asktray-hook")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build asktray-hook: %v\n%s", err, b)
-	}
-	return testkit.Give(t, out)
-}
-
-func run(t testing.TB, name string, args ...string) {
-	t.Helper()
-	if b, err := exec.Command(name, args...).CombinedOutput(); err != nil {
-		t.Fatalf("%s %v: %v\n%s", name, args, err, b)
-	}
 }
 
 // waitFor polls cond until it holds, failing t after limit.
