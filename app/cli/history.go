@@ -36,7 +36,7 @@ func printHistory(stdio IO, items []control.Item) error {
 // names it, with the rule that decided and what was learnt afterwards.
 func historyVerdict(it control.Item) string {
 	v := question.VerdictOf(&it.Question, it.Result)
-	s := present.VerdictMark(v).Label
+	s := present.RecordMark(&it.Question, it.Result).Label
 	if r := it.Result; r != nil && r.RuleID != "" && (v == question.VerdictRuleAllowed || v == question.VerdictRuleDenied) {
 		s += " (" + safe(r.RuleID) + ")"
 	}

@@ -80,7 +80,7 @@ func TestCLI_HistoryExport(t *testing.T) {
 	// --verdict filters by it.
 	r = run(t, dir, "history")
 	lines := strings.Split(r.stdout, "\n")
-	for i, want := range []string{"  form  Answered  ", "  multi_choice  Pending  ", "  confirm  Allowed  "} {
+	for i, want := range []string{"  form  Answered  ", "  multi_choice  Pending  ", "  confirm  Answered  "} {
 		if line := strings.Join(strings.Fields(lines[i+1]), "  "); !strings.Contains(line, want) {
 			t.Errorf("history line %q lacks %q", lines[i+1], want)
 		}

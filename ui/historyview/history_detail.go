@@ -172,7 +172,7 @@ func (d *historyDetail) show(rec history.Record) {
 	}
 	d.rec = rec
 	q, r := rec.Question, rec.Result
-	look := lookOf(verdictOf(rec))
+	look := lookOf(rec)
 	d.placeholder.Hide()
 	d.who.SetText(present.Headline(&q, d.h.home))
 	d.where.SetText(present.Visible(q.Cwd))

@@ -60,10 +60,10 @@ var verdictRoles = map[string]struct {
 	present.RoleNeutral: {theme.ColorNamePlaceHolder, widget.MediumImportance},
 }
 
-// lookOf returns how to show verdict v: present.VerdictMark drawn with
+// lookOf returns how to show rec's end: present.RecordMark drawn with
 // Fyne's icons and colours. It may be called from any goroutine.
-func lookOf(v question.Verdict) outcomeLook {
-	m := present.VerdictMark(v)
+func lookOf(rec history.Record) outcomeLook {
+	m := present.RecordMark(&rec.Question, rec.Result)
 	icon, ok := verdictIcons[m.Icon]
 	if !ok {
 		icon = theme.QuestionIcon
@@ -81,11 +81,6 @@ func stateOf(rec history.Record) question.State {
 		return question.StatePending
 	}
 	return question.State(rec.Result.Outcome)
-}
-
-// verdictOf returns what rec's end meant.
-func verdictOf(rec history.Record) question.Verdict {
-	return question.VerdictOf(&rec.Question, rec.Result)
 }
 
 // historyKindName is the kind as the history shows it.

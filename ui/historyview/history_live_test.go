@@ -88,7 +88,7 @@ func TestHistory_LiveInsertKeepsSelectionAndScroll(t *testing.T) {
 	}
 	h.Handle(question.Event{Type: question.EventEnded, Question: q, Result: &r})
 	x.wait()
-	if h.rows[0].Result == nil || h.detail.outcome.Text != "Allowed" || h.outcomeSel.Options[2] != "Allowed (2)" {
+	if h.rows[0].Result == nil || h.detail.outcome.Text != "Answered" || h.outcomeSel.Options[2] != "Allowed (2)" {
 		t.Fatalf("ended row %+v, detail %q, %q", h.rows[0].Result, h.detail.outcome.Text, h.outcomeSel.Options[2])
 	}
 

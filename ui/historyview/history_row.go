@@ -64,7 +64,7 @@ func newHistoryRow() *historyRow {
 // set shows rec, with times relative to now, the question named by
 // present.LineName (home shown as ~).
 func (r *historyRow) set(rec history.Record, now time.Time, home string) {
-	look := lookOf(verdictOf(rec))
+	look := lookOf(rec)
 	r.icon.Resource = look.icon
 	q := rec.Question
 	r.full = [rowTexts]string{

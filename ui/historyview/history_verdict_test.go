@@ -52,13 +52,16 @@ var auditSeed = []seedRec{
 
 // TestHistory_VerdictsTellApart: allowed, "Keep current" and no read
 // differently (label and mark) in the list and the detail, and each filter
-// the audit needs selects them.
+// the audit needs selects them. A confirm's answer reads "Answered",
+// neutral, its no with a minus and the answer ("Keep current") beside it,
+// never as an approval's red Denied (issue 38 item 7); the Allowed and
+// Denied filters still take a confirm's yes and no.
 func TestHistory_VerdictsTellApart(t *testing.T) {
 	s := historytest.New(t)
 	seedHistory(t, s, auditSeed)
 	x := newHistHarness(t, s).show()
 	h, d := x.h, x.h.detail
-	want := []string{"Allowed", "Denied", "Denied", "Denied", "Allowed by rule", "Denied by rule", "Timed out", "Withdrawn", "Answered", "Allowed"}
+	want := []string{"Allowed", "Answered", "Answered", "Denied", "Allowed by rule", "Denied by rule", "Timed out", "Withdrawn", "Answered", "Allowed"}
 	r := newHistoryRow()
 	icons := map[string]string{}
 	for i, rec := range h.rows {
@@ -70,16 +73,20 @@ func TestHistory_VerdictsTellApart(t *testing.T) {
 		if d.outcomeIcon.Resource.Name() != r.icon.Resource.Name() {
 			t.Errorf("row %d: the list's mark %s is not the detail's %s", i, r.icon.Resource.Name(), d.outcomeIcon.Resource.Name())
 		}
-		if other, ok := icons[r.icon.Resource.Name()]; ok && other != want[i] {
-			t.Errorf("%s and %s share the mark %s", other, want[i], r.icon.Resource.Name())
+		group := want[i]
+		if i == 1 || i == 2 {
+			group = "a confirm's no" // one mark for the no, whatever its label
 		}
-		icons[r.icon.Resource.Name()] = want[i]
+		if other, ok := icons[r.icon.Resource.Name()]; ok && other != group {
+			t.Errorf("%s and %s share the mark %s", other, group, r.icon.Resource.Name())
+		}
+		icons[r.icon.Resource.Name()] = group
 	}
-	if len(icons) != 7 {
-		t.Errorf("%d marks for 7 verdicts: %v", len(icons), icons)
+	if len(icons) != 8 {
+		t.Errorf("%d marks for 8 kinds of end: %v", len(icons), icons)
 	}
 	h.list.Select(1)
-	if d.answer.Text != "Keep current" || d.outcome.Importance != widget.DangerImportance {
+	if d.answer.Text != "Keep current" || d.outcome.Importance != widget.MediumImportance {
 		t.Errorf("Keep current: answer %q, importance %v", d.answer.Text, d.outcome.Importance)
 	}
 	h.list.Select(0)

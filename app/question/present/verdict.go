@@ -69,6 +69,22 @@ func VerdictMark(v question.Verdict) Mark {
 	return Mark{string(v), IconAnswer, RoleNeutral}
 }
 
+// RecordMark returns how a history row shows question q ended with r (nil
+// while pending): its verdict's mark (VerdictMark), except that a confirm
+// the person answered reads "Answered", neutral, as any other answer (the
+// answer itself, "No", "Wait", is beside it), with a minus for its no: a
+// yes/no answer is not a security decision, so it never wears an
+// approval's green Allowed or red Denied. Any goroutine may call it.
+func RecordMark(q *question.Question, r *question.Result) Mark {
+	switch v := question.VerdictOf(q, r); {
+	case q.Kind != question.KindConfirm || (v != question.VerdictAllowed && v != question.VerdictDenied):
+		return VerdictMark(v)
+	case v == question.VerdictDenied:
+		return Mark{"Answered", IconDecline, RoleNeutral}
+	}
+	return VerdictMark(question.VerdictAnswered)
+}
+
 // VerdictFilter is one choice of a history filter by verdict: a label and
 // the verdicts it selects.
 type VerdictFilter struct {

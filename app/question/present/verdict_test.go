@@ -62,3 +62,38 @@ func TestParseVerdicts(t *testing.T) {
 		t.Errorf("ParseVerdicts(Allowed) = %q, %v", bad, ok)
 	}
 }
+
+// TestRecordMark: a confirm the person answered reads "Answered", neutral
+// (its no with a minus, whatever its label: "Wait"), never Allowed or
+// Denied; an approval keeps Allowed and Denied; everything else reads as
+// its verdict (issue 38 item 7).
+func TestRecordMark(t *testing.T) {
+	t.Parallel()
+	answered := func(v string) *question.Result {
+		return &question.Result{Outcome: question.Answered, Value: []byte(v)}
+	}
+	confirm := &question.Question{Kind: question.KindConfirm, Message: "Run the migration now?"}
+	waitOrGo := &question.Question{Kind: question.KindConfirm, Message: "Deploy?", YesLabel: "Go", NoLabel: "Wait"}
+	approval := &question.Question{Kind: question.KindApproval, Action: "Deploy"}
+	for _, c := range []struct {
+		q     *question.Question
+		r     *question.Result
+		label string
+		icon  string
+		role  string
+	}{
+		{confirm, answered(`"yes"`), "Answered", IconAnswer, RoleNeutral},
+		{confirm, answered(`"no"`), "Answered", IconDecline, RoleNeutral},
+		{confirm, answered(`true`), "Answered", IconAnswer, RoleNeutral},
+		{waitOrGo, answered(`"no"`), "Answered", IconDecline, RoleNeutral},
+		{confirm, &question.Result{Outcome: question.Declined}, "Declined", IconDecline, RoleError},
+		{confirm, nil, "Pending", IconPending, RolePrimary},
+		{approval, answered(`"allow"`), "Allowed", IconAllow, RoleSuccess},
+		{approval, &question.Result{Outcome: question.Declined}, "Denied", IconDeny, RoleError},
+		{&question.Question{Kind: question.KindText}, answered(`"main"`), "Answered", IconAnswer, RoleNeutral},
+	} {
+		if m := RecordMark(c.q, c.r); m != (Mark{c.label, c.icon, c.role}) {
+			t.Errorf("%s %+v: %+v, want %q %s %s", c.q.Kind, c.r, m, c.label, c.icon, c.role)
+		}
+	}
+}
