@@ -23,6 +23,7 @@ import (
 	"github.com/asktray/asktray/assets"
 	"github.com/asktray/asktray/ui/askdialog"
 	"github.com/asktray/asktray/ui/historyview"
+	"github.com/asktray/asktray/ui/internal/screen"
 	"github.com/asktray/asktray/ui/internal/uitheme"
 )
 
@@ -35,6 +36,9 @@ const AppID = "app.asktray.desktop"
 // this package lets its tests run on Fyne's test driver without cgo.
 func Run(ctx context.Context, a fyne.App, env app.Env) error {
 	log.SetOutput(newFyneLogFilter(log.Writer())) // another Asktray's quit is no error here
+	if scale, source := screen.Apply(); source != "" && env.Log != nil {
+		env.Log.Info("desktop scale", "scale", scale, "source", source)
+	}
 	a.SetIcon(assets.Icon)
 	a.Settings().SetTheme(uitheme.New()) // text at WCAG AA contrast, a visible focus ring
 	t := newTray(a, env)

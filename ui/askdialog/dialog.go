@@ -28,6 +28,7 @@ type questionDialog struct {
 	win  fyne.Window
 	r    renderer
 	root *dialogRoot
+	body *bodyLayout // the scrolling body between who asks and the buttons
 
 	popup      *widget.PopUp // the open modal pop-up (a date picker), or nil
 	closePopup func()        // closes popup

@@ -90,8 +90,33 @@ func (d *questionDialog) layout() fyne.CanvasObject {
 		middle = container.NewBorder(head, below, nil, nil, card)
 	}
 	m := margin()
+	d.body = &bodyLayout{scroll: container.NewVScroll(middle)}
 	return container.New(minWidth(minDialogWidth-2*theme.Padding()), container.New(layout.NewCustomPaddedLayout(m/2, m/2, m, m),
-		container.NewBorder(top, d.bar(), nil, nil, middle)))
+		container.NewBorder(top, d.bar(), nil, nil, container.New(d.body, d.body.scroll))))
+}
+
+// bodyLayout holds the dialog's body, everything between who asks and the
+// buttons, in a vertical scroll as tall as the body up to room: on a
+// screen too short for the dialog (a laptop at 150 %) the body scrolls
+// and the buttons stay in view. Its methods run on the Fyne goroutine.
+type bodyLayout struct {
+	scroll *container.Scroll
+	room   float32 // the most height the body takes; 0: no limit
+}
+
+// MinSize is the body's, its height held to room.
+func (l *bodyLayout) MinSize([]fyne.CanvasObject) fyne.Size {
+	m := l.scroll.Content.MinSize()
+	if l.room > 0 {
+		m.Height = min(m.Height, l.room)
+	}
+	return m
+}
+
+// Layout gives the scroll the whole space.
+func (l *bodyLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
+	l.scroll.Move(fyne.NewPos(0, 0))
+	l.scroll.Resize(size)
 }
 
 // top builds the dialog's first lines: the headline saying who asks and
@@ -261,16 +286,30 @@ func (d *questionDialog) keyHelp() string {
 	return strings.Join(parts, "  ·  ")
 }
 
-// fit sizes the window to its content at dialogWidth.
+// fit sizes the window to its content at dialogWidth, never taller than
+// the screen's work area (d.room): past that the body scrolls.
 func (d *questionDialog) fit() {
 	c := d.win.Content()
 	inner := contentWidth() + 2*margin()
+	d.body.room = 0
 	for range 3 { // wrapped text knows its height only once it has a width
 		c.Resize(fyne.NewSize(inner, c.MinSize().Height))
 	}
-	h := min(c.MinSize().Height+2*theme.Padding(), maxDialogHeight)
+	tallest := float32(maxDialogHeight)
+	if d.room != nil {
+		if r := d.room(); r > 0 {
+			tallest = min(tallest, r)
+		}
+	}
+	if over := c.MinSize().Height + 2*theme.Padding() - tallest; over > 0 {
+		d.body.room = max(d.body.scroll.Content.MinSize().Height-over, minBodyHeight)
+	}
+	h := min(c.MinSize().Height+2*theme.Padding(), tallest)
 	d.win.Resize(fyne.NewSize(dialogWidth, h))
 }
+
+// minBodyHeight is the least a body held to a short screen keeps: a few lines.
+const minBodyHeight = 96
 
 // timesLine says when the question was asked and how long is left.
 func timesLine(created, deadline, now time.Time) string {

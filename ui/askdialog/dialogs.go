@@ -65,6 +65,7 @@ func NewManager(a fyne.App, b *question.Broker, opts Options) *Manager {
 	if opts.ReuseWindows {
 		m.windows = newWindowPool(windowPoolSize())
 	}
+	m.room = screenRoom
 	return m
 }
 
@@ -97,6 +98,7 @@ type dialogShared struct {
 	webOpen  func(id string) (string, error) // writes a question's forwarding file; nil opens none
 	windows  *windowPool                     // closed dialogs' windows, for reuse; nil: none
 	home     string                          // the person's home directory, shown as ~; "" for none
+	room     func() float32                  // the tallest a dialog window may be, in Fyne units; nil or 0: no limit
 }
 
 // sessionStart returns when q's session was first seen asking (the

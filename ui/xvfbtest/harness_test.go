@@ -65,9 +65,16 @@ func newSession(t testing.TB) *desktop {
 // AppIndicator extension or sway without a bar.
 func newBareSession(t testing.TB) *desktop {
 	t.Helper()
+	return newBareSessionOn(t, "1280x800x24")
+}
+
+// newBareSessionOn is newBareSession on a screen of geometry WxHxD, its
+// X server started with xvfbArgs too.
+func newBareSessionOn(t testing.TB, geometry string, xvfbArgs ...string) *desktop {
+	t.Helper()
 	need(t, "Xvfb", "dbus-daemon", "xdotool", "xwininfo")
 	d := &desktop{bin: testkit.Binary(t), dataDir: filepath.Join(t.TempDir(), "data")}
-	display := startXvfb(t)
+	display := startXvfb(t, geometry, xvfbArgs...)
 	bus := testkit.StartBus(t)
 	d.notes = noteLog{testkit.StartFakeNotifications(t, bus)}
 	d.env = append(os.Environ(), "DISPLAY="+display, "DBUS_SESSION_BUS_ADDRESS="+bus, "LANG=C.UTF-8", "LANGUAGE=en")
@@ -181,14 +188,14 @@ func (d *desktop) client(t testing.TB, name string) *sdk.ClientSession {
 // startXvfb starts an X server on a display it picks itself (-displayfd),
 // so stale locks left by killed servers never make the tests run out of
 // displays, and stops it with SIGTERM so that it removes its own lock.
-func startXvfb(t testing.TB) string {
+func startXvfb(t testing.TB, geometry string, args ...string) string {
 	t.Helper()
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x800x24", "-nolisten", "tcp")
+	cmd := exec.Command("Xvfb", append([]string{"-displayfd", "3", "-screen", "0", geometry, "-nolisten", "tcp"}, args...)...)
 	cmd.ExtraFiles = []*os.File{w}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -105,6 +105,15 @@ func (d *desktop) typedIntoDialog(t *testing.T, typed <-chan error) {
 // that keys were typed into the last one before it armed.
 func (d *desktop) waitArmed(t *testing.T, n int) {
 	t.Helper()
+	if l := d.waitArmedLine(t, n); strings.Contains(l, "arming_restarts=0") {
+		t.Fatalf("nothing typed reached the dialog, so the test proves nothing: %s", l)
+	}
+}
+
+// waitArmedLine waits until the app's log says that n dialogs have armed
+// and returns the nth such line.
+func (d *desktop) waitArmedLine(t *testing.T, n int) string {
+	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		b, _ := os.ReadFile(filepath.Join(d.dataDir, "log", "asktray.log"))
@@ -115,10 +124,7 @@ func (d *desktop) waitArmed(t *testing.T, n int) {
 			}
 		}
 		if len(armed) >= n {
-			if strings.Contains(armed[n-1], "arming_restarts=0") {
-				t.Fatalf("nothing typed reached the dialog, so the test proves nothing: %s", armed[n-1])
-			}
-			return
+			return armed[n-1]
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("%d dialogs armed within 20 s, want %d:\n%s", len(armed), n, b)
