@@ -14,6 +14,16 @@ import (
 // acknowledges within milliseconds (docs/hooks.md, Speed).
 const Handshake = time.Second
 
+// Heartbeat is how often the app's socket for a remote host writes a
+// newline (white space between the JSON lines) while the person decides,
+// and RemoteSilence how long a remote host's hook waits without a byte
+// before it steps aside: a connection that drops without closing (a
+// network gone, an SSH server that never notices) holds no agent longer.
+const (
+	Heartbeat     = 5 * time.Second
+	RemoteSilence = 3 * Heartbeat
+)
+
 // Ack is the first line of the app's reply on the acknowledged hook route
 // (control's POST /v2/hook): the request is registered (a permission
 // request's question is in the tray), so the hook may wait for the Reply,

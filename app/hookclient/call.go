@@ -31,7 +31,8 @@ func Call(ctx context.Context, dial Dialer, where string, req hook.Request) (hoo
 
 // CallKeyed is Call with a key sent as a bearer token (a remote host's key,
 // to the desktop's app through SSH; see app/remote); "" sends none. It
-// blocks like Call.
+// blocks like Call, and with a key also fails once the reply stream brings
+// no byte for hook.RemoteSilence (the desktop writes a heartbeat).
 func CallKeyed(ctx context.Context, dial Dialer, where, key string, req hook.Request) (hook.Reply, error) {
 	wait := time.Duration(req.WaitMS) * time.Millisecond
 	if wait <= 0 || wait > hook.MaxDeadline {
@@ -79,6 +80,10 @@ func acked(ctx context.Context, dial Dialer, where, key string, body []byte) (ho
 		b, _ := io.ReadAll(rd)
 		return rep, noAck(&StatusError{Status: status, Body: b})
 	}
+	if key != "" {
+		// A remote host's desktop writes a heartbeat (hook.Heartbeat).
+		rd = &silenceReader{r: rd, conn: conn, limit: hook.RemoteSilence}
+	}
 	dec := json.NewDecoder(rd)
 	var ack hook.Ack
 	if err := dec.Decode(&ack); err != nil {
@@ -91,6 +96,22 @@ func acked(ctx context.Context, dial Dialer, where, key string, body []byte) (ho
 		return hook.Reply{}, fmt.Errorf("read reply: %w", err)
 	}
 	return rep, nil
+}
+
+// silenceReader reads r, failing when conn brings no byte for limit.
+type silenceReader struct {
+	r     io.Reader
+	conn  net.Conn
+	limit time.Duration
+}
+
+func (s *silenceReader) Read(p []byte) (int, error) {
+	_ = s.conn.SetReadDeadline(time.Now().Add(s.limit))
+	n, err := s.r.Read(p)
+	if ne := net.Error(nil); errors.As(err, &ne) && ne.Timeout() {
+		err = fmt.Errorf("no heartbeat from the desktop for %s: %w", s.limit, err)
+	}
+	return n, err
 }
 
 // oldHook is Call on POST /v1/hook, which answers with the decision alone.

@@ -148,17 +148,62 @@ func (l *listener) hook(w http.ResponseWriter, r *http.Request) {
 	req.Host = l.host.Name
 	req.SessionID = l.host.Name + "/" + req.SessionID
 	w.Header().Set("Content-Type", "application/x-ndjson")
-	rc := http.NewResponseController(w)
-	enc := json.NewEncoder(w)
-	var once sync.Once
-	ack := func() {
-		once.Do(func() {
-			w.WriteHeader(http.StatusOK)
-			_ = enc.Encode(hook.Ack{Registered: true})
-			_ = rc.Flush()
-		})
+	s := &stream{w: w, rc: http.NewResponseController(w), enc: json.NewEncoder(w)}
+	stop := s.heartbeat()
+	rep := l.asker.Handle(r.Context(), req, s.ack)
+	s.ack()
+	stop()
+	_ = s.enc.Encode(rep)
+}
+
+// stream is a hook call's reply: the acknowledgement, a newline every
+// hook.Heartbeat while the person decides (so that the host's hook can
+// tell a live connection from a silent one), then the reply.
+type stream struct {
+	w     http.ResponseWriter
+	rc    *http.ResponseController
+	enc   *json.Encoder
+	mu    sync.Mutex
+	acked bool
+}
+
+// ack writes the acknowledgement once. Any goroutine may call it.
+func (s *stream) ack() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.acked {
+		return
 	}
-	rep := l.asker.Handle(r.Context(), req, ack)
-	ack()
-	_ = enc.Encode(rep)
+	s.acked = true
+	s.w.WriteHeader(http.StatusOK)
+	_ = s.enc.Encode(hook.Ack{Registered: true})
+	_ = s.rc.Flush()
+}
+
+// heartbeat writes the newlines on a new goroutine until the returned
+// stop, which blocks until that goroutine has ended.
+func (s *stream) heartbeat() (stop func()) {
+	done, ended := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(ended)
+		t := time.NewTicker(hook.Heartbeat)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				s.mu.Lock()
+				if s.acked {
+					_, _ = s.w.Write([]byte("\n"))
+					_ = s.rc.Flush()
+				}
+				s.mu.Unlock()
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-ended
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/asktray/asktray/app/datadir"
+	"github.com/asktray/asktray/app/hook"
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/internal/testkit"
 )
@@ -116,6 +117,35 @@ func TestOverSSH(t *testing.T) {
 			t.Fatalf("the question ended %+v, want withdrawn", ev.Result)
 		}
 		e.waitState(t, Connected) // reconnected after the back-off
+	})
+
+	t.Run("connection silent mid-question", func(t *testing.T) {
+		run := e.runHook(t, e.user)
+		q := e.nextAsked(t)
+		st := e.waitState(t, Connected)
+		// The hook took the acknowledgement: past its handshake it is
+		// still waiting (without it, it would have stepped aside by then).
+		select {
+		case err := <-run.done:
+			t.Fatalf("the hook ended before the desktop went silent: %v %q", err, run.out.String())
+		case <-time.After(2 * hook.Handshake):
+		}
+		// ssh stops: the TCP connection stays open and carries nothing, as
+		// when a network goes away without closing it.
+		if err := syscall.Kill(-st.PID, syscall.SIGSTOP); err != nil {
+			t.Fatal(err)
+		}
+		stopped := time.Now()
+		out, _ := run.wait(t, hook.RemoteSilence+30*time.Second)
+		took := time.Since(stopped)
+		_ = syscall.Kill(-st.PID, syscall.SIGCONT)
+		if out != "" || took < hook.RemoteSilence-hook.Heartbeat {
+			t.Fatalf("the hook printed %q after %v of silence, want nothing after about %v", out, took, hook.RemoteSilence)
+		}
+		t.Logf("the hook stepped aside after %v of silence", took)
+		if ev := e.endedOf(t, q.ID); ev.Result == nil || ev.Result.Outcome != question.Withdrawn {
+			t.Fatalf("the question ended %+v, want withdrawn", ev.Result)
+		}
 	})
 
 	t.Run("desktop app gone", func(t *testing.T) {
