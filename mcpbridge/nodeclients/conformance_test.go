@@ -15,6 +15,10 @@ import (
 const (
 	baselineFile = "conformance-baseline.yml"
 	conformance  = "node_modules/@modelcontextprotocol/conformance/dist/index.js"
+	// The newest pre-release, the first with MCP 2026-07-28 (the npm
+	// alias conformance-2026-07-28 in package.json).
+	baselineModern    = "conformance-baseline-2026-07-28.yml"
+	conformanceModern = "node_modules/conformance-2026-07-28/dist/index.js"
 	// mustPassScenario may never be baselined: it must pass.
 	mustPassScenario = "dns-rebinding-protection"
 )
@@ -24,7 +28,7 @@ var baselineEntry = regexp.MustCompile(`^\s+-\s+([a-z0-9-]+)\s*(?:#\s*(.*))?$`)
 
 // readBaseline returns the server scenarios the baseline expects to fail,
 // each with its reason; an entry without a reason is an error.
-func readBaseline(t *testing.T) map[string]string {
+func readBaseline(t *testing.T, baselineFile string) map[string]string {
 	t.Helper()
 	f, err := os.Open(baselineFile)
 	if err != nil {
@@ -111,16 +115,38 @@ func failed(cs []check) (bool, string) {
 }
 
 // TestConformance runs the official MCP conformance suite's server scenarios
-// (the default "active" suite) against a headless app with the token check
-// off, and compares the outcome with conformance-baseline.yml: a listed
-// scenario that passes, an unlisted one that fails, or a listed one the suite
-// no longer has fails the test. dns-rebinding-protection must pass.
+// (the default "active" suite of its stable release, 0.1.16: MCP 2025-11-25
+// and earlier) against a headless app with the token check off, and
+// compares the outcome with conformance-baseline.yml: a listed scenario that
+// passes, an unlisted one that fails, or a listed one the suite no longer
+// has fails the test. dns-rebinding-protection must pass.
 func TestConformance(t *testing.T) {
 	t.Parallel()
+	runConformance(t, conformance, baselineFile, 30, nil)
+}
+
+// TestConformanceModern runs the suite's newest pre-release (0.2.0-alpha.12)
+// with --requirements 2026-07-28, the scenarios that revision requires
+// (stateless requests with the version in _meta, input_required results,
+// the tasks extension, header validation), against conformance-baseline-
+// 2026-07-28.yml under the same rules; besides dns-rebinding-protection,
+// tools-list and http-header-validation must pass.
+func TestConformanceModern(t *testing.T) {
+	t.Parallel()
+	runConformance(t, conformanceModern, baselineModern, 45, []string{"tools-list", "http-header-validation"},
+		"--requirements", "2026-07-28")
+}
+
+// runConformance runs the suite at script against a fresh app with args,
+// compares it with baseline, and wants at least minScenarios run and
+// mustPass (and mustPassScenario) passing.
+func runConformance(t *testing.T, script, baseline string, minScenarios int, mustPass []string, args ...string) {
 	requireNode(t)
-	baseline := readBaseline(t)
-	if _, ok := baseline[mustPassScenario]; ok {
-		t.Fatalf("%s must pass; it may not be in %s", mustPassScenario, baselineFile)
+	expected := readBaseline(t, baseline)
+	for _, name := range append(mustPass, mustPassScenario) {
+		if _, ok := expected[name]; ok {
+			t.Fatalf("%s must pass; it may not be in %s", name, baseline)
+		}
 	}
 	app := startApp(t, "", "--test-only-no-auth")
 	if !strings.Contains(app.stderr.String(), "WARNING: MCP token check is off") {
@@ -128,7 +154,7 @@ func TestConformance(t *testing.T) {
 	}
 	outDir := t.TempDir()
 	p := startNode(t, 5*time.Minute, nodeEnv(t),
-		conformance, "server", "--url", app.url, "--output-dir", outDir, "--expected-failures", baselineFile)
+		append([]string{script, "server", "--url", app.url, "--output-dir", outDir, "--expected-failures", baseline}, args...)...)
 	var log strings.Builder
 	for l := range p.lines {
 		log.WriteString(l + "\n")
@@ -139,12 +165,12 @@ func TestConformance(t *testing.T) {
 	var passed, failedNames []string
 	for name, cs := range results {
 		bad, why := failed(cs)
-		reason, listed := baseline[name]
+		reason, listed := expected[name]
 		switch {
 		case bad && !listed:
-			t.Errorf("%s fails and is not in %s: %s", name, baselineFile, why)
+			t.Errorf("%s fails and is not in %s: %s", name, baseline, why)
 		case !bad && listed:
-			t.Errorf("%s passes now: remove it from %s (listed because: %s)", name, baselineFile, reason)
+			t.Errorf("%s passes now: remove it from %s (listed because: %s)", name, baseline, reason)
 		}
 		if bad {
 			failedNames = append(failedNames, name)
@@ -152,16 +178,21 @@ func TestConformance(t *testing.T) {
 			passed = append(passed, name)
 		}
 	}
-	for name := range baseline {
+	for name := range expected {
 		if _, ok := results[name]; !ok {
-			t.Errorf("%s lists %s, which the suite did not run", baselineFile, name)
+			t.Errorf("%s lists %s, which the suite did not run", baseline, name)
 		}
 	}
 	if cs := results[mustPassScenario]; len(cs) < 2 || slices.ContainsFunc(cs, func(c check) bool { return c.Status != "SUCCESS" }) {
 		t.Errorf("%s: want at least 2 checks, all SUCCESS; got %+v", mustPassScenario, cs)
 	}
-	if len(results) < 30 {
-		t.Errorf("the suite ran %d scenarios, want the 30 of its active suite", len(results))
+	for _, name := range mustPass {
+		if cs := results[name]; len(cs) == 0 {
+			t.Errorf("%s did not run", name)
+		}
+	}
+	if len(results) < minScenarios {
+		t.Errorf("the suite ran %d scenarios, want at least %d", len(results), minScenarios)
 	}
 	// The suite applies the same baseline itself: exit 0 means it agrees.
 	if code != 0 && !t.Failed() {
@@ -169,7 +200,7 @@ func TestConformance(t *testing.T) {
 	}
 	slices.Sort(passed)
 	slices.Sort(failedNames)
-	t.Logf("conformance: %d scenarios; passed: %s; failed as expected: %d", len(results), strings.Join(passed, ", "), len(failedNames))
+	t.Logf("conformance %s: %d scenarios; passed: %s; failed as expected: %d", script, len(results), strings.Join(passed, ", "), len(failedNames))
 	if t.Failed() {
 		t.Logf("conformance output:\n%s\nstderr:\n%s", log.String(), p.stderr.String())
 	}

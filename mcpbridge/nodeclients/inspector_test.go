@@ -128,3 +128,54 @@ func TestInspectorCLI(t *testing.T) {
 		}
 	}
 }
+
+// TestInspectorCLI_Modern: the Inspector's CLI (2.12.0, on the SDK's v2
+// client) with --protocol-era modern speaks MCP 2026-07-28 (server/discover,
+// no initialize, no session): tools/list --strict gives exactly the
+// bridge's tools, and a blocking ask_text answered through the CLI comes
+// back with a question handle (ID.MAC) as its question_id. (Its ad-hoc runs
+// default to the legacy era, which TestInspectorCLI covers.)
+func TestInspectorCLI_Modern(t *testing.T) {
+	t.Parallel()
+	requireNode(t)
+	app := startApp(t, "")
+	auth := "Authorization: Bearer " + app.token
+	code, out, stderr := inspector(t, app.url, "--protocol-era", "modern", "--header", auth, "--method", "tools/list", "--strict")
+	var list struct {
+		Result struct {
+			Tools []struct{ Name string } `json:"tools"`
+		} `json:"result"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &list) != nil || len(list.Result.Tools) != len(mcpbridge.Tools()) {
+		t.Fatalf("inspector --protocol-era modern tools/list: exit %d\nstdout: %s\nstderr: %s", code, out, stderr)
+	}
+	type callOut struct {
+		code        int
+		out, stderr string
+	}
+	called := make(chan callOut, 1)
+	go func() {
+		c, o, e := inspector(t, app.url, "--protocol-era", "modern", "--header", auth, "--method", "tools/call",
+			"--tool-name", mcpbridge.ToolAskText, "--tool-arg", "question=Codename at 2026-07-28?")
+		called <- callOut{c, o, e}
+	}()
+	q := app.waitPending(t, "Codename at 2026-07-28?")
+	if q.Client.Name != "inspector-cli" || q.Client.SessionID != "" {
+		t.Errorf("question from client %+v, want inspector-cli without a session", q.Client)
+	}
+	app.answer(t, q.ID, `"Aurora"`)
+	co := <-called
+	var res struct {
+		Result struct {
+			IsError           bool           `json:"isError"`
+			StructuredContent map[string]any `json:"structuredContent"`
+		} `json:"result"`
+	}
+	if co.code != 0 || json.Unmarshal([]byte(co.out), &res) != nil || res.Result.IsError {
+		t.Fatalf("inspector tools/call: exit %d\nstdout: %s\nstderr: %s", co.code, co.out, co.stderr)
+	}
+	sc := res.Result.StructuredContent
+	if id, _ := sc["question_id"].(string); !strings.HasPrefix(id, q.ID+".") || sc["status"] != "answered" || sc["answer"] != "Aurora" || sc["via"] != "cli" {
+		t.Errorf("inspector tools/call structuredContent: %v", sc)
+	}
+}

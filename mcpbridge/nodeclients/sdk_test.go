@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -206,4 +207,94 @@ func TestTypeScriptSDK_Stdio(t *testing.T) {
 	if code := p.wait(); code != 0 {
 		t.Errorf("sdk-client.mjs exit code %d; stderr:\n%s", code, p.stderr.String())
 	}
+}
+
+// sdk2Event is one line sdk2-client.mjs prints.
+type sdk2Event struct {
+	sdkEvent
+	Era             string         `json:"era"`
+	ProtocolVersion string         `json:"protocolVersion"`
+	Schema          map[string]any `json:"schema"`
+}
+
+// nextSDK2 returns p's next line as an sdk2Event.
+func (p *nodeProc) nextSDK2(t *testing.T) sdk2Event {
+	t.Helper()
+	select {
+	case l, ok := <-p.lines:
+		if !ok {
+			t.Fatalf("sdk2-client.mjs ended early (exit %d); stderr:\n%s", p.wait(), p.stderr.String())
+		}
+		var ev sdk2Event
+		if err := json.Unmarshal([]byte(l), &ev); err != nil {
+			t.Fatalf("sdk2-client.mjs printed %q: %v", l, err)
+		}
+		return ev
+	case <-time.After(60 * time.Second):
+		t.Fatalf("no line from sdk2-client.mjs in 60 s; stderr:\n%s", p.stderr.String())
+	}
+	return sdk2Event{}
+}
+
+// TestTypeScriptSDK2 runs the TypeScript SDK's v2 client package
+// (@modelcontextprotocol/client, the SDK at its newest) at both revisions
+// it speaks, 2025-11-25 (initialize) and 2026-07-28 (server/discover, no
+// session): a question answered through the CLI comes back whole; and in
+// ask mode client the client's own form answers it, as elicitation/create
+// at 2025-11-25 and as an input_required result the client fulfils and
+// retries at 2026-07-28, recorded via elicitation in both.
+func TestTypeScriptSDK2(t *testing.T) {
+	t.Parallel()
+	requireNode(t)
+	for _, era := range []struct{ name, version string }{{"legacy", "2025-11-25"}, {"modern", "2026-07-28"}} {
+		t.Run(era.name, func(t *testing.T) {
+			t.Parallel()
+			desk := startApp(t, "")
+			connect := func(p *nodeProc) {
+				t.Helper()
+				if ev := p.nextSDK2(t); ev.Event != "connected" || ev.Era != era.name || ev.ProtocolVersion != era.version {
+					t.Fatalf("connected as %+v, want era %s at %s", ev, era.name, era.version)
+				}
+				if ev := p.nextSDK2(t); ev.Event != "tools" || len(ev.Names) != len(mcpbridge.Tools()) {
+					t.Fatalf("tools: %+v", ev)
+				}
+			}
+			question := "Release name at " + era.version + "?"
+			p := startNode(t, 90*time.Second, nodeEnv(t), "sdk2-client.mjs", mustJSON(t, map[string]any{
+				"url": desk.url, "token": desk.token, "era": era.name, "tool": mcpbridge.ToolAskText,
+				"arguments": map[string]any{"question": question}}))
+			connect(p)
+			q := desk.waitPending(t, question)
+			desk.answer(t, q.ID, `"v2"`)
+			ev := p.nextSDK2(t)
+			wantStructured(t, ev.sdkEvent, map[string]any{"status": "answered", "answer": "v2", "via": "cli", "answered_by": "human"})
+			if id, _ := ev.Result.StructuredContent["question_id"].(string); !strings.HasPrefix(id, q.ID) {
+				t.Errorf("question_id %q does not name %s", id, q.ID)
+			}
+
+			// The client's own form, in ask mode client.
+			formApp := startApp(t, `{"ask_mode": "client"}`)
+			f := startNode(t, 90*time.Second, nodeEnv(t), "sdk2-client.mjs", mustJSON(t, map[string]any{
+				"url": formApp.url, "token": formApp.token, "era": era.name, "tool": mcpbridge.ToolAskConfirm,
+				"arguments": map[string]any{"question": "Tag the release?", "yes_label": "Tag"},
+				"form":      map[string]any{"action": "accept", "content": map[string]any{"confirm": true}, "delayMs": 200}}))
+			connect(f)
+			if ev := f.nextSDK2(t); ev.Event != "form" || ev.Schema["properties"] == nil || !strings.Contains(ev.Message, "Tag the release?") {
+				t.Fatalf("want the form, got %+v", ev)
+			}
+			wantStructured(t, f.nextSDK2(t).sdkEvent, map[string]any{"status": "answered", "confirmed": true, "via": "elicitation", "answered_by": "human"})
+			if code := f.wait(); code != 0 {
+				t.Errorf("sdk2-client.mjs exit code %d; stderr:\n%s", code, f.stderr.String())
+			}
+		})
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
