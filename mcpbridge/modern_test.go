@@ -64,6 +64,15 @@ func TestModernDroppedStreamReissue(t *testing.T) {
 	if err := <-errc; err == nil {
 		t.Fatal("the dropped call returned a result")
 	}
+	// The person answers once the server has seen the stream drop (the
+	// call stopped waiting): an answer in the moment before that is
+	// written to the dead stream, which no server can tell from a live one
+	// (seen under load in CI).
+	for deadline := time.Now().Add(10 * time.Second); e.broker.Waiters(q.ID) != 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the server's call still waits 10 s after its stream dropped")
+		}
+	}
 	if err := e.broker.Answer(q.ID, accept(`"8080"`)); err != nil {
 		t.Fatalf("the question did not stay open after the stream dropped: %v", err)
 	}
