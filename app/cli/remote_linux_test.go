@@ -29,7 +29,8 @@ func TestCLI_RemoteOverSSH(t *testing.T) {
 	dir := shortTempDir(t)
 	startApp(t, dir)
 
-	if r := run(t, dir, "remote", "add", sshd.Host); r.code != 0 || !strings.Contains(r.stdout, "Added "+sshd.Host) {
+	if r := run(t, dir, "remote", "add", sshd.Host); r.code != 0 || !strings.Contains(r.stdout, "Added "+sshd.Host) ||
+		!strings.Contains(r.stdout, "No asktray on "+sshd.Host+"'s PATH") {
 		t.Fatalf("remote add: %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 	waitRemote(t, dir, func(s []remote.State) bool { return len(s) == 1 && s[0].State == remote.Connected })
@@ -130,4 +131,28 @@ func hookAs(t *testing.T, bin string, u testkit.User) (*bytes.Buffer, chan struc
 	}()
 	t.Cleanup(func() { _ = cmd.Process.Kill(); <-done })
 	return &out, done
+}
+
+// TestCLI_RemoteRefusesBadInput: a host name ssh could read as an option,
+// or that is no host name, is a usage error naming the part; removing an
+// unknown host says so; no ssh runs for any of them.
+func TestCLI_RemoteRefusesBadInput(t *testing.T) {
+	dir := shortTempDir(t)
+	t.Setenv("ASKTRAY_SSH_COMMAND", "false")
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"remote", "add", "me@-oProxyCommand=touch /tmp/x"}, ExitUsage, "host name"},
+		{[]string{"remote", "add", "box:99999"}, ExitUsage, "port"},
+		{[]string{"remote", "add"}, ExitUsage, "usage"},
+		{[]string{"remote", "frob"}, ExitUsage, "unknown remote command"},
+		{[]string{"remote", "rm", "nowhere"}, ExitError, "no remote host"},
+	} {
+		r := run(t, dir, c.args...)
+		if r.code != c.code || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%q: exit %d, stderr %q; want %d and %q", c.args, r.code, r.stderr, c.code, c.want)
+		}
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // User is a local account a test made.
@@ -49,8 +50,17 @@ func NewUser(t testing.TB, password string) User {
 	_, _ = rand.Read(b)
 	name := "asktray-t" + hex.EncodeToString(b)
 	home := filepath.Join(os.TempDir(), name)
-	if out, err := exec.Command("useradd", "--create-home", "--home-dir", home, "--shell", "/bin/sh", name).CombinedOutput(); err != nil {
-		t.Fatalf("useradd %s: %v\n%s", name, err, out)
+	// Tests of several packages make users at once, and useradd gives up
+	// at once when another holds the lock on /etc/passwd: try again.
+	for deadline := time.Now().Add(time.Minute); ; {
+		out, err := exec.Command("useradd", "--create-home", "--home-dir", home, "--shell", "/bin/sh", name).CombinedOutput()
+		if err == nil {
+			break
+		}
+		if !strings.Contains(string(out), "cannot lock") || time.Now().After(deadline) {
+			t.Fatalf("useradd %s: %v\n%s", name, err, out)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 	t.Cleanup(func() {
 		if out, err := exec.Command("userdel", "--force", "--remove", name).CombinedOutput(); err != nil {
