@@ -298,3 +298,51 @@ func mustJSON(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// historyRow is what a row of 'asktray history --json' holds that the
+// tests read.
+type historyRow struct {
+	Question struct {
+		ID      string `json:"id"`
+		Message string `json:"message"`
+	} `json:"question"`
+}
+
+// TestTypeScriptSDK2_AutoRejectedInHistory: the question a client of either
+// revision gets rejected automatically (away, mode reject) is the history's
+// auto_rejected row, found under the id its question_id names: the id
+// itself at 2025-11-25, the id part of its handle (ID.MAC) at 2026-07-28.
+func TestTypeScriptSDK2_AutoRejectedInHistory(t *testing.T) {
+	t.Parallel()
+	requireNode(t)
+	app := startApp(t, `{"away_mode": "reject"}`)
+	if r := asktray(t, app.dir, "away", "on"); r.code != 0 {
+		t.Fatalf("asktray away on: %+v", r)
+	}
+	for _, era := range []string{"legacy", "modern"} {
+		action := "Deploy the shop (" + era + ")"
+		p := startNode(t, 90*time.Second, nodeEnv(t), "sdk2-client.mjs", mustJSON(t, map[string]any{
+			"url": app.url, "token": app.token, "era": era, "tool": mcpbridge.ToolApproval,
+			"arguments": map[string]any{"action": action, "details": "`make deploy`", "risk": "medium"}}))
+		for ev := p.nextSDK2(t); ev.Event != "tools"; ev = p.nextSDK2(t) {
+		}
+		ev := p.nextSDK2(t)
+		wantStructured(t, ev.sdkEvent, map[string]any{"status": "auto_rejected", "reason": "away", "decision": "deny"})
+		ref, _ := ev.Result.StructuredContent["question_id"].(string)
+		id, mac, handle := strings.Cut(ref, ".")
+		if handle != (era == "modern") || (handle && mac == "") {
+			t.Errorf("%s: question_id %q, want a handle only at 2026-07-28", era, ref)
+		}
+		r := asktray(t, app.dir, "history", "--outcome", "auto_rejected", "--json")
+		var items []historyRow
+		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &items) != nil {
+			t.Fatalf("asktray history --json: %+v", r)
+		}
+		if !slices.ContainsFunc(items, func(it historyRow) bool { return it.Question.ID == id && it.Question.Message == action }) {
+			t.Errorf("%s: no auto_rejected history row with id %s for %q in %s", era, id, action, r.stdout)
+		}
+		if code := p.wait(); code != 0 {
+			t.Errorf("sdk2-client.mjs exit code %d; stderr:\n%s", code, p.stderr.String())
+		}
+	}
+}
