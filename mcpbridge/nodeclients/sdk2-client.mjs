@@ -6,6 +6,8 @@
 // Usage:
 //   node sdk2-client.mjs '{"url":URL,"token":TOKEN,"era":"legacy"|"modern","tool":NAME,"arguments":{...},
 //                         "form":{"action":"accept","content":{...},"delayMs":N}}'
+//   node sdk2-client.mjs '{"command":BIN,"args":["stdio","--data-dir",DIR],"era":...,"tool":...}'
+//                         (stdio: runs `asktray stdio` as the server)
 //
 // "era" modern pins 2026-07-28 (server/discover, no initialize, no session);
 // legacy runs the 2025 initialize handshake. With "form" the client declares
@@ -21,6 +23,7 @@
 //   {"event":"result","ms":elapsed,"result":CallToolResult}      exit code 0
 //   {"event":"error","ms":elapsed,"code":N,"message":"..."}       exit code 1
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 
 const cfg = JSON.parse(process.argv[2] ?? "{}");
 const say = (obj) => process.stdout.write(JSON.stringify(obj) + "\n");
@@ -40,7 +43,10 @@ const headers = cfg.token ? { Authorization: `Bearer ${cfg.token}` } : {};
 let t0 = Date.now();
 let code = 0;
 try {
-  await client.connect(new StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers } }));
+  const transport = cfg.command
+    ? new StdioClientTransport({ command: cfg.command, args: cfg.args ?? [], env: { ...process.env }, stderr: "inherit" })
+    : new StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers } });
+  await client.connect(transport);
   say({ event: "connected", era: client.getProtocolEra() ?? null, protocolVersion: client.getNegotiatedProtocolVersion() ?? null });
   const { tools } = await client.listTools();
   say({ event: "tools", names: tools.map((t) => t.name) });

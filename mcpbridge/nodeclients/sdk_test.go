@@ -346,3 +346,36 @@ func TestTypeScriptSDK2_AutoRejectedInHistory(t *testing.T) {
 		}
 	}
 }
+
+// TestTypeScriptSDK2_StdioForm: the v2 client runs `asktray stdio` (this
+// test binary) as its server, at 2025-11-25 and pinned to 2026-07-28; in ask
+// mode client the shim carries the form to it (elicitation/create, or the
+// input_required result) and its answer (the response, or the retry with
+// inputResponses and requestState) back to the app, and the form's answer is
+// recorded via elicitation.
+func TestTypeScriptSDK2_StdioForm(t *testing.T) {
+	t.Parallel()
+	requireNode(t)
+	for _, era := range []struct{ name, version string }{{"legacy", "2025-11-25"}, {"modern", "2026-07-28"}} {
+		t.Run(era.name, func(t *testing.T) {
+			t.Parallel()
+			app := startApp(t, `{"ask_mode": "client"}`)
+			p := startNode(t, 90*time.Second, nodeEnv(t, testkit.ChildEnv), "sdk2-client.mjs", mustJSON(t, map[string]any{
+				"command": os.Args[0], "args": []string{"stdio", "--data-dir", app.dir}, "era": era.name,
+				"tool": mcpbridge.ToolAskText, "arguments": map[string]any{"question": "Branch name over stdio?"},
+				"form": map[string]any{"action": "accept", "content": map[string]any{"answer": "main"}, "delayMs": 200}}))
+			if ev := p.nextSDK2(t); ev.Event != "connected" || ev.Era != era.name || ev.ProtocolVersion != era.version {
+				t.Fatalf("connected as %+v, want %s", ev, era.version)
+			}
+			for ev := p.nextSDK2(t); ev.Event != "form"; ev = p.nextSDK2(t) {
+				if ev.Event != "tools" {
+					t.Fatalf("want the form, got %+v", ev)
+				}
+			}
+			wantStructured(t, p.nextSDK2(t).sdkEvent, map[string]any{"status": "answered", "answer": "main", "via": "elicitation"})
+			if code := p.wait(); code != 0 {
+				t.Errorf("sdk2-client.mjs exit code %d; stderr:\n%s", code, p.stderr.String())
+			}
+		})
+	}
+}
