@@ -90,12 +90,46 @@ func syncApp(ctx context.Context, c *control.Client, name string, stdio IO) erro
 	if err != nil {
 		return err
 	}
-	for _, s := range states {
-		if s.Name == name {
-			fmt.Fprintf(stdio.Out, "The app is connecting %s (state: %s).\n", name, s.State)
+	// Say how the first connection went, when it is over within a while.
+	deadline := time.Now().Add(remoteConnectWait)
+	for {
+		s, ok := stateOf(states, name)
+		switch {
+		case !ok:
+			return fmt.Errorf("the app does not serve %s: see its log", name)
+		case s.State == remote.Connected:
+			fmt.Fprintf(stdio.Out, "The app is connected to %s.\n", name)
+			return nil
+		case s.State == remote.Down:
+			fmt.Fprintf(stdio.Out, "The app could not connect to %s yet: %s\n", name, s.Error)
+			return nil
+		case time.Now().After(deadline):
+			fmt.Fprintf(stdio.Out, "The app is still connecting to %s; 'asktray remote list' shows how it goes.\n", name)
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+		if states, err = c.Remotes(ctx); err != nil {
+			return err
 		}
 	}
-	return nil
+}
+
+// remoteConnectWait is how long 'remote add' waits to say whether the app
+// connected the host.
+const remoteConnectWait = 15 * time.Second
+
+// stateOf finds host name's state.
+func stateOf(states []remote.State, name string) (remote.State, bool) {
+	for _, s := range states {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return remote.State{}, false
 }
 
 // remoteList shows each host and, when the app runs, its connection.
