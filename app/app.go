@@ -211,11 +211,34 @@ func acquire(dir string) (*os.File, error) {
 
 // displayAvailable reports whether a desktop session is there to show windows in.
 func displayAvailable() bool {
-	switch runtime.GOOS {
+	ok, _ := displayStatus(runtime.GOOS, os.Getenv)
+	return ok
+}
+
+// displayStatus reports whether a desktop session is there to show
+// windows in on goos, with env as the environment, and when there is a
+// desktop session the app cannot show windows in, what is missing. The
+// desktop UI is an X11 program (Fyne's GLFW driver without the wayland
+// tag; the native Wayland build lacks an app id, centring, a title bar on
+// GNOME and RequestFocus), so on a Wayland session it needs XWayland: with
+// WAYLAND_DISPLAY and no DISPLAY, GLFW could not start and the app
+// panicked (NotInitialized, exit 2). It only computes.
+func displayStatus(goos string, env func(string) string) (ok bool, missing string) {
+	switch goos {
 	case "darwin", "windows":
-		return true
+		return true, ""
 	}
-	return os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != ""
+	if env("DISPLAY") != "" || (nativeWayland && env("WAYLAND_DISPLAY") != "") {
+		return true, ""
+	}
+	if env("WAYLAND_DISPLAY") != "" {
+		return false, "this Wayland session has no XWayland (DISPLAY is not set), which Asktray's tray, " +
+			"dialogs and windows need; install XWayland (Debian and Ubuntu: xwayland; Fedora: " +
+			"xorg-x11-server-Xwayland) or turn it on in your compositor, then start Asktray again. " +
+			"Until then Asktray runs without windows: answer each question on its page in your browser " +
+			"(its link is printed on a terminal) or with 'asktray answer'"
+	}
+	return false, ""
 }
 
 // openLog opens the log file in the data dir (0600, appended to).

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -139,6 +140,10 @@ func (c *core) passwordAlert(a personcheck.Alert) {
 // openCore opens the core and pushes its closers on down.
 func openCore(ctx context.Context, o Options, log *slog.Logger, askFlag question.AskMode, down *closers) (*core, error) {
 	c := &core{log: log, gui: o.desktopUI()}
+	if _, missing := displayStatus(runtime.GOOS, os.Getenv); missing != "" && o.GUI != nil && !o.Headless {
+		log.Warn("no windows: " + missing)
+		fmt.Fprintf(os.Stderr, "asktray: %s.\n", missing)
+	}
 	var err error
 	if c.token, err = datadir.LoadOrCreateToken(o.DataDir); err != nil {
 		return nil, err

@@ -16,12 +16,14 @@ import (
 // each may use what the files after it define, never what one before it
 // does, so the wiring reads top-down with no arrow back up.
 var wiringOrder = []string{
-	"run.go",           // Run: open the core, start the servers, serve, close in order
-	"keeper.go",        // applying the person's settings while the app runs (the bridge's, the login entry, retention)
-	"endpoint.go",      // the MCP listener: start, move, token, stop
-	"login.go",         // what start at login runs
-	"shutdownwatch.go", // a quit that hangs: log every stack, shut down without the UI
-	"app.go",           // Options, Env and the helpers below them
+	"run.go",             // Run: open the core, start the servers, serve, close in order
+	"keeper.go",          // applying the person's settings while the app runs (the bridge's, the login entry, retention)
+	"endpoint.go",        // the MCP listener: start, move, token, stop
+	"login.go",           // what start at login runs
+	"shutdownwatch.go",   // a quit that hangs: log every stack, shut down without the UI
+	"app.go",             // Options, Env and the helpers below them
+	"display_x11.go",     // whether the desktop UI is built for X11 (the default) ...
+	"display_wayland.go", // ... or for Wayland itself (the wayland build tag)
 }
 
 type noImports struct{}

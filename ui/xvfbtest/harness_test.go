@@ -24,6 +24,7 @@ type desktop struct {
 	notes        noteLog
 	watcher      *fakeWatcher // the session's tray host; nil in a bare session
 	app          *exec.Cmd
+	stderrPath   string // where the app's stdout and stderr go
 	stderr       string // the file holding the app's stdout and stderr
 	url, token   string
 }
@@ -88,6 +89,7 @@ func (d *desktop) start(t testing.TB, name string, args ...string) {
 	d.app = exec.Command(name, args...)
 	d.app.Env = d.env
 	logf, _ := os.Create(filepath.Join(t.TempDir(), "app.stderr"))
+	d.stderrPath = logf.Name()
 	d.app.Stdout, d.app.Stderr = logf, logf
 	d.stderr = logf.Name()
 	if err := d.app.Start(); err != nil {
