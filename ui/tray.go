@@ -42,6 +42,9 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 	a.SetIcon(assets.Icon)
 	a.Settings().SetTheme(uitheme.New()) // text at WCAG AA contrast, a visible focus ring
 	t := newTray(a, env)
+	if runtime.GOOS != "darwin" && runtime.GOOS != "windows" {
+		defer t.followColorScheme(a)() // the desktop's light or dark, read right and followed
+	}
 	dlg := askdialog.NewManager(a, env.Broker, askdialog.Options{
 		Log: env.Log, ArmDelay: time.Duration(env.Settings.ArmDelayMS) * time.Millisecond,
 		Policy: env.Policy, WebURL: env.WebURL, WebOpenFile: env.WebOpenFile, ReuseWindows: true,

@@ -73,13 +73,29 @@ var (
 )
 
 // appTheme is the default theme with the palettes above.
-type appTheme struct{ fyne.Theme }
+type appTheme struct {
+	fyne.Theme
+	variant func() (fyne.ThemeVariant, bool) // the desktop's light or dark, when known; nil: Fyne's
+}
 
-// New returns Asktray's theme, following the person's light or dark preference.
-func New() fyne.Theme { return appTheme{theme.DefaultTheme()} }
+// New returns Asktray's theme, in the light or dark variant Fyne asks for.
+func New() fyne.Theme { return appTheme{Theme: theme.DefaultTheme()} }
 
-// Color returns the theme's colour n in variant v.
+// Following returns Asktray's theme in the variant that variant reports
+// while it reports one (the desktop's preference, read by the app), else
+// the one Fyne asks for. variant may be called from any goroutine that
+// draws.
+func Following(variant func() (fyne.ThemeVariant, bool)) fyne.Theme {
+	return appTheme{Theme: theme.DefaultTheme(), variant: variant}
+}
+
+// Color returns the theme's colour n in variant v, or in the desktop's.
 func (t appTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
+	if t.variant != nil {
+		if d, ok := t.variant(); ok {
+			v = d
+		}
+	}
 	p := dark
 	if v == theme.VariantLight {
 		p = light
