@@ -130,6 +130,10 @@ type tray struct {
 	shownTip    string
 	menuKey     string   // what the menu was last built from
 	recentRuled []string // the latest rule decisions, newest first
+	batch       ruledBatch
+	day         ruledDay
+	clock       func() time.Time            // now, for the rule batches and the day (tray_ruledday.go)
+	after       func(time.Duration, func()) // runs f on the Fyne goroutine after d
 
 	// The tray host (status.go): whether one was seen on the session bus,
 	// whether it is there now, and whether the person was told there is none.
@@ -138,7 +142,8 @@ type tray struct {
 }
 
 func newTray(a fyne.App, env app.Env) *tray {
-	t := &tray{app: a, env: env, statusCount: widget.NewLabel(""), hostGrace: trayHostGrace}
+	t := &tray{app: a, env: env, statusCount: widget.NewLabel(""), hostGrace: trayHostGrace, clock: time.Now}
+	t.after = func(d time.Duration, f func()) { time.AfterFunc(d, func() { t.gate.do(f) }) }
 	if env.Policy != nil {
 		t.away = env.Policy.Away()
 	}
@@ -167,7 +172,7 @@ func (t *tray) refresh() {
 	// Rebuild the menu only when what it shows changed: each rebuild gives
 	// the items new D-Bus ids and makes the tray host fetch the layout again.
 	var key strings.Builder
-	fmt.Fprint(&key, t.away, t.recentRuled)
+	fmt.Fprint(&key, t.away, t.recentRuled, t.day.date, t.day.allowed, t.day.denied, t.day.blocked)
 	for _, q := range t.pending {
 		fmt.Fprintf(&key, "\x00%s\x00%s\x00%s", q.ID, q.SnoozeUntil, q.DeliverTo)
 	}
@@ -230,7 +235,7 @@ func (t *tray) menuItems() []*fyne.MenuItem {
 	if web := t.browserItem(); web != nil {
 		items = append(items, web)
 	}
-	if ruled := t.recentRuledItem(); ruled != nil {
+	if ruled := t.dayItem(); ruled != nil {
 		items = append(items, fyne.NewMenuItemSeparator(), ruled)
 	}
 	return append(items,
@@ -275,6 +280,7 @@ func (t *tray) handle(ev question.Event) {
 	}
 	if ev.Type == question.EventEnded {
 		t.ruled(ev)
+		t.countDay(ev)
 	}
 	t.refresh()
 	t.history.Handle(ev)

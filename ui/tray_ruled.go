@@ -22,8 +22,9 @@ type ruledNote struct {
 }
 
 // ruled takes note of an approval a rule decided, so that no rule acts
-// unseen: a notification naming the rule and what it allowed or denied,
-// and an entry in the tray menu's recent decisions. It runs on the Fyne
+// unseen: a notification naming the rule and what it allowed or denied
+// (the rest of the minute's gathered into one, see noteRuled), and an
+// entry in the tray menu's recent decisions. It runs on the Fyne
 // goroutine.
 func (t *tray) ruled(ev question.Event) {
 	r := ev.Result
@@ -38,9 +39,7 @@ func (t *tray) ruled(ev question.Event) {
 	}
 	allowed := r.Outcome == question.AutoApproved
 	title, body := present.RuleDecided(&ev.Question, allowed, r.RuleID, text)
-	if t.note != nil {
-		t.note.queueRuled(title, body)
-	}
+	t.noteRuled(title, body, allowed, r.RuleID)
 	verb := "Denied"
 	if allowed {
 		verb = "Allowed"

@@ -2,12 +2,15 @@ package ui
 
 import (
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/asktray/asktray/app"
@@ -70,15 +73,100 @@ func TestTray_RuleDecisionsAreShown(t *testing.T) {
 	tr.refresh()
 	var recent []string
 	for _, it := range tr.menu.Items {
-		if it.Label == "Recent rule decisions" && it.ChildMenu != nil {
+		if it.Label == "Today: 1 allowed, 0 denied by rules" && it.ChildMenu != nil {
 			for _, c := range it.ChildMenu.Items {
 				recent = append(recent, c.Label)
 			}
 		}
 	}
-	if len(recent) != 1 || recent[0] != "Allowed: npm test -- --ci (rule "+rule.ID+")" {
-		t.Fatalf("recent decisions in the menu: %q", recent)
+	if want := []string{"By rule: rule " + rule.ID + " 1", "", "Allowed: npm test -- --ci (rule " + rule.ID + ")"}; !slices.Equal(recent, want) {
+		t.Fatalf("the day's decisions in the menu: %q, want %q", recent, want)
 	}
+}
+
+// TestTray_RuleDecisionsBatchedAndSummed is item 10 of issue 37: of 40
+// requests a standing rule allows within a minute (and 2 another denies),
+// the first is notified at once and the rest in one notification when the
+// minute ends ("39 allowed and 2 denied by your rules in the last
+// minute"), not 41 more bubbles; the tray menu sums up the day, a
+// request an agent's own check blocked included, and starts again the
+// next day.
+func TestTray_RuleDecisionsBatchedAndSummed(t *testing.T) {
+	addr := testkit.StartBus(t)
+	fake := startFakeNotifications(t, addr)
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)
+	b := question.NewBroker(question.Config{})
+	defer b.Close()
+	tr := newTray(test.NewTempApp(t), app.Env{Broker: b})
+	now := time.Date(2026, 12, 5, 14, 0, 0, 0, time.Local)
+	var flush []func()
+	tr.clock = func() time.Time { return now }
+	tr.after = func(_ time.Duration, f func()) { flush = append(flush, f) }
+	n := newNotifier(slog.New(slog.DiscardHandler), nil, false)
+	n.start()
+	tr.note = n
+	decide := func(i int, rule string, o question.Outcome) {
+		q := question.Question{ID: fmt.Sprintf("q%d", i), Kind: question.KindApproval, Client: question.Client{Name: "claude-code"},
+			Tool: "permission_request", Origin: question.OriginPermission, Action: "Bash", Message: "Bash",
+			Input: json.RawMessage(fmt.Sprintf(`{"command":"npm test -- --shard=%d"}`, i))}
+		tr.handle(question.Event{Type: question.EventEnded, Question: q,
+			Result: &question.Result{Outcome: o, DecidedBy: question.ByRule, Reason: question.ReasonRule, RuleID: rule}})
+	}
+	for i := range 40 {
+		decide(i, "r1", question.AutoApproved)
+		now = now.Add(time.Second)
+	}
+	decide(40, "r2", question.AutoRejected)
+	decide(41, "r2", question.AutoRejected)
+	tr.handle(question.Event{Type: question.EventEnded, Question: question.Question{ID: "c1", Kind: question.KindApproval},
+		Result: &question.Result{Outcome: question.AutoRejected, DecidedBy: question.ByAgent, Reason: question.ReasonAgentBlocked}})
+	if len(flush) != 1 {
+		t.Fatalf("%d windows opened, want 1", len(flush))
+	}
+	flush[0]()
+	var shown []map[string]any
+	for deadline := time.Now().Add(5 * time.Second); len(shown) < 2 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		fake.mu.Lock()
+		shown = slices.Clone(fake.shown)
+		fake.mu.Unlock()
+	}
+	n.close()
+	fake.mu.Lock()
+	shown = slices.Clone(fake.shown)
+	fake.mu.Unlock()
+	if len(shown) != 2 || shown[0]["summary"] != "Allowed by your rule" ||
+		shown[1]["summary"] != "39 allowed and 2 denied by your rules in the last minute" ||
+		!strings.Contains(shown[1]["body"].(string), "rule r1 39, rule r2 2") {
+		t.Fatalf("notifications %v", shown)
+	}
+	tr.refresh()
+	if it := findMenuItem(tr.menu, "Today: 40 allowed, 2 denied by rules · 1 blocked by agents' own checks"); it == nil ||
+		it.ChildMenu == nil || it.ChildMenu.Items[0].Label != "By rule: rule r1 40, rule r2 2" {
+		t.Fatalf("no day summary in the menu: %v", menuLabels(tr.menu))
+	}
+	now = now.Add(24 * time.Hour)
+	decide(42, "r1", question.AutoApproved)
+	tr.refresh()
+	if findMenuItem(tr.menu, "Today: 1 allowed, 0 denied by rules") == nil {
+		t.Fatalf("the next day does not start afresh: %v", menuLabels(tr.menu))
+	}
+}
+
+func findMenuItem(m *fyne.Menu, label string) *fyne.MenuItem {
+	for _, it := range m.Items {
+		if it.Label == label {
+			return it
+		}
+	}
+	return nil
+}
+
+func menuLabels(m *fyne.Menu) []string {
+	var out []string
+	for _, it := range m.Items {
+		out = append(out, it.Label)
+	}
+	return out
 }
 
 func TestNoteTextShowsInvisibleCharacters(t *testing.T) {
