@@ -25,6 +25,10 @@ const (
 	historyDebounce   = 250 * time.Millisecond // how long typing must pause before a search runs
 	historyTick       = 30 * time.Second       // how often relative times are redrawn
 	historyQueryLimit = 30 * time.Second       // how long one store query may take
+	// historyCoalesce is how long broker events gather before the window
+	// looks them up in one go: a busy agent's 30 answers a second become a
+	// few batches, each one query and one count.
+	historyCoalesce = 200 * time.Millisecond
 )
 
 // The date ranges the history offers.
@@ -52,6 +56,10 @@ type Window struct {
 	now func() time.Time
 	// debounce is how long typing must pause before a search runs.
 	debounce time.Duration
+	// coalesce is how long broker events gather before they are looked up
+	// (historyCoalesce); negative looks each up at once, the baseline of
+	// BenchmarkHistory_BusyAgent.
+	coalesce time.Duration
 	// home is the person's home directory, shown as ~ in the detail's
 	// headline; "" when not known.
 	home string
@@ -76,14 +84,16 @@ type Window struct {
 	gen         int              // bumped by every reload
 	countGen    int              // bumped by every count query
 	loadingMore bool
-	reloading   bool                     // the first page is on its way
-	afterReload []question.Question      // events to look up again once it is here
-	counts      map[question.Verdict]int // per verdict, for the outcome filter
-	clients     []string                 // as the client filter offers them
-	outcomeIdx  int                      // selected option of outcomeSel
-	selectedID  string                   // the selected record's question id, "" for none
-	selIdx      int                      // its row, -1 for none
-	quiet       bool                     // set while the code itself changes selection or options
+	reloading   bool                         // the first page is on its way
+	afterReload []question.Question          // events to look up again once it is here
+	due         map[string]question.Question // questions changed since the last batch, latest copy each
+	batching    bool                         // a batch is scheduled
+	counts      map[question.Verdict]int     // per verdict, for the outcome filter
+	clients     []string                     // as the client filter offers them
+	outcomeIdx  int                          // selected option of outcomeSel
+	selectedID  string                       // the selected record's question id, "" for none
+	selIdx      int                          // its row, -1 for none
+	quiet       bool                         // set while the code itself changes selection or options
 	visible     bool
 	stale       bool        // the history changed while the window was hidden
 	inflight    int         // queries and debounce timers not yet applied
@@ -102,7 +112,7 @@ func New(a fyne.App, store history.Store, log *slog.Logger) *Window {
 	home, _ := os.UserHomeDir() // "" when not known: directories shown in full
 	return &Window{
 		app: a, store: store, log: log,
-		do: fyne.Do, now: time.Now, debounce: historyDebounce, home: home,
+		do: fyne.Do, now: time.Now, debounce: historyDebounce, coalesce: historyCoalesce, home: home,
 		selIdx: -1, stale: true,
 	}
 }

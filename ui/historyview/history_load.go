@@ -227,25 +227,6 @@ func (h *Window) fail(what string, err error) {
 	h.status.SetText("Could not " + what + ": " + err.Error())
 }
 
-// Handle applies a broker event: a question asked, ended or annotated is looked up in
-// the store and inserted, updated or removed, keeping the selection and
-// what the person is reading. A hidden window only notes that it is stale.
-// It runs on the Fyne goroutine: the tray wraps broker callbacks in fyne.Do.
-func (h *Window) Handle(ev question.Event) {
-	if ev.Type != question.EventAsked && ev.Type != question.EventEnded && ev.Type != question.EventAnnotated {
-		return
-	}
-	if !h.visible {
-		h.stale = true
-		return
-	}
-	if ev.Type == question.EventAsked && ev.Question.Client.Name != "" && !slices.Contains(h.clients, ev.Question.Client.Name) {
-		h.loadClients()
-	}
-	h.refreshRecord(ev.Question)
-	h.loadCounts()
-}
-
 // refreshRecord asks the store whether q matches the filter, with its
 // full-text search, and shows the answer. While the first page is loading
 // it waits for it, since the page may be older than q's change.
@@ -300,9 +281,7 @@ func (h *Window) upsert(rec history.Record) {
 		}
 		return
 	}
-	pos, _ := slices.BinarySearchFunc(h.rows, rec, func(a, b history.Record) int {
-		return cmp.Or(b.Question.Created.Compare(a.Question.Created), strings.Compare(b.Question.ID, a.Question.ID))
-	})
+	pos, _ := slices.BinarySearchFunc(h.rows, rec, newestFirst)
 	if pos == len(h.rows) && h.next != "" {
 		return // a later page brings it
 	}
@@ -314,6 +293,11 @@ func (h *Window) upsert(rec history.Record) {
 	h.list.Refresh()
 	h.keepSelection(offset)
 	h.updateStatus()
+}
+
+// newestFirst orders records as the list shows them: newest first, then by id.
+func newestFirst(a, b history.Record) int {
+	return cmp.Or(b.Question.Created.Compare(a.Question.Created), strings.Compare(b.Question.ID, a.Question.ID))
 }
 
 // remove drops question id's row, if it is loaded.
