@@ -3,6 +3,7 @@ package askdialog
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -37,14 +38,17 @@ type questionDialog struct {
 	pinned   bool // its size is fixed for its first map (wmtype.go)
 	typed    bool // markShown ran
 	armedLog bool // "dialog armed" was logged for the current arming
-	built    struct{ content, fit time.Duration }
-	shownAt  time.Time
-	visible  bool
-	done     bool                // answered, or closing: no further input acts
-	onClosed func(external bool) // set by the manager; runs once the window is gone, external when not closed by the dialog (the app quits)
-	onShown  func()              // set by the manager; runs when the window is shown or hidden
-	onHidden func()              // set by the manager; runs when the dialog stops being open (hidden, closing)
-	onNext   func()              // set by the manager; the queue line's Next
+	// enterEarly: Enter came while the buttons were locked; the unlock
+	// hint says it sent nothing until they unlock.
+	enterEarly bool
+	built      struct{ content, fit time.Duration }
+	shownAt    time.Time
+	visible    bool
+	done       bool                // answered, or closing: no further input acts
+	onClosed   func(external bool) // set by the manager; runs once the window is gone, external when not closed by the dialog (the app quits)
+	onShown    func()              // set by the manager; runs when the window is shown or hidden
+	onHidden   func()              // set by the manager; runs when the dialog stops being open (hidden, closing)
+	onNext     func()              // set by the manager; the queue line's Next
 
 	// Widgets, for the layout and for tests.
 	headline      *widget.Label // who asks and where
@@ -274,22 +278,38 @@ func (d *questionDialog) guardChanged() {
 			b.Disable()
 		}
 	}
+	why := ""
 	switch {
 	case armed:
-		d.unlockHint.Hide()
-		d.keysHint.Show()
+		d.enterEarly = false
 	case d.guard.typing:
-		d.unlockHint.SetText("Answer buttons unlock once you stop typing")
-		d.unlockHint.Show()
-		d.keysHint.Hide()
+		why = "Answer buttons unlock once you stop typing"
 	case d.guard.active:
-		d.unlockHint.SetText("Answer buttons unlock in a moment")
-		d.unlockHint.Show()
-		d.keysHint.Hide()
+		why = "Answer buttons unlock in a moment"
 	default:
-		d.unlockHint.SetText("Answer buttons unlock when this window has focus")
-		d.unlockHint.Show()
-		d.keysHint.Hide()
+		why = "Answer buttons unlock when this window has focus"
+	}
+	if d.enterEarly {
+		why = "Enter sent nothing: " + strings.ToLower(why[:1]) + why[1:]
+	}
+	d.unlockHint.SetText(why)
+	d.showHints()
+}
+
+// showHints shows, above the buttons, the error if there is one, else the
+// key hint once armed, else why the buttons are locked. Runs on the Fyne
+// goroutine.
+func (d *questionDialog) showHints() {
+	armed, erred := d.guard.armed && !d.done, d.errText.Visible()
+	for _, h := range []struct {
+		l  *widget.Label
+		on bool
+	}{{d.unlockHint, !armed && !erred}, {d.keysHint, armed && !erred}} {
+		if h.on {
+			h.l.Show()
+		} else {
+			h.l.Hide()
+		}
 	}
 }
 
@@ -307,11 +327,15 @@ func (d *questionDialog) focusGained(w fyne.Focusable) {
 
 func (d *questionDialog) showError(err error) {
 	if err == nil {
-		d.errText.Hide()
+		if d.errText.Visible() {
+			d.errText.Hide()
+			d.showHints()
+		}
 		return
 	}
 	d.errText.SetText(present.UpperFirst(err.Error()))
 	d.errText.Show()
+	d.showHints()
 }
 
 // panelKey implements keyTarget.

@@ -120,18 +120,21 @@ func TestDialog_EnterOnAnEmptyTextSendsNothing(t *testing.T) {
 }
 
 // TestDialog_EnterBeforeUnlockSaysSo: Enter while the buttons are still
-// locked sends nothing and says so (it did nothing silently); once they
-// unlock a new Enter answers.
+// locked sends nothing and the unlock hint says so (it did nothing
+// silently); once they unlock the key hint is back and a new Enter answers.
 func TestDialog_EnterBeforeUnlockSaysSo(t *testing.T) {
 	e := newDialogEnv(t)
 	d := e.ask(confirmQ())
 	e.focusWindow(d)
 	e.press(d, fyne.KeyReturn)
 	e.pending(d.q.ID)
-	if !d.errText.Visible() || !strings.Contains(d.errText.Text, "before the answer buttons unlocked") {
-		t.Fatalf("error line %v %q", d.errText.Visible(), d.errText.Text)
+	if !d.unlockHint.Visible() || !strings.HasPrefix(d.unlockHint.Text, "Enter sent nothing: answer buttons unlock") {
+		t.Fatalf("unlock hint %v %q", d.unlockHint.Visible(), d.unlockHint.Text)
 	}
 	e.clock.advance(question.DefaultArmDelay)
+	if d.unlockHint.Visible() || !d.keysHint.Visible() || d.errText.Visible() {
+		t.Fatalf("armed: unlock hint %v, key hint %v, error %v", d.unlockHint.Visible(), d.keysHint.Visible(), d.errText.Visible())
+	}
 	e.press(d, fyne.KeyReturn)
 	if res := e.result(d.q.ID); string(res.Value) != `"yes"` {
 		t.Fatalf("result %+v %s", res, res.Value)

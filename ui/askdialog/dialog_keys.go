@@ -7,9 +7,10 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 )
 
-// errEnterLocked is what the dialog says when Enter came while the answer
-// buttons were still locked (the arming delay): nothing was sent.
-var errEnterLocked = errors.New("enter came before the answer buttons unlocked, so nothing was sent: press it again")
+// errEnterLocked is what the keys report when Enter came while the answer
+// buttons were still locked (the arming delay): nothing was sent, which the
+// unlock hint says (questionDialog.refuse).
+var errEnterLocked = errors.New("enter sent nothing: the answer buttons are locked")
 
 // keyRouter is a dialog's key and focus routing: it implements inputSink
 // for the dialog's widgets, so the guard hears every focus change and every

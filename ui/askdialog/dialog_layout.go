@@ -63,6 +63,7 @@ func (d *questionDialog) layout() fyne.CanvasObject {
 	d.stopped = container.NewBorder(nil, nil, widget.NewIcon(theme.InfoIcon()), nil, stoppedText)
 	d.stopped.Hide()
 	d.errText = widget.NewLabel("")
+	d.errText.SizeName = theme.SizeNameCaptionText // the hints' size: it takes their place
 	d.errText.Importance = widget.DangerImportance
 	d.errText.Wrapping = fyne.TextWrapWord
 	d.errText.Hide()
@@ -79,14 +80,13 @@ func (d *questionDialog) layout() fyne.CanvasObject {
 		}
 		above.Add(card)
 		above.Add(d.stopped)
-		middle = container.NewBorder(above, d.errText, nil, nil, c)
+		middle = container.NewBorder(above, nil, nil, nil, c)
 	} else {
 		// The message takes any height the person gives the window.
 		below := container.NewVBox(d.stopped)
 		if c != nil {
 			below.Add(c)
 		}
-		below.Add(d.errText)
 		middle = container.NewBorder(head, below, nil, nil, card)
 	}
 	m := margin()
@@ -242,7 +242,9 @@ func (d *questionDialog) bar() fyne.CanvasObject {
 	d.unlockHint.Alignment = fyne.TextAlignTrailing
 	d.keysHint = uikit.SmallLabel(d.keyHelp())
 	d.keysHint.Alignment = fyne.TextAlignTrailing
-	hints := container.NewStack(d.unlockHint, d.keysHint)
+	// An error shows in the hints' place, over the buttons: nothing above
+	// it moves when it appears (it moved the rows 40 px under the pointer).
+	hints := container.NewStack(d.unlockHint, d.keysHint, d.errText)
 	left := container.NewHBox(d.snoozeButton)
 	if b := d.newWebButton(); b != nil {
 		left.Add(b)

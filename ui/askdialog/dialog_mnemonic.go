@@ -1,6 +1,7 @@
 package askdialog
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"unicode"
@@ -62,5 +63,13 @@ func (d *questionDialog) enterRefusal() error {
 	return nil
 }
 
-// refuse implements keyTarget.
-func (d *questionDialog) refuse(err error) { d.showError(err) }
+// refuse implements keyTarget: Enter while the buttons are locked is said
+// in the unlock hint, until they unlock; anything else is an error line.
+func (d *questionDialog) refuse(err error) {
+	if errors.Is(err, errEnterLocked) {
+		d.enterEarly = true
+		d.guardChanged()
+		return
+	}
+	d.showError(err)
+}

@@ -66,6 +66,17 @@ func TestDialogScreenshots(t *testing.T) {
 				}
 				test.Type(r.fields[4].entry, "3")
 			}, false},
+		{"form-error", question.Question{Kind: question.KindForm, Client: claude, Header: "Release details",
+			Message: "Fill in the release details.", Schema: json.RawMessage(sevenFields)},
+			func(d *questionDialog) {
+				r := d.r.(*formRenderer)
+				test.Type(r.fields[0].entry, "Dialogs that fit")
+				test.Type(r.fields[1].entry, "1.5.0")
+				test.Type(r.fields[2].entry, "2026-03-20")
+				test.Type(r.fields[3].entry, "ada at example")
+				d.win.Canvas().Focus(r.fields[6].entry)
+				test.Tap(d.defaultButton) // Submit: scrolls back to Owner, the first refused
+			}, false},
 		{"form-date-picker", question.Question{Kind: question.KindForm, Client: claude, Header: "Release details",
 			Message: "Fill in the release details.", Schema: json.RawMessage(sevenFields)},
 			func(d *questionDialog) {

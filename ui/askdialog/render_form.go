@@ -108,9 +108,27 @@ func (r *formRenderer) Answer() (question.Response, error) {
 		ff.setMessage(errs[i])
 	}
 	if err != nil {
+		r.showFirstError(errs)
 		return question.Response{}, err
 	}
 	return question.Response{Action: question.Accept, Value: content}, nil
+}
+
+// showFirstError brings the first field whose input is refused into view,
+// its message included, and puts the cursor in it when it is an entry: an
+// error below the fold was neither scrolled to nor shown.
+func (r *formRenderer) showFirstError(errs []error) {
+	for i, ff := range r.fields {
+		if errs[i] == nil {
+			continue
+		}
+		r.scroll.Refresh() // the messages just set change the fields' heights
+		if c := fyne.CurrentApp().Driver().CanvasForObject(r.scroll); c != nil && ff.entry != nil {
+			c.Focus(ff.entry)
+		}
+		revealIn(r.scroll, ff.box)
+		return
+	}
 }
 
 // Focus puts the cursor in the first entry, after any default.

@@ -106,12 +106,14 @@ func newFormField(f question.Field, h host, changed func(*formField)) *formField
 	return ff
 }
 
-// setMessage shows err in red once the field is touched, else the description.
+// setMessage shows err in red once the field is touched, else the
+// description. The message line is always there, empty when there is
+// nothing to say, so that a message appearing moves no field below it
+// (one moved the rows under the pointer).
 func (ff *formField) setMessage(err error) {
 	if err != nil && ff.touched {
 		ff.msg.Importance = widget.DangerImportance
 		ff.msg.SetText(present.UpperFirst(err.Error()))
-		ff.msg.Show()
 		return
 	}
 	ff.msg.Importance = widget.LowImportance
@@ -120,11 +122,6 @@ func (ff *formField) setMessage(err error) {
 		help = "" // shown under the check
 	}
 	ff.msg.SetText(help)
-	if help == "" {
-		ff.msg.Hide()
-	} else {
-		ff.msg.Show()
-	}
 }
 
 // applyDefault shows the schema's default, if any.
