@@ -47,6 +47,7 @@ type settingsWindow struct {
 	rules                                               rulesTab
 	status, info, portNote                              *widget.Label
 	hints                                               map[string]*widget.Label // by row label
+	sectionTitles                                       []*widget.Label          // the General tab's section titles, in order
 	listenPort                                          int                      // the port field shows it
 	save, regenerate                                    *widget.Button
 

@@ -61,45 +61,82 @@ type settingsRow struct {
 	hint  string
 }
 
+// settingsSection is a titled group of the General tab's rows.
+type settingsSection struct {
+	title string
+	rows  []settingsRow
+}
+
 // generalRows are the General tab's rows, top to bottom.
 func (s *settingsWindow) generalRows() []settingsRow {
-	return []settingsRow{
-		{labelTimeout, s.timeout, "When the agent sets no time limit, a question you have not answered ends after this long, " +
-			fmt.Sprintf("never approved (%d–%d).", question.MinTimeout/time.Second, question.MaxTimeout/time.Second)},
-		{labelWindow, s.window, "How long an agent's call waits for your answer before the agent is told to check back " +
-			"later; the question stays open. For agents with no line below and no wait of their own " +
-			"(Claude Code waits 15 min; Codex, Cursor and VS Code 4.5 min; Claude Desktop 50 s)."},
-		{labelWindows, s.windows, "One line per agent: a part of its name = seconds. The first line that matches wins."},
-		{labelArmDelay, s.armDelay, "A dialog's answer buttons work only once it has been visible and focused this long, " +
-			fmt.Sprintf("so a keypress meant for another window cannot answer it (%d–%d).",
-				question.MinArmDelay/time.Millisecond, question.MaxArmDelay/time.Millisecond)},
-		{"Notifications", s.sound, ""},
-		{"When away", s.awayMode, "Switch away in the tray menu or with 'asktray away on|off'. Away never allows anything."},
-		{labelRetention, s.retention, "0 keeps everything; older finished questions are deleted daily."},
-		{"Start at login", s.startAtLogin, "Writes an XDG autostart entry (Linux, BSDs), a LaunchAgent (macOS) or the Run key (Windows)."},
-		{labelAskMode, s.askIn, "The agent's own app shows the question as its own form (MCP elicitation): for when you " +
-			"work over SSH or away from this screen. Starting asktray with --ask desktop, client or auto overrides this for that run."},
-		{labelAskUser, s.askUserQuestion, "Needs Claude Code's hooks (Connect a client… › Permission hooks). " +
-			"Off, Claude Code asks them in its terminal."},
-		{labelPort, container.NewBorder(nil, nil, nil, s.portNote, s.port), "Loopback port, 1024–65535. Saving a new one " +
-			"moves the server now; every client must be set up again."},
-		{"MCP token", container.NewHBox(s.regenerate), "A new token locks out every client until it is set up again."},
+	var rows []settingsRow
+	for _, sec := range s.generalSections() {
+		rows = append(rows, sec.rows...)
+	}
+	return rows
+}
+
+// generalSections are the General tab's sections, top to bottom: how a
+// question is asked, how you hear of it, what is kept, and the connection
+// details that matter only when setting up a client, apart at the end.
+func (s *settingsWindow) generalSections() []settingsSection {
+	return []settingsSection{
+		{"Questions", []settingsRow{
+			{labelAskMode, s.askIn, "The agent's own app shows the question as its own form (MCP elicitation): for when you " +
+				"work over SSH or away from this screen. Starting asktray with --ask desktop, client or auto overrides this for that run."},
+			{labelTimeout, s.timeout, "When the agent sets no time limit, a question you have not answered ends after this long, " +
+				fmt.Sprintf("never approved (%d–%d).", question.MinTimeout/time.Second, question.MaxTimeout/time.Second)},
+			{labelWindow, s.window, "How long an agent's call waits for your answer before the agent is told to check back " +
+				"later; the question stays open. For agents with no line below and no wait of their own " +
+				"(Claude Code waits 15 min; Codex, Cursor and VS Code 4.5 min; Claude Desktop 50 s)."},
+			{labelWindows, s.windows, "One line per agent: a part of its name = seconds. The first line that matches wins."},
+			{labelArmDelay, s.armDelay, "A dialog's answer buttons work only once it has been visible and focused this long, " +
+				fmt.Sprintf("so a keypress meant for another window cannot answer it (%d–%d).",
+					question.MinArmDelay/time.Millisecond, question.MaxArmDelay/time.Millisecond)},
+			{labelAskUser, s.askUserQuestion, "Needs Claude Code's hooks (Connect a client… › Permission hooks). " +
+				"Off, Claude Code asks them in its terminal."},
+		}},
+		{"Notifications and away", []settingsRow{
+			{"Notifications", s.sound, ""},
+			{"When away", s.awayMode, "Switch away in the tray menu or with 'asktray away on|off'. Away never allows anything."},
+		}},
+		{"History and start-up", []settingsRow{
+			{labelRetention, s.retention, "0 keeps everything; older finished questions are deleted daily."},
+			{"Start at login", s.startAtLogin, "Writes an XDG autostart entry (Linux, BSDs), a LaunchAgent (macOS) or the Run key (Windows)."},
+		}},
+		{"Connection (for setting up clients)", []settingsRow{
+			{labelPort, container.NewBorder(nil, nil, nil, s.portNote, s.port), "Loopback port, 1024–65535. Saving a new one " +
+				"moves the server now; every client must be set up again."},
+			{"MCP token", container.NewHBox(s.regenerate), "A new token locks out every client until it is set up again."},
+		}},
 	}
 }
 
-// generalForm builds the General tab's form: each hint is a label under
-// its control that wraps to the width the form gives it, never cut off.
-func (s *settingsWindow) generalForm() *widget.Form {
-	form := widget.NewForm()
+// generalForm builds the General tab: a bold title per section over its
+// form, each hint a label under its control that wraps to the width the
+// form gives it, never cut off.
+func (s *settingsWindow) generalForm() fyne.CanvasObject {
+	box := container.NewVBox()
 	s.hints = map[string]*widget.Label{}
-	for _, r := range s.generalRows() {
-		it, h := hinted(r.label, r.w, r.hint)
-		if h != nil {
-			s.hints[r.label] = h
+	s.sectionTitles = nil
+	for i, sec := range s.generalSections() {
+		if i > 0 {
+			box.Add(widget.NewSeparator())
 		}
-		form.AppendItem(it)
+		title := widget.NewLabelWithStyle(sec.title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		s.sectionTitles = append(s.sectionTitles, title)
+		form := widget.NewForm()
+		for _, r := range sec.rows {
+			it, h := hinted(r.label, r.w, r.hint)
+			if h != nil {
+				s.hints[r.label] = h
+			}
+			form.AppendItem(it)
+		}
+		box.Add(title)
+		box.Add(form)
 	}
-	return form
+	return box
 }
 
 // formItem is a form row with a hint under its control that wraps.

@@ -39,9 +39,9 @@ func TestSettingsWindow_PlainLabelsAndWrappedHints(t *testing.T) {
 	for _, r := range s.generalRows() {
 		labels = append(labels, r.label)
 	}
-	want := []string{"Time to answer (seconds)", "Agents wait up to (seconds)", "Wait per agent (seconds)",
-		"Buttons unlock after (ms)", "Notifications", "When away", "Keep history (days)", "Start at login", "Where to ask",
-		"Claude Code's questions", "MCP port", "MCP token"}
+	want := []string{"Where to ask", "Time to answer (seconds)", "Agents wait up to (seconds)", "Wait per agent (seconds)",
+		"Buttons unlock after (ms)", "Claude Code's questions", "Notifications", "When away", "Keep history (days)", "Start at login",
+		"MCP port", "MCP token"}
 	if strings.Join(labels, "|") != strings.Join(want, "|") {
 		t.Fatalf("labels %q, want %q", labels, want)
 	}
@@ -75,6 +75,40 @@ func TestSettingsWindow_PlainLabelsAndWrappedHints(t *testing.T) {
 	for name, o := range map[string]fyne.CanvasObject{"where-to-ask hint": hint, "time to answer": s.timeout,
 		"port": s.port, "where to ask": s.askIn, "data dir line": s.info, "save": s.save} {
 		inWindow(t, s.win, name, o)
+	}
+}
+
+// TestSettingsWindow_Sections: the General tab is in titled sections, top
+// to bottom, and the MCP port and token sit in the last one, apart from
+// the notification sound they stood beside (issue 38 item 8).
+func TestSettingsWindow_Sections(t *testing.T) {
+	a := test.NewTempApp(t)
+	env := app.Env{Endpoint: func() (string, string) { return "http://127.0.0.1:7931/mcp", "" }, DataDir: "/data"}
+	s := newSettingsWindow(a, env, nil)
+	s.Show()
+	var titles []string
+	for _, l := range s.sectionTitles {
+		titles = append(titles, l.Text)
+	}
+	want := []string{"Questions", "Notifications and away", "History and start-up", "Connection (for setting up clients)"}
+	if strings.Join(titles, "|") != strings.Join(want, "|") {
+		t.Fatalf("sections %q, want %q", titles, want)
+	}
+	y := func(o fyne.CanvasObject) float32 { return fyne.CurrentApp().Driver().AbsolutePositionForObject(o).Y }
+	for i := 1; i < len(s.sectionTitles); i++ {
+		if y(s.sectionTitles[i]) <= y(s.sectionTitles[i-1]) {
+			t.Errorf("section %q is not below %q", titles[i], titles[i-1])
+		}
+	}
+	conn, notes, history := s.sectionTitles[3], s.sectionTitles[1], s.sectionTitles[2]
+	if y(s.port) <= y(conn) || y(s.regenerate) <= y(conn) {
+		t.Errorf("the port (y %.0f) or the token (y %.0f) is above the Connection title (y %.0f)", y(s.port), y(s.regenerate), y(conn))
+	}
+	if y(s.sound) <= y(notes) || y(s.sound) >= y(history) {
+		t.Errorf("the sound (y %.0f) is not under Notifications and away (y %.0f–%.0f)", y(s.sound), y(notes), y(history))
+	}
+	if y(s.askIn) >= y(notes) || y(s.timeout) >= y(notes) {
+		t.Errorf("where to ask or the time to answer is not under Questions")
 	}
 }
 
