@@ -103,6 +103,21 @@ func (n *notifier) closed(nid uint32) {
 // and what, in plain text (present.NoteText).
 func noteText(q question.Question) (string, string) { return present.NoteText(&q) }
 
+// soundFor names the freedesktop sound theme's sound a question's
+// notification plays, one per kind of question, so that a person hears
+// which it is: an approval that reads high risk or destructive
+// "dialog-warning", any other approval "dialog-question", a question
+// "message-new-instant". Any goroutine may call it.
+func soundFor(q *question.Question) string {
+	switch {
+	case q.Kind != question.KindApproval:
+		return "message-new-instant"
+	case q.Risk == question.RiskHigh || q.Destructive:
+		return "dialog-warning"
+	}
+	return "dialog-question"
+}
+
 // show notifies the person of q, quietly (low urgency, no sound) when quiet.
 // It blocks for at most a few seconds (the D-Bus call's timeout) and may be
 // called from any goroutine.
@@ -127,7 +142,7 @@ func (n *notifier) show(q question.Question, quiet bool) {
 		}
 		note.AddHint(notify.HintUrgency(urgency))
 		if n.sound.Load() && !quiet {
-			note.AddHint(notify.HintSoundWithName("message-new-instant"))
+			note.AddHint(notify.HintSoundWithName(soundFor(&q)))
 		}
 		var id uint32
 		if id, err = dn.SendNotification(note); err == nil {

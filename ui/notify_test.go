@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -34,9 +35,10 @@ func (f *fakeNotifications) Notify(app string, replaces uint32, icon, summary, b
 	f.next++
 	var urgency byte
 	_ = hints["urgency"].Store(&urgency)
-	_, sound := hints["sound-name"]
+	soundName, sound := hints["sound-name"]
+	name, _ := soundName.Value().(string)
 	f.shown = append(f.shown, map[string]any{"app": app, "summary": summary, "body": body, "actions": actions, "id": f.next,
-		"urgency": urgency, "sound": sound})
+		"urgency": urgency, "sound": sound, "sound-name": name})
 	return f.next, nil
 }
 
@@ -247,5 +249,37 @@ func TestNotifier_QuietForAQueuedQuestion(t *testing.T) {
 	}
 	if loud, quiet := fake.shown[0], fake.shown[1]; loud["urgency"] != byte(1) || loud["sound"] != true || quiet["urgency"] != byte(0) || quiet["sound"] != false {
 		t.Fatalf("loud %v, quiet %v", loud, quiet)
+	}
+}
+
+// TestNotifier_ASoundPerKind: a question, an approval and a high-risk (or
+// destructive) approval each play their own sound from the desktop's sound
+// theme, so the person hears which it is (issue 38 item 12).
+func TestNotifier_ASoundPerKind(t *testing.T) {
+	addr := testkit.StartBus(t)
+	fake := startFakeNotifications(t, addr)
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)
+	n := newNotifier(slog.New(slog.DiscardHandler), nil, true)
+	defer n.close()
+	client := question.Client{Name: "claude-code"}
+	for i, q := range []question.Question{
+		{Kind: question.KindConfirm, Client: client, Message: "Push?"},
+		{Kind: question.KindApproval, Client: client, Action: "npm test", Risk: question.RiskLow},
+		{Kind: question.KindApproval, Client: client, Action: "git push --force", Risk: question.RiskHigh},
+		{Kind: question.KindApproval, Client: client, Action: "Drop the table", Destructive: true},
+	} {
+		q.ID = fmt.Sprintf("q%d", i)
+		n.show(q, false)
+	}
+	fake.mu.Lock()
+	defer fake.mu.Unlock()
+	want := []string{"message-new-instant", "dialog-question", "dialog-warning", "dialog-warning"}
+	if len(fake.shown) != len(want) {
+		t.Fatalf("shown %v", fake.shown)
+	}
+	for i, w := range want {
+		if got := fake.shown[i]["sound-name"]; got != w {
+			t.Errorf("notification %d plays %q, want %q", i, got, w)
+		}
 	}
 }
