@@ -71,12 +71,42 @@ func remoteAdd(ctx context.Context, args []string, stdio IO) error {
 		return err
 	}
 	fmt.Fprintf(stdio.Out, "Added %s: its agents' hooks ask this desktop through %s/%s.\n", name, hdir, datadir.RemoteSocket)
-	if len(bins) == 0 {
-		fmt.Fprintf(stdio.Out, "No asktray on %s's PATH: install the .deb there, or copy this binary (or asktray-hook) into ~/.local/bin on it.\n", name)
-	} else {
-		fmt.Fprintf(stdio.Out, "Found %v there. On %s, set each agent's hooks up with 'asktray config AGENT --hooks --write'.\n", bins, name)
+	if err := remoteHooks(sctx, name, bins, stdio); err != nil {
+		return err
 	}
 	return syncApp(ctx, c, name, stdio)
+}
+
+// remoteHooks sets up the hooks of the agents found on the host when its
+// asktray can (bins: the asktray binaries on the host's PATH), or says
+// what to install.
+func remoteHooks(ctx context.Context, name string, bins []string, stdio IO) error {
+	full := false
+	for _, b := range bins {
+		full = full || filepath.Base(b) == "asktray"
+	}
+	switch {
+	case len(bins) == 0:
+		fmt.Fprintf(stdio.Out, "No asktray on %s's PATH: install the .deb there, or copy this binary (or asktray-hook) into ~/.local/bin on it.\n", name)
+		return nil
+	case !full:
+		fmt.Fprintf(stdio.Out, "Found %v there; set each agent's hooks up on %s with 'asktray-hook' as its hook command (docs/remote.md).\n", bins, name)
+		return nil
+	}
+	done, failed, err := remote.InstallHooks(ctx, os.Getenv("ASKTRAY_SSH_COMMAND"), name)
+	if err != nil {
+		return err
+	}
+	if len(done) == 0 && len(failed) == 0 {
+		fmt.Fprintf(stdio.Out, "No agent found on %s; once one is there, run 'asktray config AGENT --hooks --write' on it.\n", name)
+	}
+	for _, a := range done {
+		fmt.Fprintf(stdio.Out, "Set up %s's hooks on %s.\n", a, name)
+	}
+	for _, a := range failed {
+		fmt.Fprintf(stdio.Out, "Could not set up %s's hooks on %s: run 'asktray config %s --hooks --write' there to see why.\n", a, name, a)
+	}
+	return nil
 }
 
 // syncApp has the running app reread the hosts file, saying what became

@@ -53,3 +53,8 @@ func Setup(context.Context, string, string, string) (string, []string, error) {
 
 // Teardown fails with ErrUnsupported.
 func Teardown(context.Context, string, Host) error { return ErrUnsupported }
+
+// InstallHooks fails with ErrUnsupported.
+func InstallHooks(context.Context, string, string) ([]string, []string, error) {
+	return nil, nil, ErrUnsupported
+}

@@ -6,7 +6,10 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"regexp"
 	"strings"
+
+	"github.com/asktray/asktray/app/hook"
 )
 
 // setupScript makes the host's channel dir (0700) in its asktray data dir
@@ -78,4 +81,58 @@ func runSSH(cmd *exec.Cmd, stdin string) ([]byte, error) {
 		return out, err
 	}
 	return out, nil
+}
+
+// hooksScript is the shell script that sets up, on a host, the hooks of
+// every agent whose own dir is in the host user's home (~/.claude,
+// ~/.codex, ~/.config/opencode, …, from the agent table), with the host's
+// asktray ('asktray config AGENT --hooks --write'), and says for each
+// whether it worked. An agent whose settings live where its environment
+// says (CODEX_HOME, XDG_CONFIG_HOME) is looked for at the default place.
+func hooksScript() string {
+	const marker = "/__ASKTRAY_HOME__"
+	safe := regexp.MustCompile(`^[A-Za-z0-9._/-]+$`)
+	var b strings.Builder
+	for _, a := range hook.Agents() {
+		sp, ok := hook.Lookup(a)
+		if !ok || sp.Settings.File == nil {
+			continue
+		}
+		rel, ok := strings.CutPrefix(sp.Settings.File(marker, func(string) string { return "" }), marker+"/")
+		parts := strings.Split(rel, "/")
+		if !ok || len(parts) < 2 || !safe.MatchString(rel) || !safe.MatchString(string(a)) {
+			continue
+		}
+		dir := parts[0]
+		if dir == ".config" {
+			dir += "/" + parts[1]
+		}
+		fmt.Fprintf(&b, "if [ -d \"$HOME/%s\" ]; then if asktray config %s --hooks --write >/dev/null 2>&1; then echo asktray-hooked=%s; else echo asktray-hookfail=%s; fi; fi\n",
+			dir, a, a, a)
+	}
+	return b.String() + "true\n"
+}
+
+// InstallHooks sets up the hooks of the agents found on the host named
+// name with the host's asktray (see hooksScript) and returns the agents
+// set up and those whose set-up failed. It blocks on ssh, at most until
+// ctx ends.
+func InstallHooks(ctx context.Context, sshCmd, name string) (done, failed []string, err error) {
+	t, err := ParseName(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	out, err := runSSH(sshCommand(ctx, sshCmd, t, nil, hooksScript()), "")
+	if err != nil {
+		return nil, nil, fmt.Errorf("set up the hooks on %s: %w", name, err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "asktray-hooked="); ok {
+			done = append(done, v)
+		} else if v, ok := strings.CutPrefix(sc.Text(), "asktray-hookfail="); ok {
+			failed = append(failed, v)
+		}
+	}
+	return done, failed, nil
 }

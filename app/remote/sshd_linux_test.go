@@ -217,3 +217,10 @@ func (e *sshEnv) curlAs(t testing.TB, u testkit.User, dir, method, path string, 
 	out, _ := cmd.Output()
 	return strings.TrimSpace(string(out))
 }
+
+func run(t testing.TB, name string, args ...string) {
+	t.Helper()
+	if b, err := exec.Command(name, args...).CombinedOutput(); err != nil {
+		t.Fatalf("%s %v: %v\n%s", name, args, err, b)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -40,8 +41,9 @@ func NeedSSHD(t testing.TB) {
 
 // StartSSHD runs sshd on a free loopback port that lets u in with a new
 // key (in u's authorized_keys), and stops it when t ends; sshd's log is
-// shown when t failed. See NeedSSHD.
-func StartSSHD(t testing.TB, u User) SSHD {
+// shown when t failed. extra are more lines of sshd_config ("SetEnv
+// PATH=…"). See NeedSSHD.
+func StartSSHD(t testing.TB, u User, extra ...string) SSHD {
 	t.Helper()
 	NeedSSHD(t)
 	keys := t.TempDir()
@@ -69,7 +71,7 @@ func StartSSHD(t testing.TB, u User) SSHD {
 	if err != nil {
 		t.Fatal(err)
 	}
-	port := runSSHD(t, keys, u.Name)
+	port := runSSHD(t, keys, u.Name, extra)
 	hostPub, err := os.ReadFile(filepath.Join(keys, "hostkey.pub"))
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +89,7 @@ func StartSSHD(t testing.TB, u User) SSHD {
 
 // runSSHD starts sshd for user with the host key in keys and returns its
 // port once it accepts connections.
-func runSSHD(t testing.TB, keys, user string) int {
+func runSSHD(t testing.TB, keys, user string, extra []string) int {
 	t.Helper()
 	if err := os.MkdirAll("/run/sshd", 0o755); err != nil { //nolint:gosec // sshd's privilege separation dir
 		t.Fatal(err)
@@ -102,7 +104,7 @@ func runSSHD(t testing.TB, keys, user string) int {
 	cfg := filepath.Join(keys, "sshd_config")
 	conf := fmt.Sprintf("Port %d\nListenAddress 127.0.0.1\nHostKey %s\nPidFile none\nUsePAM no\nStrictModes no\n"+
 		"PasswordAuthentication no\nKbdInteractiveAuthentication no\nAllowUsers %s\nAllowStreamLocalForwarding yes\n",
-		port, filepath.Join(keys, "hostkey"), user)
+		port, filepath.Join(keys, "hostkey"), user) + strings.Join(extra, "\n") + "\n"
 	if err := os.WriteFile(cfg, []byte(conf), 0o600); err != nil {
 		t.Fatal(err)
 	}
