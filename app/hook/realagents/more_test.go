@@ -22,7 +22,7 @@ func notification(t *testing.T, s *session) {
 	s.ask(cmd)
 	q := s.app.waitQuestion(path, askBound)
 	s.app.answer(q.ID, "--cancel")
-	s.term.expect(s.spec.ownPrompt, stepAside)
+	s.term.expect(s.spec.ownPrompt, s.promptBound())
 	var n question.Question
 	if !waitUntil(noticeBound, func() bool {
 		for _, p := range s.app.pending() {
@@ -45,6 +45,14 @@ func notification(t *testing.T, s *session) {
 	s.sayNo()
 	if exists(path) {
 		t.Errorf("the command ran after a dismissal and a no in the agent")
+	}
+	if s.spec.eventAfterNo {
+		// The agent ends the turn on its no with an event of the session
+		// (Qwen Code 0.24.4), which withdraws the notice.
+		if res := s.app.waitEnded(n.ID, askBound); res.Outcome != question.Withdrawn || res.DecidedBy != question.ByAgent {
+			t.Errorf("after the no, the notice ended %+v, want withdrawn by the agent", res)
+		}
+		return
 	}
 	time.Sleep(2 * time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -5,6 +5,7 @@ package realagents
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -119,8 +120,13 @@ type chatRequest struct {
 	} `json:"tools"`
 }
 
-// chat answers POST /chat/completions for Copilot CLI: a call of its bash
-// tool, or a text reply.
+// chatShellTools are the shell tools of the agents that speak chat
+// completions to the fake model: Copilot CLI's bash, Qwen Code's
+// run_shell_command. Each takes {"command", "description"}.
+var chatShellTools = []string{"bash", "run_shell_command"}
+
+// chat answers POST /chat/completions for Copilot CLI and Qwen Code: a
+// call of its shell tool, or a text reply.
 func (m *model) chat(w http.ResponseWriter, body []byte) {
 	var req chatRequest
 	_ = json.Unmarshal(body, &req)
@@ -133,18 +139,20 @@ func (m *model) chat(w http.ResponseWriter, body []byte) {
 			events = append(events, event{text: string(msg.Content)})
 		}
 	}
-	haveShell := false
+	shell := ""
 	for _, tl := range req.Tools {
-		haveShell = haveShell || tl.Function.Name == "bash"
+		if shell == "" && slices.Contains(chatShellTools, tl.Function.Name) {
+			shell = tl.Function.Name
+		}
 	}
-	next := decide(events, haveShell)
+	next := decide(events, shell != "")
 	chatID := m.id("chatcmpl")
 	delta := map[string]any{"role": "assistant"}
 	finish := "stop"
 	message := map[string]any{"role": "assistant", "content": next.text}
 	if next.command != "" {
 		calls := []any{map[string]any{"index": 0, "id": m.id("call"), "type": "function", "function": map[string]any{
-			"name": "bash", "arguments": mustJSON(map[string]any{"command": next.command, "description": "Run the command the person asked for"})}}}
+			"name": shell, "arguments": mustJSON(map[string]any{"command": next.command, "description": "Run the command the person asked for"})}}}
 		delta["tool_calls"], message["tool_calls"], message["content"] = calls, calls, nil
 		finish = "tool_calls"
 	} else {

@@ -168,9 +168,9 @@ func dismiss(t *testing.T, s *session) {
 // its own handshake).
 func (s *session) promptBound() time.Duration {
 	if s.spec.notifiesFirst {
-		return stepAside + hook.Handshake
+		return stepAside + hook.Handshake + s.spec.drawSlack
 	}
-	return stepAside
+	return stepAside + s.spec.drawSlack
 }
 
 // appDown: with no app running a hook ran for the call, printed nothing and
@@ -195,8 +195,8 @@ func appDown(t *testing.T, s *session) {
 			t.Errorf("hook with the app down: printed %q after %d ms (want nothing or the agent's own prompt's, within %v)", r.Stdout, r.TookMS, downBound)
 		}
 	}
-	if lag > stepAside {
-		t.Errorf("the agent's own prompt came %v after the hook stepped aside, want within %v", lag, stepAside)
+	if lag > stepAside+s.spec.drawSlack {
+		t.Errorf("the agent's own prompt came %v after the hook stepped aside, want within %v", lag, stepAside+s.spec.drawSlack)
 	}
 }
 

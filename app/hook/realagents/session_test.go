@@ -45,6 +45,16 @@ type agentSpec struct {
 	// for it, before it draws its own prompt (Gemini CLI 0.61.0): with the
 	// app frozen that hook waits out its handshake too.
 	notifiesFirst bool
+	// drawSlack is how much longer than stepAside the agent may take to
+	// draw its own prompt once its hook stepped aside: Qwen Code's UI had
+	// marked the call as waiting for approval but drew its prompt over 3 s
+	// later at load 28 on 2 cores (2026-12-05).
+	drawSlack time.Duration
+	// eventAfterNo says the agent sends an event of the session (its
+	// turn's end) after a no in its own prompt, which ends the tray's
+	// notice of that prompt (Qwen Code); Claude Code and Copilot CLI send
+	// none.
+	eventAfterNo bool
 	// noticeWords are what the tray's notice of the agent's notification
 	// says; "" when the agent has no notification event (Codex).
 	noticeWords string
