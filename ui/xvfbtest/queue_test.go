@@ -73,6 +73,8 @@ func TestQueueNeverTakesFocus(t *testing.T) {
 	first := testkit.CallToolAsync(claude, "ask_text", map[string]any{"question": "Name the branch for the dialog work"})
 	w := d.waitWindow(t, "claude-code asks", 20*time.Second)
 	waitFocus(t, d, w)
+	// What is typed before the dialog arms is dropped (docs/arming.md).
+	d.waitArmedLine(t, 1)
 	d.x(t, "xdotool", "type", "--delay", "40", "feature/q")
 
 	for _, call := range []struct {
