@@ -42,7 +42,15 @@ type httpTimeouts struct {
 // https://github.com/golang/go/issues/18447), so read bounds only the
 // sending of a request, and mcp-go's streamable HTTP handler then holds
 // the POST (or the GET event stream) open for as long as the call runs.
-var defaultHTTPTimeouts = httpTimeouts{readHeader: 3 * time.Second, read: 10 * time.Second, idle: 2 * time.Minute}
+//
+// readHeader counts from when the server starts reading a new connection,
+// which on a starved machine can be seconds before the client's own
+// goroutine writes the request it just dialled for, and a cut request is
+// a bare EOF to the client (a POST is not retried). At 3 s, 1 of 50
+// clients' initialize got EOF in TestLoad_FiftyClients at load 20 on 2
+// cores, twice in this session, the likely cause. 10 s, as the control
+// socket's, still cuts a stalled connection within seconds.
+var defaultHTTPTimeouts = httpTimeouts{readHeader: 10 * time.Second, read: 20 * time.Second, idle: 2 * time.Minute}
 
 // newHTTPServer returns the server for the MCP endpoint and the question
 // pages. It has no WriteTimeout: a tool call may wait minutes for a person,

@@ -50,7 +50,7 @@ func TestStalledHeaderIsCut(t *testing.T) {
 	if ne, ok := errors.AsType[net.Error](err); ok && ne.Timeout() {
 		t.Fatalf("the server still held the stalled connection after %v", took)
 	}
-	if took > limit || defaultHTTPTimeouts.readHeader > 5*time.Second {
+	if took > limit || defaultHTTPTimeouts.readHeader > 10*time.Second {
 		t.Fatalf("stalled request closed after %v (read-header timeout %v)", took, defaultHTTPTimeouts.readHeader)
 	}
 }
