@@ -18,6 +18,7 @@ import (
 	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/remote"
 	"github.com/asktray/asktray/app/settings"
 )
 
@@ -77,6 +78,9 @@ type Env struct {
 	// outside the dialog: someone may be guessing. fn is called on a
 	// goroutine of its own with the title and body to show.
 	SetAlert func(fn func(title, body string))
+	// RemoteHosts says how each remote host's connection is ('asktray
+	// remote list'); nil when the app serves none. Any goroutine may call it.
+	RemoteHosts func() []remote.State
 	// ApplySettings validates s, saves it to the data dir and applies it to
 	// the MCP server and the history retention at once. It blocks for a
 	// file write and may be called from any goroutine.

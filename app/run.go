@@ -189,6 +189,8 @@ type servers struct {
 	inst datadir.Instance
 	ask  string // the ask mode of this run
 	show atomic.Pointer[func()]
+	// hosts keeps the remote hosts' connections (app/remote).
+	hosts *remote.Manager
 }
 
 // startServers starts the MCP endpoint and the control socket, writes the
@@ -216,7 +218,7 @@ func startServers(o Options, c *core, quit func(), down *closers) (*servers, err
 		return control.Status{PID: s.inst.PID, Version: s.inst.Version, URL: mcp.URL(), DataDir: s.inst.DataDir, GUI: s.inst.GUI}
 	}}
 	hosts := &remote.Manager{DataDir: o.DataDir, Asker: hooks, SSHCommand: os.Getenv("ASKTRAY_SSH_COMMAND"), Log: c.log}
-	ctl.Remotes = hosts
+	ctl.Remotes, s.hosts = hosts, hosts
 	if err := ctl.Listen(s.inst.Socket); err != nil {
 		return nil, err
 	}
@@ -264,6 +266,7 @@ func (s *servers) serve(ctx context.Context, o Options, c *core, watch *shutdown
 		Policy: c.policy, DataDir: o.DataDir, Log: c.log, WebURL: c.web.URL, WebOpenFile: c.web.OpenFile,
 		Endpoint:        func() (string, string) { return s.mcp.URL(), s.mcp.currentToken() },
 		RegenerateToken: s.mcp.regenerate,
+		RemoteHosts:     s.hosts.States,
 	}
 	if o.Ready != nil {
 		o.Ready(s.inst, env)

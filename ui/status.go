@@ -30,6 +30,7 @@ type statusWindow struct {
 	url     *widget.Entry
 	pending *fyne.Container // one button per pending question
 	away    *widget.Check
+	hosts   *widget.Label // the remote hosts' connections; hidden when there are none
 }
 
 // showStatus shows the status window, making it on first use. Closing it
@@ -53,6 +54,9 @@ func (t *tray) newStatusWindow() *statusWindow {
 	s.hint.Wrapping = fyne.TextWrapWord
 	s.hint.Importance = widget.WarningImportance
 	s.hint.Hide()
+	s.hosts = widget.NewLabel("")
+	s.hosts.Wrapping = fyne.TextWrapWord
+	s.hosts.Hide()
 	s.away = widget.NewCheck("Away (do not disturb)", func(on bool) {
 		if on != t.away {
 			t.setAway(on)
@@ -64,6 +68,7 @@ func (t *tray) newStatusWindow() *statusWindow {
 		widget.NewLabelWithStyle("Asktray is running", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		t.statusCount,
 		s.pending,
+		s.hosts,
 		s.away,
 		widget.NewForm(
 			widget.NewFormItem("MCP URL", s.url),
@@ -92,6 +97,7 @@ func (t *tray) refreshStatus() {
 		return
 	}
 	s.away.SetChecked(t.away)
+	t.refreshRemoteHosts()
 	if t.hostKnown && !t.hostPresent {
 		s.hint.Show()
 	} else {

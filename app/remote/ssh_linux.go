@@ -125,8 +125,6 @@ func (c *carrier) once(ctx context.Context) error {
 		}
 	}
 	err = cmd.Wait()
-	// ssh may leave a child (a ProxyCommand) behind.
-	_ = syscall.Kill(-pid, syscall.SIGTERM)
 	if last := stderr.last(); last != "" {
 		return errors.New(last)
 	}
