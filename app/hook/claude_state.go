@@ -10,9 +10,13 @@ package hook
 //     .claude/settings.json, then the user's settings
 //     (https://code.claude.com/docs/en/settings, that precedence), else its
 //     built-in default, auto (Claude Code 2.1.283 and later);
-//   - whether the folder is trusted: Claude Code skips hooks in a workspace
-//     whose trust dialog was not accepted; ~/.claude.json (or
-//     $CLAUDE_CONFIG_DIR/.claude.json) keeps projects[DIR].hasTrustDialogAccepted.
+//   - whether the folder is trusted: ~/.claude.json (or
+//     $CLAUDE_CONFIG_DIR/.claude.json) keeps projects[DIR].hasTrustDialogAccepted,
+//     and a trusted folder above counts. Observed with 2.1.332
+//     (TestClaudeCodeUntrustedWorkspace in app/hook/realagents): in an
+//     untrusted folder an interactive claude shows its trust dialog first and
+//     runs nothing, no hook either, until it is accepted, which records the
+//     folder; claude -p shows no dialog and runs the hooks.
 
 import (
 	"os"
@@ -57,7 +61,7 @@ func claudeState(env TrustEnv) []TrustLine {
 	}
 	if dir, ok := claudeTrusted(env); !ok {
 		out = append(out, TrustLine{Status: TrustNote, What: "workspace", File: claudeStatePath(env),
-			Text: env.Cwd + " is not a folder Claude Code trusts yet: it runs no hooks there until you accept its trust dialog (start claude there once)"})
+			Text: env.Cwd + " is not a folder Claude Code trusts yet: claude shows its trust dialog there first and runs nothing, hooks included, until you accept it (start claude there once); claude -p skips the dialog and runs the hooks"})
 	} else if dir != env.Cwd {
 		out = append(out, TrustLine{Status: TrustFine, What: "workspace", File: claudeStatePath(env), Text: "trusted through " + dir})
 	}
