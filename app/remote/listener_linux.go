@@ -42,6 +42,44 @@ type listener struct {
 
 type connKey struct{}
 
+// MaxConns bounds the connections one host holds open at once (a hook
+// waiting for the person holds one); a connection past it is closed at
+// once, and its hook steps aside.
+const MaxConns = 64
+
+// limited closes the connections a listener accepts past max at once.
+type limited struct {
+	net.Listener
+	slots chan struct{}
+}
+
+func (l *limited) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		select {
+		case l.slots <- struct{}{}:
+			return &slotConn{Conn: c, free: func() { <-l.slots }}, nil
+		default:
+			c.Close()
+		}
+	}
+}
+
+// slotConn gives its slot back when closed.
+type slotConn struct {
+	net.Conn
+	once sync.Once
+	free func()
+}
+
+func (c *slotConn) Close() error {
+	c.once.Do(c.free)
+	return c.Conn.Close()
+}
+
 // listen creates the socket at path (0600; a stale one is removed) and
 // serves on a new goroutine. It returns once the socket accepts.
 func (l *listener) listen(path string) error {
@@ -54,11 +92,11 @@ func (l *listener) listen(path string) error {
 		ln.Close()
 		return fmt.Errorf("host %s: listen: %w", l.host.Name, err)
 	}
-	l.ln = ln
+	l.ln = &limited{Listener: ln, slots: make(chan struct{}, MaxConns)}
 	l.srv = &http.Server{Handler: l.handler(), ReadHeaderTimeout: 10 * time.Second,
 		ConnContext: func(ctx context.Context, c net.Conn) context.Context { return context.WithValue(ctx, connKey{}, c) }}
 	go func() {
-		if err := l.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := l.srv.Serve(l.ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			l.log.Error("remote host socket stopped", "host", l.host.Name, "err", err)
 		}
 	}()
@@ -102,6 +140,9 @@ func (l *listener) handler() http.Handler {
 // peerOK checks that c's peer is a process of this user that is the host's
 // ssh process or was started by it (ASKTRAY_SSH_COMMAND may wrap ssh).
 func (l *listener) peerOK(c net.Conn) error {
+	if sc, ok := c.(*slotConn); ok {
+		c = sc.Conn
+	}
 	uc, ok := c.(*net.UnixConn)
 	if !ok {
 		return fmt.Errorf("not a unix socket connection")

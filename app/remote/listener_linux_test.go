@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"bufio"
 	"context"
 	"io"
 	"log/slog"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/asktray/asktray/app/hook"
 )
@@ -83,4 +85,63 @@ func TestListener(t *testing.T) {
 	if req.Host != "build-01" || req.SessionID != "build-01/s1" {
 		t.Fatalf("the asker got host %q session %q", req.Host, req.SessionID)
 	}
+}
+
+// TestListener_BoundsConnections: a host that opens more than MaxConns
+// connections at once gets the extra ones closed at once, and a closed
+// connection frees its place.
+func TestListener_BoundsConnections(t *testing.T) {
+	t.Parallel()
+	h := Host{Name: "build-01", Key: NewKey()}
+	l := &listener{host: h, asker: fakeAsker{got: make(chan hook.Request, 1)}, carrier: os.Getpid, log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	sock := filepath.Join(t.TempDir(), "h.sock")
+	if err := l.listen(sock); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(l.close)
+	var conns []net.Conn
+	t.Cleanup(func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	for range MaxConns {
+		c, err := net.Dial("unix", sock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+	}
+	// Every slot is taken once each connection has been accepted: a request
+	// on the last one is served (404 with the key) only when it was, and
+	// the connection stays open (HTTP/1.1).
+	last := conns[MaxConns-1]
+	if _, err := last.Write([]byte("GET /x HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer " + h.Key + "\r\n\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	res, err := http.ReadResponse(bufio.NewReader(last), nil)
+	if err != nil || res.StatusCode != http.StatusNotFound {
+		t.Fatalf("the %dth connection was not served: %v %v", MaxConns, res, err)
+	}
+	res.Body.Close()
+	extra, err := net.Dial("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer extra.Close()
+	_ = extra.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if b, err := io.ReadAll(extra); len(b) != 0 || err != nil {
+		t.Fatalf("a connection past the bound read %q, %v; want it closed at once", b, err)
+	}
+	conns[0].Close()
+	waitFor(t, 10*time.Second, "a freed place", func() bool {
+		c, err := net.Dial("unix", sock)
+		if err != nil {
+			return false
+		}
+		defer c.Close()
+		_, _ = c.Write([]byte("GET /x HTTP/1.0\r\nAuthorization: Bearer " + h.Key + "\r\n\r\n"))
+		b, _ := io.ReadAll(c)
+		return strings.Contains(string(b), "404")
+	})
 }

@@ -70,7 +70,7 @@ func (r *historyRow) set(rec history.Record, now time.Time, home string) {
 	r.full = [rowTexts]string{
 		rowQuestion: present.LineName(&q, home, 300),
 		rowWhen:     historyAgo(now, q.Created),
-		rowClient:   q.Client.DisplayName(),
+		rowClient:   present.Who(&q),
 		rowKind:     historyKindName(q.Kind),
 		rowOutcome:  look.name,
 		rowAnswer:   shortAnswer(rec),
