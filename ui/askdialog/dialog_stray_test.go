@@ -34,14 +34,14 @@ func (e *dialogEnv) typeLine(d *questionDialog, line string) {
 
 // runeKey names the key that types r on a US layout, near enough for the guard.
 func runeKey(r rune) fyne.KeyName {
-	switch {
-	case r == ' ':
+	switch r {
+	case ' ':
 		return fyne.KeySpace
-	case r == '-':
+	case '-':
 		return fyne.KeyMinus
-	case r == '/':
+	case '/':
 		return fyne.KeySlash
-	case r == '.':
+	case '.':
 		return fyne.KeyPeriod
 	}
 	return fyne.KeyName(strings.ToUpper(string(unicode.ToLower(r))))
