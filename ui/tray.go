@@ -132,6 +132,7 @@ type tray struct {
 	recentRuled []string // the latest rule decisions, newest first
 	batch       ruledBatch
 	day         ruledDay
+	muted       int                         // rules muted or unmuted this run, so the menu is rebuilt
 	clock       func() time.Time            // now, for the rule batches and the day (tray_ruledday.go)
 	after       func(time.Duration, func()) // runs f on the Fyne goroutine after d
 
@@ -172,7 +173,7 @@ func (t *tray) refresh() {
 	// Rebuild the menu only when what it shows changed: each rebuild gives
 	// the items new D-Bus ids and makes the tray host fetch the layout again.
 	var key strings.Builder
-	fmt.Fprint(&key, t.away, t.recentRuled, t.day.date, t.day.allowed, t.day.denied, t.day.blocked)
+	fmt.Fprint(&key, t.away, t.recentRuled, t.day.date, t.day.allowed, t.day.denied, t.day.blocked, t.muted)
 	for _, q := range t.pending {
 		fmt.Fprintf(&key, "\x00%s\x00%s\x00%s", q.ID, q.SnoozeUntil, q.DeliverTo)
 	}

@@ -31,15 +31,17 @@ func (t *tray) ruled(ev question.Event) {
 	if r == nil || r.DecidedBy != question.ByRule || r.RuleID == "" {
 		return
 	}
-	text := "a rule since removed"
+	text, quiet := "a rule since removed", false
 	if t.env.Policy != nil {
 		if rule, ok := t.env.Policy.Rule(r.RuleID); ok {
-			text = rule.MatchText()
+			text, quiet = rule.MatchText(), rule.Quiet
 		}
 	}
 	allowed := r.Outcome == question.AutoApproved
 	title, body := present.RuleDecided(&ev.Question, allowed, r.RuleID, text)
-	t.noteRuled(title, body, allowed, r.RuleID)
+	if !quiet {
+		t.noteRuled(title, body, allowed, r.RuleID)
+	}
 	verb := "Denied"
 	if allowed {
 		verb = "Allowed"

@@ -79,7 +79,7 @@ func TestTray_RuleDecisionsAreShown(t *testing.T) {
 			}
 		}
 	}
-	if want := []string{"By rule: rule " + rule.ID + " 1", "", "Allowed: npm test -- --ci (rule " + rule.ID + ")"}; !slices.Equal(recent, want) {
+	if want := []string{"By rule: rule " + rule.ID + " 1", "Notify rule " + rule.ID + "'s decisions", "", "Allowed: npm test -- --ci (rule " + rule.ID + ")"}; !slices.Equal(recent, want) {
 		t.Fatalf("the day's decisions in the menu: %q, want %q", recent, want)
 	}
 }
@@ -173,5 +173,93 @@ func TestNoteTextShowsInvisibleCharacters(t *testing.T) {
 	q := question.Question{Kind: question.KindApproval, Client: question.Client{Name: "codex"}, Message: "ls \u202e; rm -rf ~ #\u202c"}
 	if _, body := noteText(q); body != "ls ⟨U+202E⟩; rm -rf ~ #⟨U+202C⟩" {
 		t.Fatalf("body %q", body)
+	}
+}
+
+// TestTray_MuteARule is item 10's mute: the day's submenu ticks "Notify
+// rule ID's decisions" for each rule that decided today; a click mutes it,
+// saved with the rules, and its later decisions show no notification while
+// the day's summary still counts them; another click unmutes it.
+func TestTray_MuteARule(t *testing.T) {
+	addr := testkit.StartBus(t)
+	fake := startFakeNotifications(t, addr)
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)
+	path := filepath.Join(t.TempDir(), policy.File)
+	pol, err := policy.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rule, err := pol.Add(policy.Rule{Client: "claude-code", Action: "permission_request:Bash", Match: policy.MatchPrefix, Pattern: "npm test",
+		Decision: policy.Allow, Scope: policy.ScopeAlways})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := question.NewBroker(question.Config{})
+	defer b.Close()
+	tr := newTray(test.NewTempApp(t), app.Env{Broker: b, Policy: pol})
+	now := time.Date(2026, 12, 5, 14, 0, 0, 0, time.Local)
+	tr.clock = func() time.Time { return now }
+	tr.after = func(time.Duration, func()) {}
+	n := newNotifier(slog.New(slog.DiscardHandler), nil, false)
+	n.start()
+	tr.note = n
+	decide := func(i int) {
+		q := question.Question{ID: fmt.Sprintf("q%d", i), Kind: question.KindApproval, Client: question.Client{Name: "claude-code"},
+			Tool: "permission_request", Origin: question.OriginPermission, Action: "Bash", Message: "Bash",
+			Input: json.RawMessage(fmt.Sprintf(`{"command":"npm test -- --run=%d"}`, i))}
+		tr.handle(question.Event{Type: question.EventEnded, Question: q,
+			Result: &question.Result{Outcome: question.AutoApproved, DecidedBy: question.ByRule, Reason: question.ReasonRule, RuleID: rule.ID}})
+	}
+	notify := func() *fyne.MenuItem {
+		t.Helper()
+		tr.refresh()
+		for _, it := range tr.menu.Items {
+			if it.ChildMenu == nil || !strings.HasPrefix(it.Label, "Today: ") {
+				continue
+			}
+			for _, c := range it.ChildMenu.Items {
+				if c.Label == "Notify rule "+rule.ID+"'s decisions" {
+					return c
+				}
+			}
+		}
+		t.Fatalf("no mute item in the menu: %v", menuLabels(tr.menu))
+		return nil
+	}
+	decide(1) // notified: the window opens
+	if it := notify(); !it.Checked {
+		t.Fatal("a rule's notifications start muted")
+	} else {
+		it.Action()
+	}
+	if r, _ := pol.Rule(rule.ID); !r.Quiet {
+		t.Fatal("the rule is not muted")
+	}
+	if again, err := policy.Open(path); err != nil {
+		t.Fatal(err)
+	} else if r, _ := again.Rule(rule.ID); !r.Quiet {
+		t.Fatal("the mute was not saved with the rules")
+	}
+	now = now.Add(2 * time.Minute) // a new window: it would notify at once
+	decide(2)
+	decide(3)
+	if it := notify(); it.Checked {
+		t.Fatal("a muted rule still ticked")
+	}
+	if findMenuItem(tr.menu, "Today: 3 allowed, 0 denied by rules") == nil {
+		t.Fatalf("the day does not count a muted rule's decisions: %v", menuLabels(tr.menu))
+	}
+	notify().Action()
+	now = now.Add(2 * time.Minute)
+	decide(4)
+	count := func() int { fake.mu.Lock(); defer fake.mu.Unlock(); return len(fake.shown) }
+	for deadline := time.Now().Add(5 * time.Second); count() < 2 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	}
+	n.close() // joins the worker: nothing more is shown after
+	fake.mu.Lock()
+	shown := slices.Clone(fake.shown)
+	fake.mu.Unlock()
+	if len(shown) != 2 || !strings.Contains(shown[0]["body"].(string), "--run=1") || !strings.Contains(shown[1]["body"].(string), "--run=4") {
+		t.Fatalf("notifications %v, want the decisions before the mute and after the unmute", shown)
 	}
 }

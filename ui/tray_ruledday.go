@@ -136,6 +136,7 @@ func (t *tray) dayItem() *fyne.MenuItem {
 	sub := fyne.NewMenu("")
 	if len(d.byRule) > 0 {
 		sub.Items = append(sub.Items, fyne.NewMenuItem("By rule: "+byRuleLine(d.byRule), t.history.Show))
+		sub.Items = append(sub.Items, t.muteItems(d.byRule)...)
 	}
 	if recent := t.recentRuledItem(); recent != nil {
 		sub.Items = append(sub.Items, fyne.NewMenuItemSeparator())
@@ -146,4 +147,44 @@ func (t *tray) dayItem() *fyne.MenuItem {
 		it.ChildMenu = sub
 	}
 	return it
+}
+
+// muteItems are the day's rules as check items, "Notify rule r1's
+// decisions", ticked while the rule's decisions are notified; a click
+// mutes or unmutes the rule (policy.Rule.Quiet, saved with the rules).
+// Rules since removed are left out. It runs on the Fyne goroutine.
+func (t *tray) muteItems(byRule map[string]int) []*fyne.MenuItem {
+	if t.env.Policy == nil {
+		return nil
+	}
+	var items []*fyne.MenuItem
+	for _, id := range slices.Sorted(maps.Keys(byRule)) {
+		rule, ok := t.env.Policy.Rule(id)
+		if !ok {
+			continue
+		}
+		it := fyne.NewMenuItem("Notify rule "+id+"'s decisions", func() { t.setQuiet(id, !rule.Quiet) })
+		it.Checked = !rule.Quiet
+		items = append(items, it)
+	}
+	return items
+}
+
+// setQuiet mutes (quiet) or unmutes rule id's notifications and rebuilds
+// the menu. It blocks for the rules file's write; it runs on the Fyne
+// goroutine.
+func (t *tray) setQuiet(id string, quiet bool) {
+	rule, ok := t.env.Policy.Rule(id)
+	if !ok {
+		return
+	}
+	rule.Quiet = quiet
+	if err := t.env.Policy.Update(rule); err != nil {
+		if t.env.Log != nil {
+			t.env.Log.Error("mute a rule's notifications", "rule", id, "err", err)
+		}
+		return
+	}
+	t.muted++
+	t.refresh()
 }

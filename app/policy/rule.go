@@ -129,6 +129,10 @@ type Rule struct {
 	// machine's own agents included. "Always…" scopes a rule for a remote
 	// question to its host.
 	Host string `json:"host,omitempty"`
+	// Quiet turns off the notifications of the rule's decisions (the
+	// person muted it from the tray); they still count in the tray's
+	// summary of the day and show in History.
+	Quiet bool `json:"quiet,omitempty"`
 }
 
 // Limits on a rule's fields.
