@@ -60,6 +60,14 @@ func TestModernDroppedStreamReissue(t *testing.T) {
 		errc <- err
 	}()
 	q := e.waitPending(t, 1)[0]
+	// The question is pending (Broker.Ask returned) a moment before the
+	// call records it under its key; a re-issue before that would ask
+	// anew. Under load that moment was long enough once: wait for it.
+	for deadline := time.Now().Add(10 * time.Second); !e.bridge.attach.asked(q.ID); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the call never recorded its question under its key")
+		}
+	}
 	drop() // the stream drops mid-wait, with no notifications/cancelled
 	if err := <-errc; err == nil {
 		t.Fatal("the dropped call returned a result")
