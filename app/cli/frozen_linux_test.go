@@ -33,6 +33,7 @@ var frozenPayloads = map[hook.Agent]string{
 	hook.CopilotCLI: `{"hookName":"permissionRequest","sessionId":"s-cp","timestamp":1764720000000,"cwd":"/w","toolName":"bash","toolInput":{"command":"touch /tmp/never"}}`,
 	hook.Kilo:       `{"directory":"/w","event":{"type":"permission.asked","properties":{"id":"per_2","sessionID":"s-kc","permission":"bash","patterns":["touch /tmp/never"],"metadata":{"command":"touch /tmp/never"},"always":["touch *"],"tool":{"messageID":"msg_1","callID":"call_1"}}}}`,
 	hook.Opencode:   `{"directory":"/w","event":{"type":"permission.asked","properties":{"id":"per_1","sessionID":"s-oc","permission":"bash","patterns":["touch /tmp/never"],"metadata":{"command":"touch /tmp/never"},"always":["touch *"],"tool":{"messageID":"msg_1","callID":"call_1"}}}}`,
+	hook.Droid:      `{"session_id":"s-dr","transcript_path":"/t","cwd":"/w","permission_mode":"off","hook_event_name":"PreToolUse","tool_name":"Execute","tool_input":{"command":"rm -rf /tmp/never","riskLevel":"high","riskLevelReason":"r"}}`,
 	hook.QwenCode:   `{"session_id":"s-qw","cwd":"/w","hook_event_name":"PermissionRequest","permission_mode":"default","prompt_id":"s-qw########1","tool_name":"run_shell_command","tool_input":{"command":"touch /tmp/never","description":"d"}}`,
 	hook.GeminiCLI:  `{"session_id":"s-gm","cwd":"/w","hook_event_name":"BeforeTool","timestamp":"2026-12-05T03:33:59.441Z","tool_name":"run_shell_command","tool_input":{"command":"rm -rf /tmp/never"}}`,
 }

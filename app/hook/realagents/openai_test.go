@@ -122,8 +122,18 @@ type chatRequest struct {
 
 // chatShellTools are the shell tools of the agents that speak chat
 // completions to the fake model: Copilot CLI's bash, Qwen Code's
-// run_shell_command. Each takes {"command", "description"}.
-var chatShellTools = []string{"bash", "run_shell_command"}
+// run_shell_command, Factory Droid's Execute.
+var chatShellTools = []string{"bash", "run_shell_command", "Execute"}
+
+// chatShellArgs are the arguments of shell tool calling command: Factory
+// Droid's Execute also takes the model's grade of its risk.
+func chatShellArgs(shell, command string) map[string]any {
+	args := map[string]any{"command": command, "description": "Run the command the person asked for"}
+	if shell == "Execute" {
+		args = map[string]any{"command": command, "riskLevel": "medium", "riskLevelReason": "writes a file the person asked for"}
+	}
+	return args
+}
 
 // chat answers POST /chat/completions for Copilot CLI and Qwen Code: a
 // call of its shell tool, or a text reply.
@@ -152,7 +162,7 @@ func (m *model) chat(w http.ResponseWriter, body []byte) {
 	message := map[string]any{"role": "assistant", "content": next.text}
 	if next.command != "" {
 		calls := []any{map[string]any{"index": 0, "id": m.id("call"), "type": "function", "function": map[string]any{
-			"name": shell, "arguments": mustJSON(map[string]any{"command": next.command, "description": "Run the command the person asked for"})}}}
+			"name": shell, "arguments": mustJSON(chatShellArgs(shell, next.command))}}}
 		delta["tool_calls"], message["tool_calls"], message["content"] = calls, calls, nil
 		finish = "tool_calls"
 	} else {

@@ -25,7 +25,7 @@ var qwen = agentSpec{
 	},
 	ready:       "Ask permissions",
 	readyWithin: 2 * time.Minute,
-	warmUp:      qwenWarmUp,
+	warmUp:      typedFirstPrompt,
 	// Qwen runs its UserPromptSubmit hook, and waits for it, before the
 	// model sees a prompt: 15 s went by at load 24 (2026-12-05).
 	promptWithin: 45 * time.Second,
@@ -72,10 +72,10 @@ func qwenSetup(s *session) []string {
 		"QWEN_TELEMETRY_ENABLED=false"}
 }
 
-// qwenWarmUp sends a first prompt until the model gets it: Qwen Code draws
-// its input box a moment before it takes keys, and drops what was typed
-// before.
-func qwenWarmUp(s *session) {
+// typedFirstPrompt sends a first prompt until the model gets it: Qwen Code
+// (and Factory Droid) draw their input box a moment before they take keys,
+// and drop what was typed before.
+func typedFirstPrompt(s *session) {
 	s.t.Helper()
 	if !waitUntil(3*time.Minute, func() bool {
 		s.term.typeLine("hello")
