@@ -37,8 +37,15 @@ func (b *Bridge) askParsed(ctx context.Context, c caller, spec *toolSpec, a ask)
 	}
 
 	key := attachKey{owner: c.owner(), fp: fingerprint(a.q, a.inputFP)}
+	unlock := func() {}
+	if !spec.notice {
+		unlock = b.attach.lock(key)
+	}
+	defer func() { unlock() }()
 	if !spec.notice {
 		if id, res := b.attach.find(b.cfg.Broker, key); id != "" {
+			unlock()
+			unlock = func() {}
 			b.cfg.Log.Info("re-attached a repeated question", "id", id, "client", c.client.Name)
 			q, _, err := b.cfg.Broker.Get(id)
 			if err != nil {
@@ -70,6 +77,8 @@ func (b *Bridge) askParsed(ctx context.Context, c caller, spec *toolSpec, a ask)
 		return nil, fmt.Errorf("ask: %w", err)
 	}
 	b.attach.add(key, q.ID)
+	unlock()
+	unlock = func() {}
 	if spec.notice {
 		r := b.pendingResult(c, q)
 		r.NextStep = "The user has been notified. Nothing comes back; carry on."

@@ -51,8 +51,44 @@ type attachments struct {
 	byFP   map[attachKey][]string
 	sent   map[string]bool // ids whose outcome reached the agent
 	when   map[string]time.Time
-	grants map[string]time.Time // ids whose allow (or destructive yes) reached the agent, and when
-	owners map[string]asker     // every question asked through the bridge: who asked it
+	grants map[string]time.Time   // ids whose allow (or destructive yes) reached the agent, and when
+	owners map[string]asker       // every question asked through the bridge: who asked it
+	busy   map[attachKey]*keyLock // keys being asked now (lock)
+}
+
+// keyLock is one key's lock and how many calls hold or wait for it.
+type keyLock struct {
+	mu sync.Mutex
+	n  int
+}
+
+// lock serializes the asks of key k: a call holds it from looking for an
+// open question (find) until it has recorded the one it asked (add), so
+// that the same call made meanwhile (a re-issue, a retry on another
+// stream) re-attaches to that question instead of asking twice. It blocks
+// while another call holds k; hold it only for that short stretch, never
+// while waiting for an answer. The returned function unlocks.
+func (a *attachments) lock(k attachKey) (unlock func()) {
+	a.mu.Lock()
+	if a.busy == nil {
+		a.busy = map[attachKey]*keyLock{}
+	}
+	l := a.busy[k]
+	if l == nil {
+		l = &keyLock{}
+		a.busy[k] = l
+	}
+	l.n++
+	a.mu.Unlock()
+	l.mu.Lock()
+	return func() {
+		l.mu.Unlock()
+		a.mu.Lock()
+		if l.n--; l.n == 0 {
+			delete(a.busy, k)
+		}
+		a.mu.Unlock()
+	}
 }
 
 // asker is who asked a question (caller.owner) and when.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -144,4 +145,42 @@ func TestModernWithoutKeyNeverShares(t *testing.T) {
 	if _, res, err := e.broker.Get(idOf(first["question_id"])); err != nil || res == nil || res.Outcome != question.Answered {
 		t.Fatalf("first question: %+v %v", res, err)
 	}
+}
+
+// TestRepeatedCallsAtOnceAskOnce: the same call made many times at once
+// (one session at 2025-11-25; one idempotency key at 2026-07-28), as a
+// client re-issuing while the first is still being asked, opens one
+// question: every call gets its question_id, and one question is pending.
+// Before the asks of one key were serialized, a call in the moment between
+// Broker.Ask and the record under its key asked anew.
+func TestRepeatedCallsAtOnceAskOnce(t *testing.T) {
+	t.Parallel()
+	eachRevision(t, func(t *testing.T, rev string) {
+		e := newEnv(t, Config{}).at(rev)
+		s := e.connect(t, "eager", nil)
+		const n = 16
+		ids := make(chan string, n)
+		var wg sync.WaitGroup
+		for range n {
+			wg.Go(func() {
+				r, err := s.CallTool(context.Background(), &mcp.CallToolParams{Name: ToolAskText,
+					Arguments: map[string]any{"question": "Which port?", "wait": false}, Meta: mcp.Meta{MetaIdempotencyKey: "k-0123456789abcdef-at-once"}})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				m, _, _ := decodeResult(t, r)
+				ids <- idOf(m["question_id"])
+			})
+		}
+		wg.Wait()
+		close(ids)
+		seen := map[string]bool{}
+		for id := range ids {
+			seen[id] = true
+		}
+		if len(seen) != 1 || len(e.broker.Pending()) != 1 {
+			t.Fatalf("%d calls at once opened %d questions (%d pending), want one", n, len(seen), len(e.broker.Pending()))
+		}
+	})
 }
