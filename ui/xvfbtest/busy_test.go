@@ -1,0 +1,150 @@
+package xvfbtest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/godbus/dbus/v5"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/asktray/asktray/app/policy"
+)
+
+// BenchmarkBusyAgentHistory is item 9 of issue 37 on the real binary
+// under Xvfb: a busy agent whose standing rule answers 30 request_approval
+// calls a second for ASKTRAY_BUSY_SECONDS (60 by default), with History
+// open and a row selected (clicked), side by side with History closed. It
+// reports how long a new question's dialog takes to map (another client
+// asks every 5 s; xdotool polls), and the app's RSS at the start, at its
+// most and at the end. It asserts nothing about speed.
+func BenchmarkBusyAgentHistory(b *testing.B) {
+	secs := 60
+	if v, err := strconv.Atoi(os.Getenv("ASKTRAY_BUSY_SECONDS")); err == nil && v > 0 {
+		secs = v
+	}
+	for _, open := range []bool{false, true} {
+		name := "history-closed"
+		if open {
+			name = "history-open"
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				busyDesktop(b, open, time.Duration(secs)*time.Second)
+			}
+		})
+	}
+}
+
+func busyDesktop(b *testing.B, historyOpen bool, load time.Duration) {
+	d := newSession(b)
+	if err := os.MkdirAll(d.dataDir, 0o700); err != nil {
+		b.Fatal(err)
+	}
+	pol, err := policy.Open(filepath.Join(d.dataDir, policy.File))
+	if err == nil {
+		_, err = pol.Add(policy.Rule{Client: "busy-agent", Action: "request_approval:Run the tests", Decision: policy.Allow, Scope: policy.ScopeAlways})
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	d.start(b, d.bin, "--data-dir", d.dataDir, "--addr", "127.0.0.1:0")
+	if historyOpen {
+		d.openHistory(b)
+	}
+	busy, lat := d.client(b, "busy-agent"), d.client(b, "latency")
+	rssStart := rssMB(b, d.app.Process.Pid)
+	rssMax := rssStart
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var answered, failed int64
+	var mu sync.Mutex
+	tick := time.NewTicker(time.Second / 30)
+	defer tick.Stop()
+	for range 4 { // callers, so that a slow answer does not slow the rate
+		wg.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				case <-tick.C:
+				}
+				r, err := busy.CallTool(context.Background(), &sdk.CallToolParams{Name: "request_approval",
+					Arguments: map[string]any{"action": "Run the tests", "details": "`npm test`"}})
+				mu.Lock()
+				if err != nil || r.IsError {
+					failed++
+				} else {
+					answered++
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	var toDialog []time.Duration
+	for end, i := time.Now().Add(load), 0; time.Now().Before(end); i++ {
+		start := time.Now()
+		if _, err := lat.CallTool(context.Background(), &sdk.CallToolParams{Name: "ask_text",
+			Arguments: map[string]any{"question": fmt.Sprintf("Question %d?", i), "wait": false}}); err != nil {
+			b.Fatal(err)
+		}
+		d.waitWindow(b, "latency asks", 60*time.Second)
+		toDialog = append(toDialog, time.Since(start))
+		out, _ := d.cli("pending", "--json")
+		if _, err := d.cli("answer", between(out, `"id": "`, `"`), "--cancel"); err != nil {
+			b.Fatal(err)
+		}
+		for next := time.Now().Add(5 * time.Second); time.Now().Before(next); time.Sleep(time.Second) {
+			rssMax = max(rssMax, rssMB(b, d.app.Process.Pid))
+		}
+	}
+	close(stop)
+	wg.Wait()
+	rssEnd := rssMB(b, d.app.Process.Pid)
+	slices.Sort(toDialog)
+	b.ReportMetric(float64(toDialog[len(toDialog)/2].Milliseconds()), "dialog-p50-ms")
+	b.ReportMetric(float64(toDialog[len(toDialog)-1].Milliseconds()), "dialog-max-ms")
+	b.ReportMetric(rssStart, "rss-start-MB")
+	b.ReportMetric(rssMax, "rss-max-MB")
+	b.ReportMetric(rssEnd, "rss-end-MB")
+	b.ReportMetric(float64(answered)/load.Seconds(), "answers/s")
+	b.ReportMetric(float64(failed), "failed")
+}
+
+// openHistory clicks History… in the tray menu over D-Bus, waits for the
+// window and clicks its first row.
+func (d *desktop) openHistory(b testing.TB) {
+	reg := d.watcher.wait(b, 20*time.Second)
+	conn, err := dbus.Connect(envValue(d.env, "DBUS_SESSION_BUS_ADDRESS"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close()
+	menu := conn.Object(reg.sender, "/StatusNotifierMenu")
+	var root menuNode
+	var rev uint32
+	if err := menu.Call("com.canonical.dbusmenu.GetLayout", 0, int32(0), int32(-1), []string{"label"}).Store(&rev, &root); err != nil {
+		b.Fatalf("tray menu: %v", err)
+	}
+	id, _, ok := root.find("History…")
+	if !ok {
+		b.Fatalf("no History… in %q", root.labels())
+	}
+	if call := menu.Call("com.canonical.dbusmenu.Event", 0, id, "clicked", dbus.MakeVariant(""), uint32(0)); call.Err != nil {
+		b.Fatalf("click History…: %v", call.Err)
+	}
+	w := d.waitWindow(b, "Asktray history", 20*time.Second)
+	out := d.x(b, "xdotool", "getwindowgeometry", w)
+	pos := between(out, "Position: ", " ")
+	x, y, _ := strings.Cut(pos, ",")
+	px, _ := strconv.Atoi(x)
+	py, _ := strconv.Atoi(y)
+	d.x(b, "xdotool", "mousemove", strconv.Itoa(px+150), strconv.Itoa(py+140), "click", "1")
+}
