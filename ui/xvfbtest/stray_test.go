@@ -21,8 +21,23 @@ import (
 // the choice keeps its default pick and an empty note. Once the dialog has
 // armed (the app logs it), what the person types is theirs.
 func TestTypingElsewhereNeverReachesTheAnswer(t *testing.T) {
+	typeElsewhere(t, newDesktop(t))
+}
+
+// TestTypingElsewhereNeverReachesTheAnswerUnderI3 is the same under the
+// i3 tiling window manager, which gives every new window focus as sway
+// does.
+func TestTypingElsewhereNeverReachesTheAnswerUnderI3(t *testing.T) {
+	d := newSession(t)
+	startI3(t, d)
+	d.start(t, d.bin, "--data-dir", d.dataDir, "--addr", "127.0.0.1:0")
+	typeElsewhere(t, d)
+}
+
+// typeElsewhere types into another window while a text question, then a
+// choice, pop up on d (see TestTypingElsewhereNeverReachesTheAnswer).
+func typeElsewhere(t *testing.T, d *desktop) {
 	need(t, "zenity")
-	d := newDesktop(t)
 	term := exec.Command("zenity", "--entry", "--title", "terminal", "--text", "$")
 	term.Env = d.env
 	if err := term.Start(); err != nil {
