@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
@@ -51,7 +52,8 @@ type questionDialog struct {
 	onNext     func()              // set by the manager; the queue line's Next
 
 	// Widgets, for the layout and for tests.
-	headline      *widget.Label // who asks and where
+	headline      *widget.Label     // who asks and where
+	agentMark     *canvas.Rectangle // a bar in the asking agent's colour
 	client, times *widget.Label
 	header        *widget.Label
 	below         *widget.Label      // how much of the message is below its box, when it scrolls

@@ -16,6 +16,7 @@ import (
 	"github.com/asktray/asktray/app/question/present"
 	"github.com/asktray/asktray/ui/internal/markdown"
 	"github.com/asktray/asktray/ui/internal/uikit"
+	"github.com/asktray/asktray/ui/internal/uitheme"
 )
 
 // Dialog geometry, in Fyne units.
@@ -119,6 +120,9 @@ func (l *bodyLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 	l.scroll.Resize(size)
 }
 
+// agentMarkWidth is the width of the bar in the agent's colour.
+const agentMarkWidth = 4
+
 // top builds the dialog's first lines: the headline saying who asks and
 // where, large (present.Headline); the client, its session by project and
 // start, and the time left, small; the queue line, hidden until others
@@ -142,7 +146,13 @@ func (d *questionDialog) top() fyne.CanvasObject {
 	next.Icon, next.IconPlacement, next.Importance = theme.NavigateNextIcon(), widget.ButtonIconTrailingText, widget.LowImportance
 	d.queue = container.NewBorder(nil, nil, nil, next, d.queueText)
 	d.queue.Hide()
-	who := container.NewVBox(d.headline, container.NewBorder(nil, nil, nil, d.times, d.client))
+	// A bar in the agent's own colour (uitheme.AgentColor) beside who asks:
+	// the same agent always wears the same colour.
+	d.agentMark = canvas.NewRectangle(uitheme.AgentColor(d.q.Client.Name, fyne.CurrentApp().Settings().ThemeVariant()))
+	d.agentMark.SetMinSize(fyne.NewSize(agentMarkWidth, 0))
+	d.agentMark.CornerRadius = agentMarkWidth / 2
+	who := container.NewBorder(nil, nil, d.agentMark, nil,
+		container.NewVBox(d.headline, container.NewBorder(nil, nil, nil, d.times, d.client)))
 	return container.NewVBox(newMoveHandle(who, func() fyne.Window { return d.win }), d.queue, widget.NewSeparator())
 }
 
