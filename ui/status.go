@@ -30,7 +30,8 @@ type statusWindow struct {
 	url     *widget.Entry
 	pending *fyne.Container // one button per pending question
 	away    *widget.Check
-	hosts   *widget.Label // the remote hosts' connections; hidden when there are none
+	hosts   *widget.Label  // the remote hosts' connections; hidden when there are none
+	awayFor *widget.Select // away until a time: for an hour, until tomorrow 09:00…
 }
 
 // showStatus shows the status window, making it on first use. Closing it
@@ -62,6 +63,18 @@ func (t *tray) newStatusWindow() *statusWindow {
 			t.setAway(on)
 		}
 	})
+	s.awayFor = widget.NewSelect(nil, func(label string) {
+		if label == "" {
+			return
+		}
+		s.awayFor.ClearSelected() // a choice, not a state: the check says away
+		for _, c := range awayChoices(time.Now()) {
+			if c.label == label {
+				t.setAwayUntil(c.until)
+			}
+		}
+	})
+	s.awayFor.PlaceHolder = "Away until…"
 	// Repainted at its first configure: on sway it opened blank otherwise.
 	w.SetContent(uikit.RepaintOnResize(container.NewVBox(
 		s.hint,
@@ -69,7 +82,7 @@ func (t *tray) newStatusWindow() *statusWindow {
 		t.statusCount,
 		s.pending,
 		s.hosts,
-		s.away,
+		container.NewHBox(s.away, s.awayFor),
 		widget.NewForm(
 			widget.NewFormItem("MCP URL", s.url),
 			widget.NewFormItem("Data dir", widget.NewLabel(t.env.DataDir)),
@@ -98,6 +111,16 @@ func (t *tray) refreshStatus() {
 	}
 	s.away.SetChecked(t.away)
 	t.refreshRemoteHosts()
+	s.away.Text = "Away (do not disturb)"
+	if until := t.awayUntil(); !until.IsZero() {
+		s.away.Text += " until " + until.Local().Format("15:04")
+	}
+	s.away.Refresh()
+	var labels []string
+	for _, c := range awayChoices(time.Now()) {
+		labels = append(labels, c.label)
+	}
+	s.awayFor.SetOptions(labels)
 	if t.hostKnown && !t.hostPresent {
 		s.hint.Show()
 	} else {

@@ -136,6 +136,11 @@ type tray struct {
 	clock       func() time.Time            // now, for the rule batches and the day (tray_ruledday.go)
 	after       func(time.Duration, func()) // runs f on the Fyne goroutine after d
 
+	// awayTimer fires when away ends by itself (Policy.AwayUntil) and runs
+	// awayEnds; nil when away has no end. Tests replace awayEnds.
+	awayTimer *time.Timer
+	awayEnds  func()
+
 	// The tray host (status.go): whether one was seen on the session bus,
 	// whether it is there now, and whether the person was told there is none.
 	hostKnown, hostPresent, toldNoHost bool

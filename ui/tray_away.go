@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"strings"
+	"time"
+
 	"fyne.io/fyne/v2"
 
 	"github.com/asktray/asktray/app/policy"
@@ -19,7 +22,72 @@ func (t *tray) tooltip(n, notices int) string {
 	case t.away:
 		tip += " (away)"
 	}
+	if until := t.awayUntil(); !until.IsZero() {
+		tip = strings.TrimSuffix(tip, ")") + ", until " + until.Local().Format("15:04") + ")"
+	}
 	return tip
+}
+
+// awayUntil is when away ends by itself, or zero.
+func (t *tray) awayUntil() time.Time {
+	if !t.away || t.env.Policy == nil {
+		return time.Time{}
+	}
+	return t.env.Policy.AwayUntil()
+}
+
+// awayChoice is one of the status window's "Away until…" choices.
+type awayChoice struct {
+	label string
+	until time.Time
+}
+
+// awayChoices are the ends away may have, from now: for an hour or two,
+// until 18:00 today while it is to come, until tomorrow 09:00.
+func awayChoices(now time.Time) []awayChoice {
+	now = now.Local()
+	at := func(day, hour int) time.Time {
+		return time.Date(now.Year(), now.Month(), now.Day()+day, hour, 0, 0, 0, time.Local)
+	}
+	out := []awayChoice{{"for 1 hour", now.Add(time.Hour)}, {"for 2 hours", now.Add(2 * time.Hour)}}
+	if evening := at(0, 18); now.Before(evening.Add(-time.Hour)) {
+		out = append(out, awayChoice{"until 18:00", evening})
+	}
+	return append(out, awayChoice{"until tomorrow 09:00", at(1, 9)})
+}
+
+// setAwayUntil turns away on until the end; the policy's subscription then
+// updates the tray. Runs on the Fyne goroutine.
+func (t *tray) setAwayUntil(until time.Time) {
+	if t.env.Policy == nil {
+		return
+	}
+	if err := t.env.Policy.SetAwayUntil(until); err != nil {
+		if t.env.Log != nil {
+			t.env.Log.Error("set away until", "err", err)
+		}
+		return
+	}
+	t.policyChanged()
+}
+
+// followAwayEnd sets the timer that brings the tray back when away ends by
+// itself (nothing in the policy changes then, so no subscriber hears of
+// it), or stops it when away has no end. Runs on the Fyne goroutine.
+func (t *tray) followAwayEnd() {
+	if t.awayTimer != nil {
+		t.awayTimer.Stop()
+		t.awayTimer = nil
+	}
+	until := t.awayUntil()
+	if until.IsZero() {
+		return
+	}
+	ends := t.awayEnds
+	if ends == nil {
+		ends = func() { t.gate.do(t.policyChanged) }
+	}
+	t.awayTimer = time.AfterFunc(time.Until(until)+50*time.Millisecond, ends)
 }
 
 // awayItem is the do-not-disturb toggle. While away, new questions open no
@@ -67,6 +135,7 @@ func (t *tray) policyChanged() {
 		return
 	}
 	t.awayChanged(t.env.Policy.Away())
+	t.followAwayEnd()
 	t.refresh() // the away mode shows in the tooltip
 	t.settings.policyChanged()
 }

@@ -72,7 +72,7 @@ func (p *Policy) hold(q question.Question, pending bool) (Hold, question.Result)
 		return NotHeld, question.Result{}
 	}
 	p.mu.RLock()
-	away, mode := p.away, p.mode
+	away, mode := p.awayNow(), p.mode
 	p.mu.RUnlock()
 	switch {
 	case !away:

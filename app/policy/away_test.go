@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -93,5 +95,51 @@ func TestVisible(t *testing.T) {
 	var none *Policy
 	if !none.Visible(pending, t0) || none.Visible(snoozed, t0) {
 		t.Error("a nil policy: Visible must follow snooze alone")
+	}
+}
+
+// TestAwayUntil: away until a time holds questions until then and ends by
+// itself, across a restart; switching away on or off forgets the end; a
+// time already past is refused, naming it (issue 38 item 8).
+func TestAwayUntil(t *testing.T) {
+	path := filepath.Join(t.TempDir(), File)
+	p, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)
+	p.now = func() time.Time { return now }
+	if err := p.SetAwayUntil(now.Add(-time.Minute)); err == nil || !strings.Contains(err.Error(), "away until") {
+		t.Fatalf("a past end: %v", err)
+	}
+	end := now.Add(2 * time.Hour)
+	if err := p.SetAwayUntil(end); err != nil {
+		t.Fatal(err)
+	}
+	q := question.Question{Kind: question.KindConfirm, Message: "Go on?"}
+	if !p.Away() || !p.AwayUntil().Equal(end) || p.Judge(q).Hold != Held {
+		t.Fatalf("away %v until %v, hold %v", p.Away(), p.AwayUntil(), p.Judge(q).Hold)
+	}
+	again, err := Open(path) // a restart keeps the end
+	if err != nil {
+		t.Fatal(err)
+	}
+	again.now = p.now
+	if !again.Away() || !again.AwayUntil().Equal(end) {
+		t.Fatalf("after a restart: away %v until %v", again.Away(), again.AwayUntil())
+	}
+	now = end
+	if p.Away() || !p.AwayUntil().IsZero() || p.Judge(q).Hold != NotHeld || again.Away() {
+		t.Fatalf("at the end: away %v until %v, hold %v", p.Away(), p.AwayUntil(), p.Judge(q).Hold)
+	}
+	if err := p.SetAwayUntil(now.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.SetAway(true); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(3 * time.Hour)
+	if !p.Away() || !p.AwayUntil().IsZero() {
+		t.Fatalf("away switched on lasts until switched off: away %v until %v", p.Away(), p.AwayUntil())
 	}
 }

@@ -23,8 +23,11 @@ var ErrNotFound = errors.New("no rule with that id")
 
 // state is what policy.json holds.
 type state struct {
-	Away  bool   `json:"away"`
-	Rules []Rule `json:"rules"`
+	Away bool `json:"away"`
+	// AwayUntil, with Away, is when away ends by itself; zero: when the
+	// person switches it off.
+	AwayUntil time.Time `json:"away_until,omitzero"`
+	Rules     []Rule    `json:"rules"`
 }
 
 // Policy holds the rules and away mode. It is safe for concurrent use by any
@@ -37,6 +40,7 @@ type Policy struct {
 
 	mu       sync.RWMutex
 	away     bool
+	until    time.Time // with away: when it ends by itself; zero: never
 	mode     AwayMode
 	rules    []Rule
 	subs     map[int]func()
@@ -75,7 +79,7 @@ func Open(path string) (*Policy, error) {
 		seen[r.ID] = true
 		p.rules = append(p.rules, r)
 	}
-	p.away = st.Away
+	p.away, p.until = st.Away, st.AwayUntil
 	return p, nil
 }
 
@@ -165,17 +169,48 @@ func (p *Policy) Remove(id string) error {
 	})
 }
 
-// Away reports whether the person is away. It does not block.
+// Away reports whether the person is away now: away is on and its end,
+// if it has one, is still to come. It does not block.
 func (p *Policy) Away() bool {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
-	return p.away
+	return p.awayNow()
 }
 
-// SetAway turns away on or off and saves it. It blocks for the file write.
+// awayNow is Away; the caller holds p.mu.
+func (p *Policy) awayNow() bool {
+	return p.away && (p.until.IsZero() || p.now().Before(p.until))
+}
+
+// AwayUntil returns when away ends by itself, or the zero time when it is
+// off or lasts until switched off. It does not block.
+func (p *Policy) AwayUntil() time.Time {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	if !p.awayNow() {
+		return time.Time{}
+	}
+	return p.until
+}
+
+// SetAway turns away on (until switched off) or off and saves it. It
+// blocks for the file write.
 func (p *Policy) SetAway(on bool) error {
 	return p.change(func() error {
-		p.away = on
+		p.away, p.until = on, time.Time{}
+		return nil
+	})
+}
+
+// SetAwayUntil turns away on until t, when it ends by itself (whoever
+// reads Away then reads false; the tray comes back then), and saves it. A
+// t not in the future is an error naming it. It blocks for the file write.
+func (p *Policy) SetAwayUntil(t time.Time) error {
+	if !t.After(p.now()) {
+		return fmt.Errorf("away until %s: %w: the time has passed", t.Format("2006-01-02 15:04"), question.ErrInvalid)
+	}
+	return p.change(func() error {
+		p.away, p.until = true, t.UTC()
 		return nil
 	})
 }
@@ -243,12 +278,12 @@ func (p *Policy) change(fn func() error) error {
 	p.wmu.Lock()
 	defer p.wmu.Unlock()
 	p.mu.Lock()
-	oldRules, oldAway := slices.Clone(p.rules), p.away
+	oldRules, oldAway, oldUntil := slices.Clone(p.rules), p.away, p.until
 	if err := fn(); err != nil {
 		p.mu.Unlock()
 		return err
 	}
-	st := state{Away: p.away, Rules: make([]Rule, 0, len(p.rules))}
+	st := state{Away: p.away, AwayUntil: p.until, Rules: make([]Rule, 0, len(p.rules))}
 	for _, r := range p.rules {
 		if r.Scope != ScopeSession {
 			st.Rules = append(st.Rules, r)
@@ -257,7 +292,7 @@ func (p *Policy) change(fn func() error) error {
 	p.mu.Unlock()
 	if err := p.save(st); err != nil {
 		p.mu.Lock()
-		p.rules, p.away = oldRules, oldAway
+		p.rules, p.away, p.until = oldRules, oldAway, oldUntil
 		p.mu.Unlock()
 		return fmt.Errorf("save policy: %w", err)
 	}
