@@ -34,8 +34,10 @@ type rulesTab struct {
 	edit                                        dialog.Dialog
 	editDecision, editMatch                     *widget.Select
 	editExpires, editNote, editPattern, editCwd *widget.Entry
+	editClient, editAction                      *widget.Entry // a new rule's; nil when editing
 	editErr                                     *widget.Label
 	editSave, editCancel                        *widget.Button
+	add                                         *widget.Button // Add rule…
 }
 
 // ruleRow is one rule in the list.
@@ -49,7 +51,7 @@ type ruleRow struct {
 func (s *settingsWindow) rulesView() fyne.CanvasObject {
 	t := &s.rules
 	t.list = container.NewVBox()
-	t.empty = widget.NewLabel("No rules yet. Choose Always… in an approval dialog to make one; " +
+	t.empty = widget.NewLabel("No rules yet. Choose Always… in an approval dialog to make one, or Add rule…; " +
 		"'asktray rules' lists them from a terminal.")
 	t.empty.Wrapping = fyne.TextWrapWord
 	t.err = widget.NewLabel("")
@@ -59,7 +61,8 @@ func (s *settingsWindow) rulesView() fyne.CanvasObject {
 	head := widget.NewLabel("Rules answer approvals and confirmations without asking you. " +
 		"Deny beats allow; a more specific rule beats a general one; expired rules do nothing.")
 	head.Wrapping = fyne.TextWrapWord
-	return container.NewBorder(container.NewVBox(head, t.err, widget.NewSeparator()), nil, nil, nil,
+	t.add = widget.NewButtonWithIcon("Add rule…", theme.ContentAddIcon(), s.addRule)
+	return container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, t.add, head), t.err, widget.NewSeparator()), nil, nil, nil,
 		container.NewVScroll(container.NewVBox(t.empty, t.list)))
 }
 
@@ -164,13 +167,28 @@ func (s *settingsWindow) rulesError(err error) {
 // editRule opens a dialog over the window to change rule id's decision,
 // expiry and note.
 func (s *settingsWindow) editRule(id string) {
-	t := &s.rules
 	r, ok := s.env.Policy.Rule(id)
 	if !ok {
 		s.rulesError(fmt.Errorf("rule %s is gone", id))
 		s.loadRules()
 		return
 	}
+	s.ruleDialog("Edit rule", r, false)
+}
+
+// addRule opens the same dialog for a new rule, its client and action
+// written by the person, deny chosen until they pick otherwise.
+func (s *settingsWindow) addRule() {
+	if s.env.Policy == nil {
+		return
+	}
+	s.ruleDialog("Add rule", policy.Rule{Client: "*", Decision: policy.Deny, Scope: policy.ScopeAlways}, true)
+}
+
+// ruleDialog opens the rule dialog for r: a new rule's client and action
+// are entries, an existing one's are fixed. Runs on the Fyne goroutine.
+func (s *settingsWindow) ruleDialog(title string, r policy.Rule, isNew bool) {
+	t := &s.rules
 	decisions := make([]string, len(policy.Decisions))
 	for i, d := range policy.Decisions {
 		decisions[i] = string(d)
@@ -189,9 +207,18 @@ func (s *settingsWindow) editRule(id string) {
 	t.editErr.Wrapping = fyne.TextWrapWord
 	t.editErr.Hide()
 	s.editMatchFields(r)
-	form := widget.NewForm(
-		widget.NewFormItem("Client", widget.NewLabel(r.Client)),
-		widget.NewFormItem("Action", widget.NewLabel(r.Action)),
+	client := widget.NewFormItem("Client", widget.NewLabel(r.Client))
+	action := widget.NewFormItem("Action", widget.NewLabel(r.Action))
+	t.editClient, t.editAction = nil, nil
+	if isNew {
+		t.editClient, t.editAction = widget.NewEntry(), widget.NewEntry()
+		t.editClient.SetText(r.Client)
+		t.editAction.SetPlaceHolder("*:Bash")
+		client = formItem("Client", t.editClient, "The agent's name as it asks (claude-code, codex); * is any.")
+		action = formItem("Action", t.editAction, "The tool it asks for: *:Bash a shell command, *:Edit a file edit, "+
+			"request_approval:* any approval an agent asks for; * and ? are wildcards.")
+	}
+	form := widget.NewForm(client, action,
 		formItem("Matches", t.editMatch, "What of the request it looks at; every request is the whole tool."),
 		formItem("Pattern", t.editPattern, "The command, the command prefix, the path (or a glob inside a directory), or the input."),
 		formItem("Working dir", t.editCwd, "Only requests run in this directory or below; empty: anywhere."),
@@ -202,7 +229,7 @@ func (s *settingsWindow) editRule(id string) {
 	var d dialog.Dialog
 	t.editCancel = widget.NewButton("Cancel", func() { d.Hide() })
 	t.editSave = widget.NewButton("Save", func() {
-		if err := s.saveRule(r); err != nil {
+		if err := s.saveRule(r, isNew); err != nil {
 			t.editErr.SetText(present.UpperFirst(err.Error()))
 			t.editErr.Show()
 			return
@@ -211,15 +238,19 @@ func (s *settingsWindow) editRule(id string) {
 	})
 	t.editSave.Importance = widget.HighImportance
 	content := container.NewVBox(form, t.editErr, container.NewHBox(layout.NewSpacer(), t.editCancel, t.editSave))
-	d = dialog.NewCustomWithoutButtons("Edit rule", content, s.win)
+	d = dialog.NewCustomWithoutButtons(title, content, s.win)
 	d.Resize(fyne.NewSize(520, 0))
 	t.edit = d
 	d.Show()
 }
 
-// saveRule writes the edit dialog's fields into r and updates the policy.
-func (s *settingsWindow) saveRule(r policy.Rule) error {
+// saveRule writes the rule dialog's fields into r and updates the policy,
+// or adds r when it is new.
+func (s *settingsWindow) saveRule(r policy.Rule, isNew bool) error {
 	t := &s.rules
+	if isNew {
+		r.Client, r.Action = strings.TrimSpace(t.editClient.Text), strings.TrimSpace(t.editAction.Text)
+	}
 	r.Decision = policy.Decision(t.editDecision.Selected)
 	if !r.HighRisk { // a high-risk rule keeps the exact content it was confirmed for
 		r.Match = policy.MatchByLabel(t.editMatch.Selected)
@@ -238,7 +269,13 @@ func (s *settingsWindow) saveRule(r policy.Rule) error {
 		}
 		r.Expires = e
 	}
-	if err := s.env.Policy.Update(r); err != nil {
+	var err error
+	if isNew {
+		_, err = s.env.Policy.Add(r)
+	} else {
+		err = s.env.Policy.Update(r)
+	}
+	if err != nil {
 		return err
 	}
 	s.rulesError(nil)

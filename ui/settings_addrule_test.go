@@ -1,0 +1,69 @@
+package ui
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/asktray/asktray/app"
+	"github.com/asktray/asktray/app/policy"
+	"github.com/asktray/asktray/app/question"
+)
+
+// TestSettingsWindow_RulesTabAddsARule: the Rules tab's Add rule… opens
+// the rule dialog with the client and action to write (deny chosen until
+// the person picks otherwise); a bad field is refused naming it, and a
+// good rule goes into the policy and the list (issue 38 item 8: the tab
+// could not add a rule).
+func TestSettingsWindow_RulesTabAddsARule(t *testing.T) {
+	a := test.NewTempApp(t)
+	pol, err := policy.Open(filepath.Join(t.TempDir(), policy.File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := question.NewBroker(question.Config{Gate: pol.Gate})
+	defer b.Close()
+	tr := newTray(a, app.Env{Broker: b, Policy: pol})
+	defer tr.followPolicy()()
+	s := tr.settings
+	s.Show()
+	r := &s.rules
+	if r.add == nil || r.add.Text != "Add rule…" {
+		t.Fatal("no Add rule… button")
+	}
+	test.Tap(r.add)
+	if r.editClient == nil || r.editAction == nil || r.editClient.Text != "*" || r.editDecision.Selected != string(policy.Deny) {
+		t.Fatalf("new rule dialog: client %v action %v decision %q", r.editClient, r.editAction, r.editDecision.Selected)
+	}
+	test.Tap(r.editSave) // no action yet
+	if !r.editErr.Visible() || !strings.Contains(strings.ToLower(r.editErr.Text), "action") || len(pol.Rules()) != 0 {
+		t.Fatalf("an empty action: error %q, %d rules", r.editErr.Text, len(pol.Rules()))
+	}
+	r.editClient.SetText("claude-code")
+	r.editAction.SetText("*:Bash")
+	r.editMatch.SetSelected("command prefix")
+	r.editPattern.SetText("npm test")
+	r.editDecision.SetSelected(string(policy.Allow))
+	r.editNote.SetText("tests are fine")
+	test.Tap(r.editSave)
+	rules := pol.Rules()
+	if len(rules) != 1 {
+		t.Fatalf("%d rules after Save: %q", len(rules), r.editErr.Text)
+	}
+	got := rules[0]
+	if got.Client != "claude-code" || got.Action != "*:Bash" || got.Decision != policy.Allow || got.Match != policy.MatchPrefix ||
+		got.Pattern != "npm test" || got.Scope != policy.ScopeAlways || got.Note != "tests are fine" {
+		t.Fatalf("rule %+v", got)
+	}
+	if len(r.rows) != 1 || r.rows[0].rule.ID != got.ID {
+		t.Fatalf("the list shows %d rows", len(r.rows))
+	}
+	// The rule decides: npm test in Claude Code's shell is allowed unasked.
+	q := question.Question{Kind: question.KindApproval, Tool: "permission_request", Origin: question.OriginPermission,
+		Client: question.Client{Name: "claude-code"}, Action: "Bash", Message: "Bash", Input: []byte(`{"command":"npm test"}`)}
+	if ruling := pol.Judge(q); !ruling.Decided || ruling.Result.Outcome != question.AutoApproved {
+		t.Fatalf("the added rule does not decide npm test: %+v", ruling)
+	}
+}
