@@ -35,10 +35,9 @@ func (c *connectWindow) checkSetup() {
 		ctx, cancel := context.WithTimeout(context.Background(), doctorTimeout)
 		defer cancel()
 		r := doctor.Check(ctx, env)
-		var b strings.Builder
-		_ = r.Write(&b) // a strings.Builder takes every write
+		text := doctorSummary(r)
 		fyne.Do(func() {
-			c.setText(b.String())
+			c.setText(text)
 			c.hint.SetText("The same check as 'asktray doctor' (which also reads the trust of the folder it runs in). " +
 				"Pick a client to see its setup again.")
 			c.check.Enable()
@@ -47,6 +46,41 @@ func (c *connectWindow) checkSetup() {
 			}
 		})
 	}()
+}
+
+// doctorSummary is the check's report as a person reads it first: how
+// many things need fixing, each in a sentence with where (or that all is
+// well), then the full report as 'asktray doctor' prints it. Any goroutine
+// may call it.
+func doctorSummary(r doctor.Report) string {
+	var b strings.Builder
+	problems := r.Problems()
+	switch n := len(problems); n {
+	case 0:
+		fmt.Fprintf(&b, "Everything is set up: %d checks passed.\n", len(r.Lines))
+	case 1:
+		b.WriteString("1 thing to fix:\n")
+	default:
+		fmt.Fprintf(&b, "%d things to fix:\n", n)
+	}
+	for i, l := range problems {
+		who := l.What
+		if l.Client != "" {
+			who = l.Client + " " + l.What
+		}
+		fmt.Fprintf(&b, "%d. %s: %s", i+1, who, l.Text)
+		if l.File != "" {
+			fmt.Fprintf(&b, " (in %s", l.File)
+			if l.Key != "" {
+				fmt.Fprintf(&b, ", %s", l.Key)
+			}
+			b.WriteString(")")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\nThe full report:\n")
+	_ = r.Write(&b) // a strings.Builder takes every write
+	return b.String()
 }
 
 // doctorEnv is what the check reads of this app: its URL and token, the

@@ -70,6 +70,13 @@ func TestConnectWindow_ChecksSetup(t *testing.T) {
 		!strings.Contains(c.text.Text, "ok   cursor MCP: "+cursor+" mcpServers.asktray: connects to "+mcpURL+": Asktray answers there and takes the token") || len(r.Problems()) != 4 {
 		t.Fatalf("report shown:\n%s", c.text.Text)
 	}
+	// It leads with what to fix, in sentences, before the full report.
+	if !strings.HasPrefix(c.text.Text, "4 things to fix:\n1. codex hooks: ") ||
+		!strings.Contains(c.text.Text, "runs /old/asktray, which does not exist") ||
+		!strings.Contains(c.text.Text, "(in "+hooks+", hooks.PermissionRequest[0].hooks[0].command)\n4. codex trust: ") ||
+		strings.Index(c.text.Text, "The full report:") < strings.Index(c.text.Text, "\n4. ") {
+		t.Fatalf("summary:\n%s", c.text.Text)
+	}
 	if c.check.Disabled() || !strings.Contains(c.hint.Text, "asktray doctor") {
 		t.Fatalf("after the check: button disabled %v, hint %q", c.check.Disabled(), c.hint.Text)
 	}
