@@ -71,7 +71,7 @@ func TestDialog_TabReachesTheAnswersBeforeSnooze(t *testing.T) {
 	e.clock.advance(question.DefaultArmDelay)
 	c := d.win.Canvas()
 	var order []string
-	for i := 0; i < 5; i++ {
+	for range 5 {
 		c.FocusNext()
 		switch f := c.Focused().(type) {
 		case *dialogButton:

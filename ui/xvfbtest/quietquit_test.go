@@ -21,7 +21,7 @@ func TestAnotherQuitPrintsNothing(t *testing.T) {
 	d.start(t, d.bin, "--data-dir", d.dataDir, "--addr", "127.0.0.1:0")
 	first := d.stderr
 	other := &desktop{bin: d.bin, dataDir: filepath.Join(t.TempDir(), "other"), env: d.env}
-	for i := 0; i < 6; i++ {
+	for i := range 6 {
 		other.start(t, other.bin, "--data-dir", other.dataDir, "--addr", "127.0.0.1:0")
 		_ = other.app.Process.Signal(os.Interrupt)
 		if err := other.app.Wait(); err != nil {
