@@ -101,10 +101,8 @@ type Server struct {
 	// Hooks, if set, serves `asktray hook AGENT` (POST /v2/hook, and
 	// POST /v1/hook for hooks older than the acknowledgement); without it a
 	// hook finds nothing and prints nothing.
-	Hooks HookHandler
-	// Remotes, if set, serves the remote hosts' connections
-	// (GET /v1/remotes) and rereads the hosts file (POST /v1/remotes/sync).
-	Remotes RemoteHosts
+	Hooks   HookHandler
+	Remotes RemoteHosts // if set, serves the remote hosts (remotes.go)
 	// Person checks the login password an approval needs; nil refuses
 	// every approval over the socket.
 	Person *personcheck.Checker

@@ -89,7 +89,7 @@ func TestHostsFile(t *testing.T) {
 	if h, _ := back.Find("b"); !h.KeyMatches(h.Key) || h.KeyMatches(k2) || h.KeyMatches("") || (Host{}).KeyMatches("") {
 		t.Fatal("KeyMatches accepts a wrong or empty key")
 	}
-	if len(NewKey()) != 64 || NewKey() == NewKey() {
+	if a, b := NewKey(), NewKey(); len(a) != 64 || a == b {
 		t.Fatal("NewKey is not 32 random bytes in hex")
 	}
 	if err := os.Chmod(path, 0o644); err != nil {

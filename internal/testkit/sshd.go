@@ -48,25 +48,23 @@ func StartSSHD(t testing.TB, u User, extra ...string) SSHD {
 	NeedSSHD(t)
 	keys := t.TempDir()
 	for _, k := range []string{"id", "hostkey"} {
-		if b, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", filepath.Join(keys, k)).CombinedOutput(); err != nil {
+		if b, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", filepath.Join(keys, k)).CombinedOutput(); err != nil { //nolint:gosec // ssh-keygen into the test's own temp dir
 			t.Fatalf("ssh-keygen: %v\n%s", err, b)
 		}
 	}
 	sshDir := filepath.Join(u.Home, ".ssh")
+	auth := filepath.Join(sshDir, "authorized_keys")
 	pub, err := os.ReadFile(filepath.Join(keys, "id.pub"))
 	if err == nil {
 		err = os.MkdirAll(sshDir, 0o700)
 	}
 	if err == nil {
-		err = os.WriteFile(filepath.Join(sshDir, "authorized_keys"), pub, 0o600)
+		err = os.WriteFile(auth, pub, 0o600) //nolint:gosec // the scratch user's own authorized_keys
 	}
-	if err == nil {
-		err = filepath.Walk(sshDir, func(p string, _ os.FileInfo, err error) error {
-			if err != nil {
-				return err
-			}
-			return os.Chown(p, int(u.UID), int(u.GID))
-		})
+	for _, p := range []string{sshDir, auth} {
+		if err == nil {
+			err = os.Chown(p, int(u.UID), int(u.GID))
+		}
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +75,7 @@ func StartSSHD(t testing.TB, u User, extra ...string) SSHD {
 		t.Fatal(err)
 	}
 	known := filepath.Join(keys, "known_hosts")
-	if err := os.WriteFile(known, fmt.Appendf(nil, "[127.0.0.1]:%d %s", port, hostPub), 0o600); err != nil {
+	if err := os.WriteFile(known, fmt.Appendf(nil, "[127.0.0.1]:%d %s", port, hostPub), 0o600); err != nil { //nolint:gosec // the test's own temp dir
 		t.Fatal(err)
 	}
 	return SSHD{
