@@ -228,14 +228,16 @@ func startServers(o Options, c *core, quit func(), down *closers) (*servers, err
 		defer cancel()
 		_ = ctl.Shutdown(sctx)
 	})
-	if err := hosts.Start(context.Background()); err != nil {
-		c.log.Error("remote hosts", "err", err)
-	}
-	down.push(hosts.Close)
+	// The instance file first: a hook checks that the socket's server is
+	// the pid it names, and steps aside until it does.
 	if err := datadir.WriteInstance(o.DataDir, s.inst); err != nil {
 		return nil, fmt.Errorf("write instance file: %w", err)
 	}
 	down.push(func() { os.Remove(filepath.Join(o.DataDir, datadir.InstanceFile)) })
+	if err := hosts.Start(context.Background()); err != nil {
+		c.log.Error("remote hosts", "err", err)
+	}
+	down.push(hosts.Close)
 	mcp.setOnMove(func(url string) {
 		c.web.SetAddr(addrOf(url)) // question page links follow the port
 		in := s.inst

@@ -105,11 +105,14 @@ func (a *appProc) start() {
 	a.mu.Lock()
 	a.cmd = cmd
 	a.mu.Unlock()
+	// Serving, and named by the instance file, which a hook reads to check
+	// the socket's server (the socket serves a moment before it is written).
 	ok := waitUntil(30*time.Second, func() bool {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
 		_, err := a.ctl.Status(ctx)
-		return err == nil
+		in, ierr := datadir.ReadInstance(a.dir)
+		return err == nil && ierr == nil && in.PID == cmd.Process.Pid
 	})
 	if !ok {
 		a.t.Fatalf("the app did not serve within 30 s:\n%s", a.log.String())
