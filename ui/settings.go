@@ -127,17 +127,18 @@ func (s *settingsWindow) parse() (settings.Settings, error) {
 		name  string
 		entry *widget.Entry
 		dst   *int
+		unit  time.Duration // a duration's unit (it takes "10 min" too); 0: a plain number
 	}{
-		{"Time to answer", s.timeout, &st.DefaultTimeoutSeconds},
-		{"Wait for an answer", s.window, &st.DefaultWindowSeconds},
-		{"Buttons unlock after", s.armDelay, &st.ArmDelayMS},
-		{"Keep history", s.retention, &st.HistoryRetentionDays},
-		{"MCP port", s.port, &st.MCPPort},
+		{"Time to answer", s.timeout, &st.DefaultTimeoutSeconds, time.Second},
+		{"Wait for an answer", s.window, &st.DefaultWindowSeconds, time.Second},
+		{"Buttons unlock after", s.armDelay, &st.ArmDelayMS, time.Millisecond},
+		{"Keep history", s.retention, &st.HistoryRetentionDays, 0},
+		{"MCP port", s.port, &st.MCPPort, 0},
 	}
 	for _, f := range ints {
-		n, err := strconv.Atoi(strings.TrimSpace(f.entry.Text))
+		n, err := parseAmount(f.entry.Text, f.unit)
 		if err != nil {
-			return st, fmt.Errorf("%s: %q is not a whole number", f.name, f.entry.Text)
+			return st, fmt.Errorf("%s: %w", f.name, err)
 		}
 		*f.dst = n
 	}
@@ -149,7 +150,7 @@ func (s *settingsWindow) parse() (settings.Settings, error) {
 			continue
 		}
 		match, secs, ok := strings.Cut(line, "=")
-		n, err := strconv.Atoi(strings.TrimSpace(secs))
+		n, err := parseAmount(secs, time.Second)
 		if !ok || err != nil || strings.TrimSpace(match) == "" {
 			return st, fmt.Errorf("Wait per agent, line %d: write name = seconds", i+1) //nolint:staticcheck // shown to the person as is, naming the field as labelled
 		}

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2/test"
 
@@ -65,5 +66,33 @@ func TestSettingsWindow_RulesTabAddsARule(t *testing.T) {
 		Client: question.Client{Name: "claude-code"}, Action: "Bash", Message: "Bash", Input: []byte(`{"command":"npm test"}`)}
 	if ruling := pol.Judge(q); !ruling.Decided || ruling.Result.Outcome != question.AutoApproved {
 		t.Fatalf("the added rule does not decide npm test: %+v", ruling)
+	}
+}
+
+// TestParseAmount: the duration fields take a time in words as well as a
+// number in their unit (issue 38 item 8: everything was in seconds or
+// milliseconds); other fields a whole number only.
+func TestParseAmount(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		unit time.Duration
+		want int
+	}{
+		{"600", time.Second, 600}, {"10 min", time.Second, 600}, {"1h30m", time.Second, 5400},
+		{"2 hours", time.Second, 7200}, {" 90 s ", time.Second, 90}, {"4 minutes", time.Second, 240},
+		{"1.5 s", time.Millisecond, 1500}, {"500 ms", time.Millisecond, 500}, {"800", time.Millisecond, 800},
+		{"30", 0, 30},
+	} {
+		if got, err := parseAmount(c.text, c.unit); err != nil || got != c.want {
+			t.Errorf("parseAmount(%q, %v) = %d, %v; want %d", c.text, c.unit, got, err, c.want)
+		}
+	}
+	for _, c := range []struct {
+		text string
+		unit time.Duration
+	}{{"ten", time.Second}, {"10 min", 0}, {"", time.Second}} {
+		if _, err := parseAmount(c.text, c.unit); err == nil {
+			t.Errorf("parseAmount(%q, %v) took it", c.text, c.unit)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -85,11 +86,11 @@ func (s *settingsWindow) generalSections() []settingsSection {
 			{labelAskMode, s.askIn, "The agent's own app shows the question as its own form (MCP elicitation): for when you " +
 				"work over SSH or away from this screen. Starting asktray with --ask desktop, client or auto overrides this for that run."},
 			{labelTimeout, s.timeout, "When the agent sets no time limit, a question you have not answered ends after this long, " +
-				fmt.Sprintf("never approved (%d–%d).", question.MinTimeout/time.Second, question.MaxTimeout/time.Second)},
+				fmt.Sprintf("never approved (%d–%d). A time in words works too: 10 min, 1 h 30 min.", question.MinTimeout/time.Second, question.MaxTimeout/time.Second)},
 			{labelWindow, s.window, "How long an agent's call waits for your answer before the agent is told to check back " +
 				"later; the question stays open. For agents with no line below and no wait of their own " +
 				"(Claude Code waits 15 min; Codex, Cursor and VS Code 4.5 min; Claude Desktop 50 s)."},
-			{labelWindows, s.windows, "One line per agent: a part of its name = seconds. The first line that matches wins."},
+			{labelWindows, s.windows, "One line per agent: a part of its name = seconds (or 4 min). The first line that matches wins."},
 			{labelArmDelay, s.armDelay, "A dialog's answer buttons work only once it has been visible and focused this long, " +
 				fmt.Sprintf("so a keypress meant for another window cannot answer it (%d–%d).",
 					question.MinArmDelay/time.Millisecond, question.MaxArmDelay/time.Millisecond)},
@@ -192,4 +193,28 @@ func (s *settingsWindow) parsedPort(field int) int {
 		return s.current.MCPPort
 	}
 	return field
+}
+
+// durationUnits are the words a duration field takes after a number, as
+// time.ParseDuration spells them.
+var durationUnits = strings.NewReplacer("milliseconds", "ms", "millisecond", "ms", "minutes", "m", "minute", "m",
+	"mins", "m", "min", "m", "seconds", "s", "second", "s", "secs", "s", "sec", "s", "hours", "h", "hour", "h", " ", "")
+
+// parseAmount reads a field's whole number; with a unit (a duration
+// field) it also takes a number with its unit in words ("10 min", "1h30m",
+// "1.5 s", "500 ms") and returns it in unit. Errors say what it takes.
+func parseAmount(text string, unit time.Duration) (int, error) {
+	text = strings.TrimSpace(text)
+	if n, err := strconv.Atoi(text); err == nil {
+		return n, nil
+	}
+	if unit == 0 {
+		return 0, fmt.Errorf("%q is not a whole number", text)
+	}
+	d, err := time.ParseDuration(durationUnits.Replace(strings.ToLower(text)))
+	if err != nil {
+		name := map[time.Duration]string{time.Second: "seconds", time.Millisecond: "milliseconds"}[unit]
+		return 0, fmt.Errorf("%q is neither a number of %s nor a time such as 10 min, 1 h or 90 s", text, name)
+	}
+	return int(d / unit), nil
 }

@@ -62,7 +62,7 @@ func TestSettingsWindow_SaveAppliesAndRefusesBadInput(t *testing.T) {
 		want string
 	}{
 		{func() { s.armDelay.SetText("100") }, "arm_delay_ms: must be between 300 and 5000"},
-		{func() { s.armDelay.SetText("800"); s.timeout.SetText("ten") }, `Time to answer: "ten" is not a whole number`},
+		{func() { s.armDelay.SetText("800"); s.timeout.SetText("ten") }, `Time to answer: "ten" is neither a number of seconds nor a time such as 10 min, 1 h or 90 s`},
 		{func() { s.timeout.SetText("120"); s.windows.SetText("cursor 240") }, "Wait per agent, line 1"},
 	} {
 		tc.set()
