@@ -102,6 +102,7 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 		<-ctx.Done()
 		t.gate.do(t.quitApp)
 	}()
+	defer recoverQuitting(&t.gate, env.Log)
 	a.Run()
 	return nil
 }
