@@ -40,9 +40,18 @@ func TestStaleInstanceNeverBlocks(t *testing.T) {
 		t.Fatalf("the killed app left no instance file, so this test proves nothing: %v", err)
 	}
 	d.start(t, d.bin, "--data-dir", d.dataDir, "--addr", "127.0.0.1:0")
-	in, err := datadir.ReadInstance(d.dataDir)
-	if err != nil || in.PID != d.app.Process.Pid {
-		t.Fatalf("instance file %+v (%v), want pid %d", in, err, d.app.Process.Pid)
+	// The app writes its instance file a moment after its socket serves,
+	// which is what start waits for.
+	var in datadir.Instance
+	var err error
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		in, err = datadir.ReadInstance(d.dataDir)
+		if err == nil && in.PID == d.app.Process.Pid {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("instance file %+v (%v) 10 s after the start, want pid %d", in, err, d.app.Process.Pid)
+		}
 	}
 }
 
