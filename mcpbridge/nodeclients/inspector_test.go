@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/mcpbridge"
 )
 
@@ -85,32 +86,10 @@ func TestInspectorCLI(t *testing.T) {
 	}
 
 	// A blocking ask_text, answered through the CLI while the Inspector waits.
-	type callOut struct {
-		code        int
-		out, stderr string
-	}
-	called := make(chan callOut, 1)
-	go func() {
-		c, o, e := inspector(t, app.url, "--header", auth, "--method", "tools/call",
-			"--tool-name", mcpbridge.ToolAskText, "--tool-arg", "question=Name of the release?")
-		called <- callOut{c, o, e}
-	}()
-	q := app.waitPending(t, "Name of the release?")
+	q, sc := inspectorAskText(t, app, nil, "Name of the release?", `"v1.2"`)
 	if q.Client.Name != "inspector-cli" {
 		t.Errorf("question from client %q, want inspector-cli", q.Client.Name)
 	}
-	app.answer(t, q.ID, `"v1.2"`)
-	co := <-called
-	var res struct {
-		Result struct {
-			IsError           bool           `json:"isError"`
-			StructuredContent map[string]any `json:"structuredContent"`
-		} `json:"result"`
-	}
-	if co.code != 0 || json.Unmarshal([]byte(co.out), &res) != nil || res.Result.IsError {
-		t.Fatalf("inspector tools/call: exit %d\nstdout: %s\nstderr: %s", co.code, co.out, co.stderr)
-	}
-	sc := res.Result.StructuredContent
 	if sc["question_id"] != q.ID || sc["status"] != "answered" || sc["answer"] != "v1.2" || sc["source"] != "free_text" ||
 		sc["answered_by"] != "human" || sc["via"] != "cli" {
 		t.Errorf("inspector tools/call structuredContent: %v", sc)
@@ -149,21 +128,34 @@ func TestInspectorCLI_Modern(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &list) != nil || len(list.Result.Tools) != len(mcpbridge.Tools()) {
 		t.Fatalf("inspector --protocol-era modern tools/list: exit %d\nstdout: %s\nstderr: %s", code, out, stderr)
 	}
+	q, sc := inspectorAskText(t, app, []string{"--protocol-era", "modern"}, "Codename at 2026-07-28?", `"Aurora"`)
+	if q.Client.Name != "inspector-cli" || q.Client.SessionID != "" {
+		t.Errorf("question from client %+v, want inspector-cli without a session", q.Client)
+	}
+	if id, _ := sc["question_id"].(string); !strings.HasPrefix(id, q.ID+".") || sc["status"] != "answered" || sc["answer"] != "Aurora" || sc["via"] != "cli" {
+		t.Errorf("inspector tools/call structuredContent: %v", sc)
+	}
+}
+
+// inspectorAskText has the Inspector call ask_text with message (plus args
+// before the method, such as the protocol era) while the test waits for the
+// question to be pending, answers it through the CLI with answerJSON, and
+// returns the question and the call's structuredContent. It blocks until the
+// Inspector exits; any failure of the call fails the test.
+func inspectorAskText(t *testing.T, app *appProc, args []string, message, answerJSON string) (question.Question, map[string]any) {
+	t.Helper()
 	type callOut struct {
 		code        int
 		out, stderr string
 	}
 	called := make(chan callOut, 1)
 	go func() {
-		c, o, e := inspector(t, app.url, "--protocol-era", "modern", "--header", auth, "--method", "tools/call",
-			"--tool-name", mcpbridge.ToolAskText, "--tool-arg", "question=Codename at 2026-07-28?")
+		c, o, e := inspector(t, app.url, append(args, "--header", "Authorization: Bearer "+app.token, "--method", "tools/call",
+			"--tool-name", mcpbridge.ToolAskText, "--tool-arg", "question="+message)...)
 		called <- callOut{c, o, e}
 	}()
-	q := app.waitPending(t, "Codename at 2026-07-28?")
-	if q.Client.Name != "inspector-cli" || q.Client.SessionID != "" {
-		t.Errorf("question from client %+v, want inspector-cli without a session", q.Client)
-	}
-	app.answer(t, q.ID, `"Aurora"`)
+	q := app.waitPending(t, message)
+	app.answer(t, q.ID, answerJSON)
 	co := <-called
 	var res struct {
 		Result struct {
@@ -174,8 +166,5 @@ func TestInspectorCLI_Modern(t *testing.T) {
 	if co.code != 0 || json.Unmarshal([]byte(co.out), &res) != nil || res.Result.IsError {
 		t.Fatalf("inspector tools/call: exit %d\nstdout: %s\nstderr: %s", co.code, co.out, co.stderr)
 	}
-	sc := res.Result.StructuredContent
-	if id, _ := sc["question_id"].(string); !strings.HasPrefix(id, q.ID+".") || sc["status"] != "answered" || sc["answer"] != "Aurora" || sc["via"] != "cli" {
-		t.Errorf("inspector tools/call structuredContent: %v", sc)
-	}
+	return q, res.Result.StructuredContent
 }
