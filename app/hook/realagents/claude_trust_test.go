@@ -5,13 +5,10 @@ package realagents
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/asktray/asktray/internal/testkit"
 )
 
 // untrust writes s's ~/.claude.json with the first-run screens done and the
@@ -90,24 +87,10 @@ func TestClaudeCodeUntrustedWorkspace(t *testing.T) {
 		s := prepareSession(t, claude)
 		untrust(s, "")
 		path, command := s.marker("untrusted-print")
-		cmd := exec.Command(agentBin(t, "claude-code"), "-p", "RUN<<"+command+">>", "--model", fakeModel, "--permission-mode", "default") //nolint:gosec // the pinned agent
-		cmd.Dir, cmd.Env = s.work, s.env
-		out := &testkit.SyncBuffer{}
-		cmd.Stdout, cmd.Stderr = out, out
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
+		wait, out := claudePrint(t, s, command)
 		q := s.app.waitQuestion(path, askBound)
 		s.app.answer(q.ID, "--cancel")
-		select {
-		case err := <-done:
-			t.Logf("claude -p ended: %v", err) // the tray's cancel: its exit status is Claude's business
-		case <-time.After(askBound):
-			_ = cmd.Process.Kill()
-			t.Fatalf("claude -p still running %v after the tray answered:\n%s", askBound, out.String())
-		}
+		t.Logf("claude -p ended: %v", wait()) // the tray's cancel: its exit status is Claude's business
 		if len(s.hooksFor(path)) == 0 || exists(path) {
 			t.Errorf("claude -p in an untrusted folder: %d hook runs, command ran %v:\n%s", len(s.hooksFor(path)), exists(path), out.String())
 		}

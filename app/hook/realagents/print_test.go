@@ -23,28 +23,14 @@ func TestClaudeCodePrint(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			s.t, s.app.t = t, t
 			path, command := s.marker(name)
-			cmd := exec.Command(agentBin(t, "claude-code"), "-p", "RUN<<"+command+">>", "--model", fakeModel, "--permission-mode", "default") //nolint:gosec // the pinned agent
-			cmd.Dir, cmd.Env = s.work, s.env
-			out := &testkit.SyncBuffer{}
-			cmd.Stdout, cmd.Stderr = out, out
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
+			wait, out := claudePrint(t, s, command)
 			q := s.app.waitQuestion(path, askBound)
 			if allow {
 				s.app.allow(q.ID)
 			} else {
 				s.app.answer(q.ID, "--cancel")
 			}
-			select {
-			case err := <-done:
-				t.Logf("claude -p: %v\n%s", err, out.String())
-			case <-time.After(askBound):
-				_ = cmd.Process.Kill()
-				t.Fatalf("claude -p still running %v after the tray answered:\n%s", askBound, out.String())
-			}
+			t.Logf("claude -p: %v\n%s", wait(), out.String())
 			if exists(path) != allow {
 				t.Errorf("tray allow %v: the command ran: %v", allow, exists(path))
 			}
@@ -60,4 +46,33 @@ func TestClaudeCodePrint(t *testing.T) {
 			}
 		})
 	}
+}
+
+// claudePrint starts `claude -p` in s's workspace, in Claude Code's default
+// permission mode, with a prompt that has the fake model run command. It
+// returns at once; wait blocks until claude -p exits and returns its exit
+// error, or kills it and fails the test when it still runs askBound later.
+// out holds its combined output.
+func claudePrint(t *testing.T, s *session, command string) (wait func() error, out *testkit.SyncBuffer) {
+	t.Helper()
+	cmd := exec.Command(agentBin(t, "claude-code"), "-p", "RUN<<"+command+">>", "--model", fakeModel, "--permission-mode", "default") //nolint:gosec // the pinned agent
+	cmd.Dir, cmd.Env = s.work, s.env
+	out = &testkit.SyncBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	return func() error {
+		t.Helper()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(askBound):
+			_ = cmd.Process.Kill()
+			t.Fatalf("claude -p still running %v after the tray answered:\n%s", askBound, out.String())
+			return nil
+		}
+	}, out
 }
