@@ -60,6 +60,11 @@ test_pkgs+=(openbox)
 # A tiling window manager (ui/xvfbtest: a dialog floats, as under sway, instead of
 # taking half the screen).
 test_pkgs+=(i3-wm)
+# A real Wayland compositor (ui/xvfbtest's sway tests): sway 1.7 headless with
+# XWayland, the app's X11 build under it; grim takes its screenshots, xhost
+# lets root's clients into the XWayland of a sway run as nobody (sway refuses
+# root), xkbcomp reads the keymap the tests' virtual keyboard uses.
+test_pkgs+=(sway xwayland grim x11-xserver-utils x11-xkb-utils)
 # Headless Chromium for the question pages' real-browser tests (app/webask).
 test_pkgs+=(chromium)
 # The page tests of another local user and of an agent with a shell: curl.
