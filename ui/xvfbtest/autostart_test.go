@@ -84,7 +84,7 @@ func (d *desktop) checkTrayAndNoWindow(t *testing.T) {
 	if err := conn.BusObject().Call("org.freedesktop.DBus.GetConnectionUnixProcessID", 0, reg.sender).Store(&pid); err != nil || int(pid) != d.app.Process.Pid {
 		t.Fatalf("the tray item was registered by pid %d (%v), not the app (%d)", pid, err, d.app.Process.Pid)
 	}
-	menuWith(t, conn, reg.sender, "Settings…", "Quit")
+	d.menuOf(t, reg.sender).with(t, "Settings…", "Quit")
 	if shown := d.visibleWindows(t); len(shown) > 0 {
 		t.Fatalf("the start showed windows %q", shown)
 	}
@@ -159,27 +159,6 @@ func envValue(env []string, key string) string {
 	return v
 }
 
-// menuNode is one com.canonical.dbusmenu layout node: (ia{sv}av).
-type menuNode struct {
-	ID       int32
-	Props    map[string]dbus.Variant
-	Children []dbus.Variant
-}
-
-func (n menuNode) labels() []string {
-	var out []string
-	if l, ok := n.Props["label"].Value().(string); ok {
-		out = append(out, l)
-	}
-	for _, c := range n.Children {
-		var child menuNode
-		if err := dbus.Store([]any{c.Value()}, &child); err == nil {
-			out = append(out, child.labels()...)
-		}
-	}
-	return out
-}
-
 // fakeWatcher owns org.kde.StatusNotifierWatcher on the private bus, as a
 // panel's tray host does, and records the items that register.
 type fakeWatcher struct {
@@ -229,28 +208,4 @@ func startFakeWatcher(t testing.TB, env []string) *fakeWatcher {
 		t.Fatal(err)
 	}
 	return w
-}
-
-// menuWith fetches the tray menu of the item registered by sender until it
-// holds every label in want, as a tray host fetches it again on
-// LayoutUpdated: the app builds its menu in steps, so a fetch just after
-// registering can see part of it. It fails after 10 s with what it saw.
-func menuWith(t testing.TB, conn *dbus.Conn, sender string, want ...string) menuNode {
-	t.Helper()
-	menu := conn.Object(sender, "/StatusNotifierMenu")
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		var rev uint32
-		var root menuNode
-		if err := menu.Call("com.canonical.dbusmenu.GetLayout", 0, int32(0), int32(-1), []string{"label"}).Store(&rev, &root); err != nil {
-			t.Fatalf("tray menu: %v", err)
-		}
-		labels := root.labels()
-		missing := slices.DeleteFunc(slices.Clone(want), func(w string) bool { return slices.Contains(labels, w) })
-		if len(missing) == 0 {
-			return root
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("tray menu %q lacks %q", labels, missing)
-		}
-	}
 }

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godbus/dbus/v5"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/asktray/asktray/app/policy"
@@ -122,24 +121,8 @@ func busyDesktop(b *testing.B, historyOpen bool, load time.Duration) {
 // window and clicks its first row.
 func (d *desktop) openHistory(b testing.TB) {
 	reg := d.watcher.wait(b, 20*time.Second)
-	conn, err := dbus.Connect(envValue(d.env, "DBUS_SESSION_BUS_ADDRESS"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer conn.Close()
-	menu := conn.Object(reg.sender, "/StatusNotifierMenu")
-	var root menuNode
-	var rev uint32
-	if err := menu.Call("com.canonical.dbusmenu.GetLayout", 0, int32(0), int32(-1), []string{"label"}).Store(&rev, &root); err != nil {
-		b.Fatalf("tray menu: %v", err)
-	}
-	id, _, ok := root.find("History…")
-	if !ok {
-		b.Fatalf("no History… in %q", root.labels())
-	}
-	if call := menu.Call("com.canonical.dbusmenu.Event", 0, id, "clicked", dbus.MakeVariant(""), uint32(0)); call.Err != nil {
-		b.Fatalf("click History…: %v", call.Err)
-	}
+	menu := d.menuOf(b, reg.sender)
+	menu.click(b, menu.with(b, "History…"), "History…")
 	w := d.waitWindow(b, "Asktray history", 20*time.Second)
 	out := d.x(b, "xdotool", "getwindowgeometry", w)
 	pos := between(out, "Position: ", " ")

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/godbus/dbus/v5"
 )
 
 // TestConnectCheckSetup runs the real binary with Claude Code's hooks
@@ -27,20 +25,8 @@ func TestConnectCheckSetup(t *testing.T) {
 		t.Fatalf("config: %v\n%s", err, out)
 	}
 	reg := w.wait(t, 20*time.Second)
-	conn, err := dbus.Connect(envValue(d.env, "DBUS_SESSION_BUS_ADDRESS"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	menu := conn.Object(reg.sender, "/StatusNotifierMenu")
-	root := menuWith(t, conn, reg.sender, "Connect a client…")
-	id, _, ok := root.find("Connect a client…")
-	if !ok {
-		t.Fatalf("no Connect a client… in %q", root.labels())
-	}
-	if call := menu.Call("com.canonical.dbusmenu.Event", 0, id, "clicked", dbus.MakeVariant(""), uint32(0)); call.Err != nil {
-		t.Fatalf("click Connect a client…: %v", call.Err)
-	}
+	menu := d.menuOf(t, reg.sender)
+	menu.click(t, menu.with(t, "Connect a client…"), "Connect a client…")
 	win := d.waitWindow(t, "Connect a client", 20*time.Second)
 	d.x(t, "xdotool", "windowfocus", "--sync", win)
 	time.Sleep(700 * time.Millisecond) // let it lay out

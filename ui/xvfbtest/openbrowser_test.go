@@ -4,11 +4,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/godbus/dbus/v5"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -37,38 +37,21 @@ func TestOpenInBrowserKeepsTheKeyOffCommandLines(t *testing.T) {
 	}
 	d.waitWindow(t, "claude-code asks", 20*time.Second)
 
-	conn, err := dbus.Connect(envValue(d.env, "DBUS_SESSION_BUS_ADDRESS"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	menu := conn.Object(reg.sender, "/StatusNotifierMenu")
+	menu := d.menuOf(t, reg.sender)
 	entry := "claude-code: Delete the build directory?"
-	var id int32
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		var rev uint32
-		var root menuNode
-		if err := menu.Call("com.canonical.dbusmenu.GetLayout", 0, int32(0), int32(-1), []string{"label"}).Store(&rev, &root); err != nil {
-			t.Fatalf("tray menu: %v", err)
+	var web *menuNode
+	menu.until(t, "no Open in browser entry "+strconv.Quote(entry), func(root menuNode) bool {
+		_, sub, ok := root.find("Open in browser")
+		if ok {
+			_, _, ok = sub.find(entry)
+			web = sub
 		}
-		if _, web, ok := root.find("Open in browser"); ok {
-			if eid, _, ok := web.find(entry); ok {
-				id = eid
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no Open in browser entry %q in %q", entry, root.labels())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	if call := menu.Call("com.canonical.dbusmenu.Event", 0, id, "clicked", dbus.MakeVariant(""), uint32(0)); call.Err != nil {
-		t.Fatalf("click %q: %v", entry, call.Err)
-	}
+		return ok
+	})
+	menu.click(t, *web, entry)
 
 	var args []string
-	deadline = time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	for {
 		if b, err := os.ReadFile(argv); err == nil && strings.HasSuffix(string(b), "\n") {
 			args = strings.Fields(string(b))
