@@ -42,6 +42,7 @@ func TestSwayDialogKeyboardAndClick(t *testing.T) {
 	default:
 	}
 	if dir := os.Getenv("ASKTRAY_SCREENSHOTS"); dir != "" {
+		time.Sleep(time.Second) // let it paint the armed buttons
 		s.screenshot(t, filepath.Join(dir, "sway-dialog.png"))
 	}
 	s.press(t, keyEnter)
@@ -73,6 +74,7 @@ func TestSwayDialogKeyboardAndClick(t *testing.T) {
 // question, then a choice with a note, pop up under XWayland and take
 // sway's keyboard focus; the rest of each line goes to the dialog and none
 // of it becomes part of the answer (see TestTypingElsewhereNeverReachesTheAnswer).
+// ASKTRAY_SCREENSHOTS=DIR keeps a screenshot of the armed text question.
 func TestSwayTypingElsewhereNeverReachesTheAnswer(t *testing.T) {
 	need(t, "zenity")
 	d, s := newSwaySession(t, true, "resolution 1280x720")
@@ -94,6 +96,10 @@ func TestSwayTypingElsewhereNeverReachesTheAnswer(t *testing.T) {
 	s.waitFocus(t, "e2e-agent asks")
 	d.typedIntoDialog(t, typed)
 	d.waitArmed(t, 1)
+	if dir := os.Getenv("ASKTRAY_SCREENSHOTS"); dir != "" {
+		time.Sleep(time.Second) // let it paint
+		s.screenshot(t, filepath.Join(dir, "sway-typing.png"))
+	}
 	s.typeText(t, "ok")
 	s.press(t, keyEnter)
 	if got := testkit.WaitToolResult(t, res, 30*time.Second); got["answer"] != "mainok" {
@@ -146,12 +152,13 @@ func (s *swaySession) typeAway(line string) <-chan error {
 
 // TestSwayNoTrayHostTellsOnce: on sway without a bar (no tray host) the
 // real binary shows its status window by itself and one notification
-// naming swaybar's tray and waybar (issue 37 item 1).
-// ASKTRAY_SCREENSHOTS=DIR keeps a screenshot.
+// naming swaybar's tray and waybar (issue 37 item 1); the window is drawn,
+// not left a blank rectangle (item 4). ASKTRAY_SCREENSHOTS=DIR keeps a
+// screenshot.
 func TestSwayNoTrayHostTellsOnce(t *testing.T) {
 	d, s := newSwaySession(t, false, "resolution 1280x720")
 	d.start(t, d.bin, "--data-dir", d.dataDir, "--addr", "127.0.0.1:0")
-	s.waitView(t, "Asktray")
+	s.waitPainted(t, s.waitView(t, "Asktray"))
 	var told []string
 	for deadline := time.Now().Add(20 * time.Second); len(told) == 0; time.Sleep(50 * time.Millisecond) {
 		for _, n := range d.notes.notes() {
@@ -202,6 +209,7 @@ func TestSwayDialogFloatsAndFits(t *testing.T) {
 			}
 			t.Logf("output %v, dialog with its title bar %v (window %v)", v.output, v.frame(), v.content())
 			if dir := os.Getenv("ASKTRAY_SCREENSHOTS"); dir != "" {
+				time.Sleep(time.Second) // let it paint the armed buttons
 				s.screenshot(t, filepath.Join(dir, tc.shot))
 			}
 			s.press(t, keyEnter)

@@ -3,6 +3,8 @@ package xvfbtest
 import (
 	"encoding/json"
 	"fmt"
+	"image/color"
+	"image/png"
 	"os"
 	"os/exec"
 	"os/user"
@@ -247,6 +249,53 @@ func (s *swaySession) screenshot(t *testing.T, path string) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("grim: %v\n%s", err, out)
 	}
+}
+
+// waitPainted waits until the window v shows more than a blank rectangle:
+// at least 20 colours in its own area, as sway draws it (grim). A window
+// that stays blank (issue 37 item 4: the status window opened as a grey
+// rectangle on sway until its layout changed) fails the test.
+func (s *swaySession) waitPainted(t *testing.T, v swayView) {
+	t.Helper()
+	c := v.content()
+	shot := filepath.Join(t.TempDir(), "window.png")
+	colours := 0
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		cmd := exec.Command("grim", "-g", fmt.Sprintf("%d,%d %dx%d", c.X, c.Y, c.Width, c.Height), shot)
+		cmd.Env = s.env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("grim: %v\n%s", err, out)
+		}
+		if colours = countColours(t, shot); colours >= 20 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%q stayed blank for 20 s (%d colours at %v)", v.Name, colours, c)
+		}
+	}
+}
+
+// countColours counts the distinct colours of the PNG at path.
+func countColours(t *testing.T, path string) int {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[color.RGBA]bool{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, a := img.At(x, y).RGBA()
+			seen[color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8), uint8(a >> 8)}] = true
+		}
+	}
+	return len(seen)
 }
 
 // swayNode is the part of sway's layout tree (get_tree) the tests read.
