@@ -319,7 +319,7 @@ func TestBrowser_TypingNeverArms(t *testing.T) {
 	state, err := chromedp.Run(ctx, chromedp.Evaluate[[]any](`[window.enabledWhileTyping,
 		document.querySelector('button[value="yes"]').disabled, document.getElementById("hint").textContent]`))
 	must(t, err)
-	if b, _ := json.Marshal(state); string(b) != `[false,true,"Answer buttons unlock once you stop typing."]` {
+	if b, _ := json.Marshal(state); string(b) != `[false,true,"Answer buttons unlock once you stop typing; what you type until then is ignored."]` {
 		t.Fatalf("while typing [ever enabled, yes disabled, hint]: %s", b)
 	}
 	e.pending(id)

@@ -62,8 +62,28 @@
 	document.addEventListener("visibilitychange", function () {
 		if (document.visibilityState === "visible") { check(); } else { disarm(); }
 	});
+	// Nothing typed before arming becomes part of an answer (docs/arming.md):
+	// until the page is armed every key but Tab and the modifiers is dropped
+	// (characters in a field, Backspace, Space on a check box, arrows on a
+	// radio group or a drop-down), as are paste, drop and any other input, and
+	// a key held down from before arming types nothing when it repeats after.
+	var passes = { Tab: 1, Shift: 1, Control: 1, Alt: 1, Meta: 1, CapsLock: 1, AltGraph: 1 };
+	var heldBefore = {};
+	function unarmed() { return !armed && !sent; }
+	["paste", "drop", "beforeinput"].forEach(function (type) {
+		document.addEventListener(type, function (e) { if (unarmed()) { e.preventDefault(); } }, true);
+	});
+	document.addEventListener("keyup", function (e) { delete heldBefore[e.code]; }, true);
 	document.addEventListener("keydown", function (e) {
-		if (!armed && !sent) { wait("Answer buttons unlock once you stop typing."); }
+		if (!passes[e.key] && (unarmed() || (e.repeat && heldBefore[e.code]))) {
+			if (unarmed()) {
+				heldBefore[e.code] = true;
+				wait("Answer buttons unlock once you stop typing; what you type until then is ignored.");
+			}
+			e.preventDefault();
+			return;
+		}
+		if (unarmed()) { wait("Answer buttons unlock once you stop typing; what you type until then is ignored."); }
 		var t = e.target, tag = t && t.tagName, answerButton = tag === "BUTTON" && t.type === "submit";
 		if (e.key === "Enter") {
 			if (tag === "TEXTAREA" && !e.ctrlKey && !e.metaKey) { return; }
