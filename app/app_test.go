@@ -136,6 +136,14 @@ func TestRunInProcess(t *testing.T) {
 	if err := env.ApplySettings(settings.Settings{AwayMode: policy.AwayReject}); err != nil || env.Policy.AwayMode() != policy.AwayReject {
 		t.Fatalf("away_mode reject: %v, mode %s", err, env.Policy.AwayMode())
 	}
+	// away_schedule too, to the same policy: "every day" is away now.
+	if err := env.ApplySettings(settings.Settings{AwayMode: policy.AwayReject, AwaySchedule: "every day"}); err != nil ||
+		!env.Policy.Away() || env.Policy.AwaySchedule().Describe() != "every day all day" {
+		t.Fatalf("away_schedule every day: %v, away %v", err, env.Policy.Away())
+	}
+	if err := env.ApplySettings(settings.Settings{AwayMode: policy.AwayReject}); err != nil || env.Policy.Away() {
+		t.Fatalf("away_schedule removed: %v, away %v", err, env.Policy.Away())
+	}
 	if err := env.Policy.SetAway(true); err != nil {
 		t.Fatal(err)
 	}

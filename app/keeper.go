@@ -71,6 +71,7 @@ func (k *settingsKeeper) apply(s settings.Settings) error {
 	}
 	if k.policy != nil {
 		k.policy.SetAwayMode(s.AwayMode)
+		k.policy.SetAwaySchedule(s.Schedule())
 	}
 	k.retain(s.HistoryRetentionDays)
 	k.log.Info("settings applied", "default_timeout_seconds", s.DefaultTimeoutSeconds, "retention_days", s.HistoryRetentionDays)

@@ -160,6 +160,7 @@ func openCore(ctx context.Context, o Options, log *slog.Logger, askFlag question
 		return nil, err
 	}
 	c.policy.SetAwayMode(c.settings.AwayMode)
+	c.policy.SetAwaySchedule(c.settings.Schedule())
 	c.keeper = &settingsKeeper{dir: o.DataDir, store: c.store, log: log, ctx: ctx, cur: c.settings, policy: c.policy,
 		login: loginStarter(o), loginOn: c.settings.StartAtLogin, askFlag: askFlag, desktop: c.gui}
 	c.keeper.retain(c.settings.HistoryRetentionDays)

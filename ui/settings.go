@@ -42,6 +42,7 @@ type settingsWindow struct {
 	timeout, window, windows, armDelay, retention, port *widget.Entry
 	sound, startAtLogin, askUserQuestion                *widget.Check
 	awayMode                                            *widget.RadioGroup
+	awayWeekly                                          awaySchedule   // away_schedule
 	askIn                                               *widget.Select // ask_mode
 	tabs                                                *container.AppTabs
 	rules                                               rulesTab
@@ -66,6 +67,7 @@ func newSettingsWindow(a fyne.App, env app.Env, applied func(settings.Settings))
 	s.sound = widget.NewCheck("Play the desktop's message sound", nil)
 	s.awayMode = widget.NewRadioGroup([]string{awayHold, awayReject, awayHandback}, nil)
 	s.awayMode.Required = true
+	s.awayWeekly = newAwaySchedule()
 	var modes []string
 	for _, m := range askModes {
 		modes = append(modes, m.label)
@@ -115,6 +117,7 @@ func (s *settingsWindow) load(st settings.Settings) {
 	default:
 		s.awayMode.SetSelected(awayHold)
 	}
+	s.awayWeekly.load(st)
 	s.askIn.SetSelected(askModeLabel(st.AskMode))
 	s.startAtLogin.SetChecked(st.StartAtLogin)
 	s.showPort()
@@ -169,6 +172,9 @@ func (s *settingsWindow) parse() (settings.Settings, error) {
 		st.AwayMode = policy.AwayHandback
 	default:
 		st.AwayMode = ""
+	}
+	if err := s.awayWeekly.parse(&st); err != nil {
+		return st, err
 	}
 	st.AskMode = askModeValue(s.askIn.Selected)
 	if st.AskMode == "desktop" {

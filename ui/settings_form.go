@@ -100,6 +100,7 @@ func (s *settingsWindow) generalSections() []settingsSection {
 		{"Notifications and away", []settingsRow{
 			{"Notifications", s.sound, ""},
 			{"When away", s.awayMode, "Switch away in the tray menu or with 'asktray away on|off'. Away never allows anything."},
+			{labelAwayWeekly, s.awayWeekly.view(), awayWeeklyHint},
 		}},
 		{"History and start-up", []settingsRow{
 			{labelRetention, s.retention, "0 keeps everything; older finished questions are deleted daily."},

@@ -83,6 +83,7 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 		// made between newTray and followPolicy (asktray away on, as the app
 		// starts) would otherwise be missed.
 		t.away = env.Policy.Away()
+		t.followAwayEnd() // an end kept from the last run, or the weekly schedule
 	}
 	if !t.away {
 		dlg.Start()

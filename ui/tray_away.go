@@ -71,23 +71,27 @@ func (t *tray) setAwayUntil(until time.Time) {
 	t.policyChanged()
 }
 
-// followAwayEnd sets the timer that brings the tray back when away ends by
-// itself (nothing in the policy changes then, so no subscriber hears of
-// it), or stops it when away has no end. Runs on the Fyne goroutine.
+// followAwayEnd sets the timer that brings the tray up to date when away
+// ends or the weekly schedule begins by itself (nothing in the policy
+// changes then, so no subscriber hears of it: Policy.NextAwayChange), or
+// stops it when nothing is to change. Runs on the Fyne goroutine.
 func (t *tray) followAwayEnd() {
 	if t.awayTimer != nil {
 		t.awayTimer.Stop()
 		t.awayTimer = nil
 	}
-	until := t.awayUntil()
-	if until.IsZero() {
+	if t.env.Policy == nil {
+		return
+	}
+	next := t.env.Policy.NextAwayChange()
+	if next.IsZero() {
 		return
 	}
 	ends := t.awayEnds
 	if ends == nil {
 		ends = func() { t.gate.do(t.policyChanged) }
 	}
-	t.awayTimer = time.AfterFunc(time.Until(until)+50*time.Millisecond, ends)
+	t.awayTimer = time.AfterFunc(time.Until(next)+50*time.Millisecond, ends)
 }
 
 // awayItem is the do-not-disturb toggle. While away, new questions open no

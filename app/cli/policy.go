@@ -43,16 +43,24 @@ func cmdAway(ctx context.Context, args []string, stdio IO) error {
 }
 
 func describeAway(st control.AwayStatus) string {
+	var s string
 	switch {
 	case !st.Away:
-		return "Away: off. New questions open their dialogs."
+		s = "Away: off. New questions open their dialogs."
 	case st.Mode == policy.AwayReject:
-		return "Away: on. New questions are rejected automatically (auto_rejected, reason away); rules still apply."
+		s = "Away: on. New questions are rejected automatically (auto_rejected, reason away); rules still apply."
 	case st.Mode == policy.AwayHandback:
-		return "Away: on. New questions go back to the agent, to ask you in its own chat (needs_user_input); approvals and destructive confirmations wait silently; rules still apply."
+		s = "Away: on. New questions go back to the agent, to ask you in its own chat (needs_user_input); approvals and destructive confirmations wait silently; rules still apply."
 	default:
-		return "Away: on. New questions wait silently, with no dialog or notification; their deadlines still apply."
+		s = "Away: on. New questions wait silently, with no dialog or notification; their deadlines still apply."
 	}
+	if st.Away && !st.Until.IsZero() {
+		s += " Until " + st.Until.Local().Format("Mon 15:04") + "."
+	}
+	if st.Schedule != "" {
+		s += " Every week (Settings › Away every week): " + st.Schedule + "."
+	}
+	return s
 }
 
 // cmdRules runs 'asktray rules [--json]' and 'asktray rules rm ID'.

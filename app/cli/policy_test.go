@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/asktray/asktray/app/control"
 	"github.com/asktray/asktray/app/policy"
@@ -151,5 +152,10 @@ func TestDescribeAway(t *testing.T) {
 		if got := describeAway(control.AwayStatus{Away: true, Mode: mode}); !strings.Contains(got, want) {
 			t.Errorf("%s: %q lacks %q", mode, got, want)
 		}
+	}
+	until := time.Date(2026, 12, 11, 18, 30, 0, 0, time.Local)
+	got := describeAway(control.AwayStatus{Away: true, Until: until, Schedule: "Mon–Fri 18:00–24:00"})
+	if !strings.HasSuffix(got, " Until Fri 18:30. Every week (Settings › Away every week): Mon–Fri 18:00–24:00.") {
+		t.Errorf("away until and a schedule: %q", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"time"
 
 	"github.com/asktray/asktray/app/policy"
 )
@@ -15,6 +16,11 @@ import (
 type AwayStatus struct {
 	Away bool            `json:"away"`
 	Mode policy.AwayMode `json:"mode"`
+	// Until is when away ends by itself (policy.Policy.AwayUntil).
+	Until time.Time `json:"until,omitzero"`
+	// Schedule is the weekly away schedule as the app reads it
+	// (policy.Schedule.Describe); "" for none.
+	Schedule string `json:"schedule,omitempty"`
 }
 
 // AwayRequest is the body of a set-away call.
@@ -25,7 +31,8 @@ type AwayRequest struct {
 var errNoPolicy = errors.New("this app keeps no rules")
 
 func (s *Server) awayStatus() AwayStatus {
-	return AwayStatus{Away: s.Policy.Away(), Mode: s.Policy.AwayMode()}
+	return AwayStatus{Away: s.Policy.Away(), Mode: s.Policy.AwayMode(), Until: s.Policy.AwayUntil(),
+		Schedule: s.Policy.AwaySchedule().Describe()}
 }
 
 func (s *Server) getAway(w http.ResponseWriter, _ *http.Request) {

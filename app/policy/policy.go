@@ -27,6 +27,9 @@ type state struct {
 	// AwayUntil, with Away, is when away ends by itself; zero: when the
 	// person switches it off.
 	AwayUntil time.Time `json:"away_until,omitzero"`
+	// BackUntil is when the weekly schedule takes over again after the
+	// person switched away off during one of its stretches.
+	BackUntil time.Time `json:"back_until,omitzero"`
 	Rules     []Rule    `json:"rules"`
 }
 
@@ -41,6 +44,8 @@ type Policy struct {
 	mu       sync.RWMutex
 	away     bool
 	until    time.Time // with away: when it ends by itself; zero: never
+	back     time.Time // the schedule holds no sway before it (the person came back)
+	sched    Schedule  // the weekly away schedule, from the settings
 	mode     AwayMode
 	rules    []Rule
 	subs     map[int]func()
@@ -79,7 +84,7 @@ func Open(path string) (*Policy, error) {
 		seen[r.ID] = true
 		p.rules = append(p.rules, r)
 	}
-	p.away, p.until = st.Away, st.AwayUntil
+	p.away, p.until, p.back = st.Away, st.AwayUntil, st.BackUntil
 	return p, nil
 }
 
@@ -169,52 +174,6 @@ func (p *Policy) Remove(id string) error {
 	})
 }
 
-// Away reports whether the person is away now: away is on and its end,
-// if it has one, is still to come. It does not block.
-func (p *Policy) Away() bool {
-	p.mu.RLock()
-	defer p.mu.RUnlock()
-	return p.awayNow()
-}
-
-// awayNow is Away; the caller holds p.mu.
-func (p *Policy) awayNow() bool {
-	return p.away && (p.until.IsZero() || p.now().Before(p.until))
-}
-
-// AwayUntil returns when away ends by itself, or the zero time when it is
-// off or lasts until switched off. It does not block.
-func (p *Policy) AwayUntil() time.Time {
-	p.mu.RLock()
-	defer p.mu.RUnlock()
-	if !p.awayNow() {
-		return time.Time{}
-	}
-	return p.until
-}
-
-// SetAway turns away on (until switched off) or off and saves it. It
-// blocks for the file write.
-func (p *Policy) SetAway(on bool) error {
-	return p.change(func() error {
-		p.away, p.until = on, time.Time{}
-		return nil
-	})
-}
-
-// SetAwayUntil turns away on until t, when it ends by itself (whoever
-// reads Away then reads false; the tray comes back then), and saves it. A
-// t not in the future is an error naming it. It blocks for the file write.
-func (p *Policy) SetAwayUntil(t time.Time) error {
-	if !t.After(p.now()) {
-		return fmt.Errorf("away until %s: %w: the time has passed", t.Format("2006-01-02 15:04"), question.ErrInvalid)
-	}
-	return p.change(func() error {
-		p.away, p.until = true, t.UTC()
-		return nil
-	})
-}
-
 // AwayMode returns what happens to new questions while away. It does not block.
 func (p *Policy) AwayMode() AwayMode {
 	p.mu.RLock()
@@ -238,8 +197,8 @@ func (p *Policy) SetAwayMode(m AwayMode) {
 	}
 }
 
-// Subscribe registers fn to be called after the rules, away or the away mode
-// change, and returns a function that unregisters it. fn runs on the
+// Subscribe registers fn to be called after the rules, away, the away mode
+// or the weekly schedule change, and returns a function that unregisters it. fn runs on the
 // goroutine that made the change, never under the Policy's lock; it must not
 // block and may call the Policy's methods.
 func (p *Policy) Subscribe(fn func()) (cancel func()) {
@@ -278,12 +237,12 @@ func (p *Policy) change(fn func() error) error {
 	p.wmu.Lock()
 	defer p.wmu.Unlock()
 	p.mu.Lock()
-	oldRules, oldAway, oldUntil := slices.Clone(p.rules), p.away, p.until
+	oldRules, oldAway, oldUntil, oldBack := slices.Clone(p.rules), p.away, p.until, p.back
 	if err := fn(); err != nil {
 		p.mu.Unlock()
 		return err
 	}
-	st := state{Away: p.away, AwayUntil: p.until, Rules: make([]Rule, 0, len(p.rules))}
+	st := state{Away: p.away, AwayUntil: p.until, BackUntil: p.back, Rules: make([]Rule, 0, len(p.rules))}
 	for _, r := range p.rules {
 		if r.Scope != ScopeSession {
 			st.Rules = append(st.Rules, r)
@@ -292,7 +251,7 @@ func (p *Policy) change(fn func() error) error {
 	p.mu.Unlock()
 	if err := p.save(st); err != nil {
 		p.mu.Lock()
-		p.rules, p.away, p.until = oldRules, oldAway, oldUntil
+		p.rules, p.away, p.until, p.back = oldRules, oldAway, oldUntil, oldBack
 		p.mu.Unlock()
 		return fmt.Errorf("save policy: %w", err)
 	}

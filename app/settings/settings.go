@@ -70,6 +70,10 @@ type Settings struct {
 	// "handback" (handed back to the agent's own chat, status
 	// needs_user_input; approvals and destructive confirmations wait).
 	AwayMode policy.AwayMode `json:"away_mode,omitempty"`
+	// AwaySchedule is when the person is away every week, in their words
+	// ("weekdays after 18:00, weekends"; policy.ParseSchedule reads it),
+	// beside switching away on and off; "" for none.
+	AwaySchedule string `json:"away_schedule,omitempty"`
 	// StartAtLogin starts asktray in the tray when the person logs in
 	// (an XDG autostart entry on Linux and the BSDs; see autostart.go).
 	StartAtLogin bool `json:"start_at_login,omitempty"`
@@ -163,6 +167,9 @@ func (s Settings) Validate() error {
 	if s.AwayMode != "" && !s.AwayMode.Valid() {
 		return fmt.Errorf("away_mode: must be hold, reject or handback, got %q", s.AwayMode)
 	}
+	if _, err := policy.ParseSchedule(s.AwaySchedule); err != nil {
+		return fmt.Errorf("away_schedule: %w", err)
+	}
 	for i, w := range s.BlockingWindows {
 		if w.Match == "" || w.Seconds < 1 || w.Seconds > maxTimeout {
 			return fmt.Errorf("blocking_windows[%d]: needs a match and seconds between 1 and %d", i, maxTimeout)
@@ -188,6 +195,13 @@ func (s Settings) MCPAddr() string {
 		port = DefaultPort
 	}
 	return "127.0.0.1:" + strconv.Itoa(port)
+}
+
+// Schedule is away_schedule as read (none when it does not read, which
+// Validate refuses).
+func (s Settings) Schedule() policy.Schedule {
+	sched, _ := policy.ParseSchedule(s.AwaySchedule)
+	return sched
 }
 
 // AskUserQuestionOn reports whether Claude Code's own questions are asked in

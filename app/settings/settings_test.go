@@ -26,20 +26,22 @@ func TestLoadSaveValidate(t *testing.T) {
 	if s, err := Load(dir); err != nil || s.MCPPort != 0 || s.MCPAddr() != "127.0.0.1:7931" {
 		t.Fatalf("defaults: %+v %v", s, err)
 	}
-	want := Settings{MCPPort: 8123, AskMode: "auto", DefaultTimeoutSeconds: 600}
+	want := Settings{MCPPort: 8123, AskMode: "auto", DefaultTimeoutSeconds: 600, AwaySchedule: "weekdays after 18:00, weekends"}
 	if err := Save(dir, want); err != nil {
 		t.Fatal(err)
 	}
 	got, err := Load(dir)
-	if err != nil || got.MCPPort != 8123 || got.AskMode != "auto" || got.MCPAddr() != "127.0.0.1:8123" {
+	if err != nil || got.MCPPort != 8123 || got.AskMode != "auto" || got.MCPAddr() != "127.0.0.1:8123" ||
+		got.Schedule().Describe() != "Mon–Fri 18:00–24:00; Sat, Sun all day" {
 		t.Fatalf("loaded %+v %v", got, err)
 	}
 	if fi, _ := os.Stat(filepath.Join(dir, File)); fi.Mode().Perm() != 0o600 {
 		t.Fatalf("settings file mode %v", fi.Mode())
 	}
 	for s, wantErr := range map[*Settings]string{
-		{MCPPort: 80}:       "mcp_port: must be between 1024 and 65535",
-		{AskMode: "always"}: `ask_mode: must be one of desktop, client, auto, got "always"`,
+		{MCPPort: 80}:                   "mcp_port: must be between 1024 and 65535",
+		{AskMode: "always"}:             `ask_mode: must be one of desktop, client, auto, got "always"`,
+		{AwaySchedule: "weekdays at 6"}: `away_schedule: "weekdays at 6": invalid: "at 6" is not a time of day`,
 	} {
 		if err := s.Validate(); err == nil || !strings.Contains(err.Error(), wantErr) {
 			t.Errorf("%+v: %v, want %q", *s, err, wantErr)
