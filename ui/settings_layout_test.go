@@ -155,7 +155,7 @@ func TestSettingsWindow_LongRuleActionWraps(t *testing.T) {
 		t.Fatalf("%d rule rows", len(s.rules.rows))
 	}
 	row := s.rules.rows[0]
-	if !strings.HasSuffix(row.title.Text, action) || row.title.Truncation != fyne.TextTruncateOff || row.title.Wrapping != fyne.TextWrapWord {
+	if !strings.Contains(row.title.Text, strings.TrimPrefix(action, "permission_prompt:")) || row.title.Truncation != fyne.TextTruncateOff || row.title.Wrapping != fyne.TextWrapWord {
 		t.Fatalf("title %q (truncation %v, wrapping %v)", row.title.Text, row.title.Truncation, row.title.Wrapping)
 	}
 	oneLine := fyne.MeasureText(row.title.Text, theme.TextSize(), row.title.TextStyle)

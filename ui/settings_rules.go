@@ -96,14 +96,16 @@ func (s *settingsWindow) loadRules() {
 func (s *settingsWindow) ruleRow(r policy.Rule, now time.Time) *ruleRow {
 	row := &ruleRow{rule: r}
 	verb := map[policy.Decision]string{policy.Allow: "Allow", policy.Deny: "Deny", policy.Ask: "Always ask"}[r.Decision]
-	row.title = widget.NewLabelWithStyle(fmt.Sprintf("%s  ·  %s  ·  %s", verb, r.Client, r.Action),
+	// In words ("Allow  ·  approval requests “Deploy” from codex"); the
+	// action as the CLI writes it is in the facts line.
+	row.title = widget.NewLabelWithStyle(verb+"  ·  "+present.Visible(present.Unspan(r.Covers())),
 		fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	row.title.Wrapping = fyne.TextWrapWord // the action in full, however long
 	if r.Decision == policy.Deny {
 		row.title.Importance = widget.DangerImportance
 	}
 	// What it matches, flagged when it covers a whole tool that writes or
-	// runs things ("⚠ matches every Bash command"): Edit… narrows it,
+	// runs things ("⚠ every Bash command"): Edit… narrows it,
 	// Remove removes it.
 	row.matches = widget.NewLabel("Matches " + present.Visible(present.Unspan(r.MatchText())))
 	row.matches.Wrapping = fyne.TextWrapWord
@@ -135,7 +137,7 @@ func ruleFacts(r policy.Rule, now time.Time) string {
 	if r.HighRisk {
 		parts = append(parts, "high risk, confirmed")
 	}
-	parts = append(parts, "made "+r.Created.Local().Format(expiresLayout), "id "+r.ID)
+	parts = append(parts, "made "+r.Created.Local().Format(expiresLayout), "action "+r.Action, "id "+r.ID)
 	if r.Note != "" {
 		parts = append(parts, "note: "+r.Note)
 	}

@@ -197,7 +197,8 @@ func TestSettingsWindow_RulesTabAndAwayMode(t *testing.T) {
 		t.Fatalf("away mode shows %q", s.awayMode.Selected)
 	}
 	rows := s.rules.rows
-	if len(rows) != 1 || rows[0].title.Text != "Allow  ·  claude-code  ·  request_approval:Deploy to staging" ||
+	if len(rows) != 1 || rows[0].title.Text != "Allow  ·  approval requests “Deploy to staging” from claude-code" ||
+		!strings.Contains(rows[0].facts.Text, "action request_approval:Deploy to staging") ||
 		!strings.Contains(rows[0].facts.Text, "this session only (session 4f2a9c1e…)") ||
 		!strings.Contains(rows[0].facts.Text, "expires "+expires.Format(expiresLayout)) || !s.rules.empty.Hidden {
 		t.Fatalf("rows: %q / %q / empty hidden %v", rows[0].title.Text, rows[0].facts.Text, s.rules.empty.Hidden)
@@ -226,7 +227,7 @@ func TestSettingsWindow_RulesTabAndAwayMode(t *testing.T) {
 	}
 	// The rule for every Bash command is flagged; the edit narrows it to a
 	// command prefix in one project.
-	if m := s.rules.rows[0].matches; m.Text != "Matches ⚠ matches every Bash command" || m.Importance != widget.WarningImportance {
+	if m := s.rules.rows[0].matches; m.Text != "Matches ⚠ every Bash command" || m.Importance != widget.WarningImportance {
 		t.Fatalf("whole-tool rule shown as %q (%v)", m.Text, m.Importance)
 	}
 	s.rules.editDecision.SetSelected("allow")

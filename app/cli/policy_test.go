@@ -83,7 +83,7 @@ func TestCLI_RulesAndAway(t *testing.T) {
 	r = run(t, dir, "rules")
 	// The rule made before rules matched content is flagged for what it covers.
 	for _, want := range []string{"ID", "DECISION", "MATCHES", "allowbash", "denydeploy", "permission_prompt:Bash", "request_approval:Deploy*", "never", "no deploys from agents",
-		"⚠ matches every Bash command"} {
+		"⚠ every Bash command"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("rules output lacks %q:\n%s", want, r.stdout)
 		}

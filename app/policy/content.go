@@ -387,7 +387,7 @@ func (r Rule) MatchText() string {
 	default:
 		s = "every request"
 		if w := r.Wide(); w != "" {
-			s = "⚠ " + w
+			s = "⚠ " + strings.TrimPrefix(w, "matches ") // read after "Matches" and under MATCHES
 		}
 	}
 	if r.Cwd != "" {

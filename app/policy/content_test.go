@@ -288,7 +288,7 @@ func TestMatchText(t *testing.T) {
 	}{
 		{scoped, "commands starting `npm test` in /home/u/app"},
 		{contentRule("b", Allow, MatchCommand, "ls -la"), "command `ls -la`"},
-		{rule("c", "*", "permission_prompt:Bash", Allow), "⚠ matches every Bash command"},
+		{rule("c", "*", "permission_prompt:Bash", Allow), "⚠ every Bash command"},
 		{rule("c", "*", "ask_confirm", Allow), "every request"},
 		{details, "these details exactly"},
 	} {

@@ -41,7 +41,7 @@ func TestAlwaysPanel_ProposesTheNarrowestRule(t *testing.T) {
 	}
 	// Widening to every Bash command asks for the second confirmation.
 	p.match.SetSelected("every request")
-	if p.wideOK.Hidden || !strings.Contains(p.matchText.Text, "matches every Bash command") {
+	if p.wideOK.Hidden || !strings.Contains(p.matchText.Text, "⚠ every Bash command") {
 		t.Fatalf("wide: %q, confirmation hidden %v", p.matchText.Text, p.wideOK.Hidden)
 	}
 	e.clock.advance(question.DefaultArmDelay)
