@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,59 +12,19 @@ import (
 	"github.com/asktray/asktray/app/question/present"
 )
 
-// fakeProcs stands in for /proc as Codex 0.171.0 runs its hooks (its app
-// server, pid 500, and the terminal UI of the session, 600; app/hook's
-// TestCodexBind has the cases); the test may end a process while a hook
-// runs.
-type fakeProcs struct {
-	mu    sync.Mutex
-	procs map[int]hook.Proc
-}
-
-func (f *fakeProcs) PIDs() []int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	var out []int
-	for pid := range f.procs {
-		out = append(out, pid)
-	}
-	return out
-}
-
-func (f *fakeProcs) Read(pid int) (hook.Proc, bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	p, ok := f.procs[pid]
-	return hook.Proc{PID: pid, Argv: p.Argv, UID: -1}, ok
-}
-
-func (f *fakeProcs) Detail(p *hook.Proc) bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	full, ok := f.procs[p.PID]
-	if ok {
-		p.UID, p.Start, p.Cwd, p.Env = full.UID, full.Start, full.Cwd, full.Env
-	}
-	return ok
-}
-
-func (f *fakeProcs) end(pid int) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	delete(f.procs, pid)
-}
-
-// useFakeProcs replaces /proc with Codex's processes for the test. Tests
+// useFakeProcs replaces /proc with the processes of Codex 0.171.0 running
+// its hooks (its app server, pid 500, and the terminal UI of the session,
+// 600; app/hook's TestCodexBind has the cases) for the test. Tests
 // that call it are not parallel.
-func useFakeProcs(t *testing.T) *fakeProcs {
+func useFakeProcs(t *testing.T) *hook.ProcTable {
 	t.Helper()
 	const bin = "/home/ada/.codex/packages/app-server-daemon/releases/0.171.0-x86_64-unknown-linux-musl/bin/codex"
 	env := []string{"HOME=/home/ada"}
-	f := &fakeProcs{procs: map[int]hook.Proc{
+	f := hook.NewProcTable(map[int]hook.Proc{
 		500: {Argv: []string{bin, "app-server", "--listen", "unix://", "--managed-daemon"}, UID: 1000, Start: 10, Cwd: "/", Env: env},
 		600: {Argv: []string{"/usr/lib/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"},
 			UID: 1000, Start: 20, Cwd: "/tmp/realagents/work", Env: env}, // the recorded payloads' cwd
-	}}
+	})
 	hookProcs = f
 	t.Cleanup(func() { hookProcs = hook.SystemProcs })
 	return f
@@ -91,7 +50,7 @@ func TestHook_CodexTerminalClosedEndsTheQuestion(t *testing.T) {
 	if strings.Contains(q.Details, line) {
 		t.Fatalf("a watched terminal, and the details say Codex may not wait:\n%s", q.Details)
 	}
-	f.end(600)
+	f.End(600)
 	if r := wait(t, run); r.code != 0 || r.out != "" {
 		t.Fatalf("hook printed %+v", r)
 	}

@@ -1,49 +1,6 @@
 package hook
 
-import (
-	"sync"
-	"testing"
-)
-
-// fakeProcs stands in for /proc; the test may end a process while a
-// binding watches it.
-type fakeProcs struct {
-	mu    sync.Mutex
-	procs map[int]Proc
-}
-
-func (f *fakeProcs) PIDs() []int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	var out []int
-	for pid := range f.procs {
-		out = append(out, pid)
-	}
-	return out
-}
-
-func (f *fakeProcs) Read(pid int) (Proc, bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	p, ok := f.procs[pid]
-	return Proc{PID: pid, Argv: p.Argv, UID: -1}, ok
-}
-
-func (f *fakeProcs) Detail(p *Proc) bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	full, ok := f.procs[p.PID]
-	if ok {
-		p.UID, p.Start, p.Cwd, p.Env = full.UID, full.Start, full.Cwd, full.Env
-	}
-	return ok
-}
-
-func (f *fakeProcs) end(pid int) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	delete(f.procs, pid)
-}
+import "testing"
 
 // The processes of Codex 0.171.0 as seen in app/hook/realagents: the
 // daemon's copy of the binary under the Codex home, its pid-update helper,
@@ -111,7 +68,7 @@ func TestCodexBind(t *testing.T) {
 		if c.change != nil {
 			c.change(procs)
 		}
-		f := &fakeProcs{procs: procs}
+		f := NewProcTable(procs)
 		b := sp.Bind(p, c.parent, f)
 		if (b.Watch != nil) != (c.tui != 0) || b.Detached != c.detached {
 			t.Errorf("%s: watches %v, detached %v; want a watch of %d, detached %v", c.name, b.Watch != nil, b.Detached, c.tui, c.detached)
@@ -123,11 +80,11 @@ func TestCodexBind(t *testing.T) {
 		if !b.Watch() {
 			t.Errorf("%s: the watched terminal UI is not alive", c.name)
 		}
-		f.end(700)
+		f.End(700)
 		if !b.Watch() {
 			t.Errorf("%s: another process ending ended the watch", c.name)
 		}
-		f.end(c.tui)
+		f.End(c.tui)
 		if b.Watch() {
 			t.Errorf("%s: the watch outlives terminal UI %d", c.name, c.tui)
 		}
@@ -143,17 +100,15 @@ func TestCodexBind(t *testing.T) {
 // process started at another time (a reused pid) is gone.
 func TestCodexWatchTellsAReusedPID(t *testing.T) {
 	t.Parallel()
-	f := &fakeProcs{procs: codexProcs()}
+	f := NewProcTable(codexProcs())
 	sp, _ := Lookup(Codex)
 	b := sp.Bind(Payload{Agent: Codex, Event: PermissionRequest, Cwd: workDir}, 500, f)
 	if b.Watch == nil || !b.Watch() {
 		t.Fatal("no watch of the terminal UI")
 	}
-	f.mu.Lock()
-	p := f.procs[600]
+	p := codexProcs()[600]
 	p.Start = 21
-	f.procs[600] = p
-	f.mu.Unlock()
+	f.Put(600, p)
 	if b.Watch() {
 		t.Fatal("a reused pid counts as the terminal UI")
 	}
