@@ -32,12 +32,16 @@ type notifier struct {
 	// goroutine. Both are set before the first show.
 	webURL    func(id string) string
 	onBrowser func(id string)
+	// onRules, when set, is called on a D-Bus goroutine with the rules
+	// behind a clicked notification of rule decisions (ruledNote.rules).
+	onRules func(ruleIDs []string)
 
 	mu      sync.Mutex
 	conn    *dbus.Conn
 	dn      *busNotes // signals count only from the server that showed the notification
 	byNote  map[uint32]string
 	byQ     map[string]uint32
+	byRules map[uint32][]string // the rules behind a shown notification of rule decisions
 	warned  bool
 	backend string
 
@@ -52,7 +56,8 @@ type notifier struct {
 // newNotifier connects to the session bus when there is one. onOpen is
 // called, on a D-Bus goroutine, with the question id of a clicked notification.
 func newNotifier(log *slog.Logger, onOpen func(id string), sound bool) *notifier {
-	n := &notifier{log: log, onOpen: onOpen, byNote: map[uint32]string{}, byQ: map[string]uint32{}, backend: "beeep"}
+	n := &notifier{log: log, onOpen: onOpen, byNote: map[uint32]string{}, byQ: map[string]uint32{}, byRules: map[uint32][]string{},
+		backend: "beeep"}
 	n.sound.Store(sound)
 	beeep.AppName = "Asktray"
 	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
@@ -74,12 +79,15 @@ func newNotifier(log *slog.Logger, onOpen func(id string), sound bool) *notifier
 }
 
 // action runs onBrowser or onOpen for a click on notification nid, with
-// action key; busNotes calls it on its goroutine, for the server's signals only.
+// action key, or onRules for a click on a notification of rule decisions;
+// busNotes calls it on its goroutine, for the server's signals only.
 func (n *notifier) action(nid uint32, key string) {
 	n.mu.Lock()
-	id := n.byNote[nid]
+	id, rules := n.byNote[nid], n.byRules[nid]
 	n.mu.Unlock()
 	switch {
+	case len(rules) > 0 && n.onRules != nil:
+		n.onRules(rules)
 	case id == "":
 	case key == "browser" && n.onBrowser != nil:
 		n.onBrowser(id)
@@ -93,6 +101,7 @@ func (n *notifier) action(nid uint32, key string) {
 func (n *notifier) closed(nid uint32) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	delete(n.byRules, nid)
 	if id, ok := n.byNote[nid]; ok {
 		delete(n.byNote, nid)
 		delete(n.byQ, id)

@@ -198,7 +198,7 @@ func (t *tray) noTrayHost() {
 	t.toldNoHost = true
 	t.showStatus()
 	if t.note != nil {
-		t.note.queueRuled("Asktray has no tray icon here", noTrayHint(os.Getenv("XDG_CURRENT_DESKTOP")))
+		t.note.queueRuled("Asktray has no tray icon here", noTrayHint(os.Getenv("XDG_CURRENT_DESKTOP")), nil)
 	}
 }
 

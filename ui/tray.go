@@ -66,6 +66,7 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 		note.webURL = env.WebURL
 		note.onBrowser = func(id string) { t.gate.do(func() { t.openPageOf(id) }) }
 	}
+	note.onRules = func(ids []string) { t.gate.do(func() { t.showRuleStop(ids) }) }
 	note.start()
 	defer note.close() // joins the notifier's worker
 	if env.SetAlert != nil {
@@ -121,6 +122,7 @@ type tray struct {
 	history  *historyview.Window
 	connect  *connectWindow
 	settings *settingsWindow
+	ruleStop *ruleStop // nil until a notification of rule decisions is clicked
 
 	away    bool               // do not disturb, as last read from env.Policy
 	dialogs *askdialog.Manager // nil in tests that need no dialogs

@@ -19,6 +19,7 @@ const maxRecentRuled = 5
 type ruledNote struct {
 	title, body string
 	alert       bool
+	rules       []string // the rules that decided; a click offers to stop them
 }
 
 // ruled takes note of an approval a rule decided, so that no rule acts
@@ -67,10 +68,10 @@ func (t *tray) recentRuledItem() *fyne.MenuItem {
 	return it
 }
 
-// queueRuled queues a notification of a rule's decision. It never blocks
-// and any goroutine may call it.
-func (n *notifier) queueRuled(title, body string) {
-	n.enqueue(noteOp{ruled: &ruledNote{title: title, body: body}})
+// queueRuled queues a notification of decisions made by rules (their
+// ids). It never blocks and any goroutine may call it.
+func (n *notifier) queueRuled(title, body string, rules []string) {
+	n.enqueue(noteOp{ruled: &ruledNote{title: title, body: body, rules: rules}})
 }
 
 // queueAlert queues a warning the app raised (wrong passwords locked
@@ -81,8 +82,9 @@ func (n *notifier) queueAlert(title, body string) {
 }
 
 // showRuled shows a rule decision's notification: it says what happened
-// and asks nothing, so it has no actions. It blocks for at most a few
-// seconds (the D-Bus call's timeout).
+// and asks nothing; a click on one of rule decisions, or its "Stop a
+// rule…" action, opens the window that stops the rules behind it
+// (onRules). It blocks for at most a few seconds (the D-Bus call's timeout).
 func (n *notifier) showRuled(rn ruledNote) {
 	n.mu.Lock()
 	dn := n.dn
@@ -96,7 +98,15 @@ func (n *notifier) showRuled(rn ruledNote) {
 		note := notify.Notification{AppName: "Asktray", AppIcon: icon, Summary: rn.title, Body: rn.body,
 			ExpireTimeout: notify.ExpireTimeoutSetByNotificationServer}
 		note.AddHint(notify.HintUrgency(urgency))
-		_, err = dn.SendNotification(note)
+		if len(rn.rules) > 0 && n.onRules != nil {
+			note.Actions = []notify.Action{notify.NewDefaultAction(stopRuleAction), {Key: "rules", Label: stopRuleAction}}
+		}
+		var nid uint32
+		if nid, err = dn.SendNotification(note); err == nil && len(note.Actions) > 0 {
+			n.mu.Lock()
+			n.byRules[nid] = rn.rules
+			n.mu.Unlock()
+		}
 	} else {
 		err = beeep.Notify(rn.title, rn.body, "")
 	}

@@ -79,7 +79,7 @@ func TestTray_RuleDecisionsAreShown(t *testing.T) {
 			}
 		}
 	}
-	if want := []string{"By rule: rule " + rule.ID + " 1", "Notify rule " + rule.ID + "'s decisions", "", "Allowed: npm test -- --ci (rule " + rule.ID + ")"}; !slices.Equal(recent, want) {
+	if want := []string{"By rule: rule " + rule.ID + " 1", "Notify rule " + rule.ID + "'s decisions", stopRuleAction, "", "Allowed: npm test -- --ci (rule " + rule.ID + ")"}; !slices.Equal(recent, want) {
 		t.Fatalf("the day's decisions in the menu: %q, want %q", recent, want)
 	}
 }

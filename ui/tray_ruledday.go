@@ -45,7 +45,7 @@ func (t *tray) noteRuled(title, body string, allowed bool, ruleID string) {
 	if t.batch.until.IsZero() || !now.Before(t.batch.until) {
 		t.batch = ruledBatch{until: now.Add(ruledWindow), byRule: map[string]int{}}
 		if t.note != nil {
-			t.note.queueRuled(title, body)
+			t.note.queueRuled(title, body, []string{ruleID})
 		}
 		t.after(ruledWindow, t.flushRuled)
 		return
@@ -66,7 +66,8 @@ func (t *tray) flushRuled() {
 	if b.allowed+b.denied == 0 || t.note == nil {
 		return
 	}
-	t.note.queueRuled(ruledBatchTitle(b.allowed, b.denied), "By rule: "+byRuleLine(b.byRule)+". Tray menu: Rule decisions today.")
+	t.note.queueRuled(ruledBatchTitle(b.allowed, b.denied), "By rule: "+byRuleLine(b.byRule)+". Tray menu: Rule decisions today.",
+		slices.Sorted(maps.Keys(b.byRule)))
 }
 
 // ruledBatchTitle says a window's decisions: "12 allowed by your rules in
@@ -137,6 +138,8 @@ func (t *tray) dayItem() *fyne.MenuItem {
 	if len(d.byRule) > 0 {
 		sub.Items = append(sub.Items, fyne.NewMenuItem("By rule: "+byRuleLine(d.byRule), t.history.Show))
 		sub.Items = append(sub.Items, t.muteItems(d.byRule)...)
+		ids := slices.Sorted(maps.Keys(d.byRule))
+		sub.Items = append(sub.Items, fyne.NewMenuItem(stopRuleAction, func() { t.showRuleStop(ids) }))
 	}
 	if recent := t.recentRuledItem(); recent != nil {
 		sub.Items = append(sub.Items, fyne.NewMenuItemSeparator())
