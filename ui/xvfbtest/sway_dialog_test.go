@@ -142,11 +142,14 @@ func (d *desktop) answeredLine(t *testing.T, n int) string {
 	}
 }
 
-// typeAway starts typing line through sway, a key every 60 ms, into the
+// typeAway starts typing line through sway, a key every 80 ms, into the
 // window with sway's keyboard focus; the channel gets the typing's end.
+// The test's line takes about 8 s: under load the first dialog may take a
+// few seconds to open, and the typing must go on for more than the arming
+// delay after that.
 func (s *swaySession) typeAway(line string) <-chan error {
 	typed := make(chan error, 1)
-	go func() { typed <- s.input.typeText(line, 60*time.Millisecond) }()
+	go func() { typed <- s.input.typeText(line, 80*time.Millisecond) }()
 	return typed
 }
 
@@ -217,5 +220,49 @@ func TestSwayDialogFloatsAndFits(t *testing.T) {
 				t.Fatalf("client got %v", got)
 			}
 		})
+	}
+}
+
+// TestSwayDialogFitsTheOutputItOpensOn: two outputs side by side, the
+// second at scale 2 (640×360 logical pixels, 360 rows of XWayland's
+// 1920×720 screen) and focused, so sway opens the dialog there: a long
+// approval floats wholly inside that output (it was 656 px tall and went
+// off its top and bottom when only the screen's height counted), sway
+// draws it at twice its size there, and Enter denies it once armed.
+// ASKTRAY_SCREENSHOTS=DIR keeps a screenshot of that output.
+func TestSwayDialogFitsTheOutputItOpensOn(t *testing.T) {
+	d, s := newSwaySession(t, true, "resolution 1280x720")
+	s.msg(t, "create_output")
+	s.msg(t, "output HEADLESS-2 resolution 1280x720 position 1280 0 scale 2") // swaymsg splits commands at commas
+	s.msg(t, "focus output HEADLESS-2")
+	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(d.x(t, "xrandr", "--listmonitors"), "Monitors: 2"); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("XWayland did not show the second output within 20 s:\n%s", d.x(t, "xrandr", "--listmonitors"))
+		}
+	}
+	d.start(t, d.bin, "--data-dir", d.dataDir, "--addr", "127.0.0.1:0")
+	c := d.client(t, "e2e-agent")
+	res := testkit.CallToolAsync(c, "request_approval", map[string]any{
+		"action":  "Run the integration suite",
+		"details": "```sh\n" + strings.Repeat("make -C services/payments test-integration SHARD=$i\n", 40) + "```",
+		"risk":    "high",
+	})
+	s.waitFocus(t, "e2e-agent asks")
+	d.waitArmedLine(t, 1)
+	v := s.waitView(t, "e2e-agent asks")
+	if v.output != (swayRect{1280, 0, 640, 360}) || !v.floating {
+		t.Fatalf("the dialog opened on the output at %v, floating %v; want the focused one, 1280,0 640×360, floating", v.output, v.floating)
+	}
+	if !v.output.contains(v.frame()) {
+		t.Errorf("the dialog with its title bar (%v) does not fit the output it opened on (%v)", v.frame(), v.output)
+	}
+	t.Logf("output %v, dialog with its title bar %v (window %v)", v.output, v.frame(), v.content())
+	if dir := os.Getenv("ASKTRAY_SCREENSHOTS"); dir != "" {
+		time.Sleep(time.Second) // let it paint the armed buttons
+		s.screenshot(t, filepath.Join(dir, "sway-two-outputs.png"), "HEADLESS-2")
+	}
+	s.press(t, keyEnter)
+	if got := testkit.WaitToolResult(t, res, 30*time.Second); got["decision"] != "deny" || got["via"] != "dialog" {
+		t.Fatalf("client got %v", got)
 	}
 }

@@ -36,7 +36,7 @@ type swaySession struct {
 // (.ci/deps.sh installs them), and skips it elsewhere.
 func needSway(t *testing.T) {
 	t.Helper()
-	for _, tool := range []string{"sway", "swaymsg", "Xwayland", "grim", "xhost", "xdpyinfo", "xkbcomp"} {
+	for _, tool := range []string{"sway", "swaymsg", "Xwayland", "grim", "xhost", "xrandr", "xdpyinfo", "xkbcomp"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			if os.Getenv("CI") == "" {
 				t.Skipf("%s is missing (make deps installs it; CI runs this test)", tool)
@@ -241,10 +241,15 @@ func (s *swaySession) typeText(t *testing.T, text string) {
 	}
 }
 
-// screenshot saves the output as a PNG with grim (wlr-screencopy).
-func (s *swaySession) screenshot(t *testing.T, path string) {
+// screenshot saves the layout, or only the named output, as a PNG with
+// grim (wlr-screencopy).
+func (s *swaySession) screenshot(t *testing.T, path string, output ...string) {
 	t.Helper()
-	cmd := exec.Command("grim", path)
+	args := []string{path}
+	if len(output) > 0 {
+		args = []string{"-o", output[0], path}
+	}
+	cmd := exec.Command("grim", args...)
 	cmd.Env = s.env
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("grim: %v\n%s", err, out)

@@ -7,15 +7,40 @@ package screen
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dlfcn.h>
 #include <X11/Xlib.h>
 #include <X11/Xatom.h>
+#include <X11/extensions/Xrandr.h>
 
 typedef struct {
 	unsigned char *xsettings; unsigned long xsettingsLen;
 	char *resources;
-	int widthPx, heightPx, widthMM, workHeightPx;
+	int widthPx, heightPx, widthMM, workHeightPx, monitorHeightPx;
 	int ok;
 } screenInfo;
+
+// smallestMonitor returns the height of the shortest of the screen's
+// monitors (RandR 1.5 GetMonitors: one per output, in the screen's
+// pixels), or 0. libXrandr is opened at run time, as GLFW opens it, so the
+// binary does not depend on it; it stays loaded (once used on a display it
+// has hooks that XCloseDisplay calls).
+static int smallestMonitor(Display *d, Window root) {
+	static void *lib;
+	if (!lib) lib = dlopen("libXrandr.so.2", RTLD_LAZY | RTLD_LOCAL);
+	if (!lib) return 0;
+	XRRMonitorInfo *(*get)(Display *, Window, Bool, int *) = (XRRMonitorInfo *(*)(Display *, Window, Bool, int *))dlsym(lib, "XRRGetMonitors");
+	void (*freeMonitors)(XRRMonitorInfo *) = (void (*)(XRRMonitorInfo *))dlsym(lib, "XRRFreeMonitors");
+	int h = 0, n = 0, major = 0, minor = 0;
+	Bool (*version)(Display *, int *, int *) = (Bool (*)(Display *, int *, int *))dlsym(lib, "XRRQueryVersion");
+	if (get && freeMonitors && version && version(d, &major, &minor) && (major > 1 || (major == 1 && minor >= 5))) {
+		XRRMonitorInfo *m = get(d, root, True, &n);
+		for (int i = 0; m && i < n; i++) {
+			if (m[i].height > 0 && (h == 0 || m[i].height < h)) h = m[i].height;
+		}
+		if (m) freeMonitors(m);
+	}
+	return h;
+}
 
 // readProperty returns win's property prop of any type, or NULL.
 static unsigned char *readProperty(Display *d, Window win, Atom prop, unsigned long *n, int *format) {
@@ -27,8 +52,8 @@ static unsigned char *readProperty(Display *d, Window win, Atom prop, unsigned l
 	return data;
 }
 
-// readScreen reads screen 0's XSETTINGS, the root's resources, its size
-// and its work area, on a connection of its own.
+// readScreen reads screen 0's XSETTINGS, the root's resources, its size,
+// its work area and its smallest monitor, on a connection of its own.
 static screenInfo readScreen(void) {
 	screenInfo in; memset(&in, 0, sizeof in);
 	Display *d = XOpenDisplay(NULL);
@@ -57,6 +82,7 @@ static screenInfo readScreen(void) {
 		in.workHeightPx = (int)((unsigned long *)wa)[desk*4+3];
 	}
 	if (wa) XFree(wa);
+	in.monitorHeightPx = smallestMonitor(d, root);
 	XCloseDisplay(d);
 	return in;
 }
@@ -73,7 +99,8 @@ func Read() Info {
 	if in.ok == 0 {
 		return Info{}
 	}
-	out := Info{WidthPx: int(in.widthPx), HeightPx: int(in.heightPx), WidthMM: int(in.widthMM), WorkHeightPx: int(in.workHeightPx)}
+	out := Info{WidthPx: int(in.widthPx), HeightPx: int(in.heightPx), WidthMM: int(in.widthMM), WorkHeightPx: int(in.workHeightPx),
+		MonitorHeightPx: int(in.monitorHeightPx)}
 	if in.xsettings != nil {
 		out.XSettings = C.GoBytes(unsafe.Pointer(in.xsettings), C.int(in.xsettingsLen))
 		C.free(unsafe.Pointer(in.xsettings))

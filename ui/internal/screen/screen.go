@@ -29,6 +29,11 @@ type Info struct {
 	// The screen's size in pixels and millimetres, and the work area's
 	// height in pixels (0 when no window manager publishes one).
 	WidthPx, HeightPx, WidthMM, WorkHeightPx int
+	// MonitorHeightPx is the height of the screen's shortest monitor, in
+	// the screen's pixels (RandR's monitors; 0 when unknown). With two
+	// monitors the screen spans both, and under a Wayland compositor a
+	// monitor at scale 2 is half its pixels high on XWayland's screen.
+	MonitorHeightPx int
 }
 
 // Env is the environment, for tests.
@@ -218,13 +223,17 @@ const titleBar = 32
 
 // Room returns the tallest a window may be, in Fyne units at scale, so
 // that it and its frame fit the work area (else the screen) when it is
-// centred there; 0 when neither is known. A centred window is moved down
-// by its title bar as the window manager frames it, so the title bar's
-// height is kept twice: once for itself and once for that shift.
+// centred there, and fit the shortest monitor, whichever monitor the
+// window manager opens it on; 0 when nothing is known. A centred window is
+// moved down by its title bar as the window manager frames it, so the
+// title bar's height is kept twice: once for itself and once for that
+// shift.
 func Room(in Info, scale float32) float32 {
-	h := in.WorkHeightPx
-	if h <= 0 || (in.HeightPx > 0 && in.HeightPx < h) {
-		h = in.HeightPx
+	h := 0
+	for _, v := range []int{in.WorkHeightPx, in.HeightPx, in.MonitorHeightPx} {
+		if v > 0 && (h == 0 || v < h) {
+			h = v
+		}
 	}
 	if h <= 0 || scale <= 0 {
 		return 0

@@ -83,6 +83,15 @@ func TestRoomAndScale(t *testing.T) {
 	if got := Room(Info{HeightPx: 1080, WorkHeightPx: 1032}, 1); got != 968 {
 		t.Errorf("room with a work area %v", got)
 	}
+	// Two monitors side by side, the second at scale 2 on a Wayland
+	// compositor: XWayland's screen is 1920×720, the second monitor 360
+	// high; the window fits it wherever it opens.
+	if got := Room(Info{HeightPx: 720, MonitorHeightPx: 360}, 1); got != 296 {
+		t.Errorf("room on the shorter monitor %v", got)
+	}
+	if got := Room(Info{MonitorHeightPx: 1080}, 1); got != 1016 {
+		t.Errorf("room from the monitor alone %v", got)
+	}
 	if got := Room(Info{}, 1); got != 0 {
 		t.Errorf("room of nothing %v", got)
 	}
