@@ -36,6 +36,7 @@ var frozenPayloads = map[hook.Agent]string{
 	hook.Droid:      `{"session_id":"s-dr","transcript_path":"/t","cwd":"/w","permission_mode":"off","hook_event_name":"PreToolUse","tool_name":"Execute","tool_input":{"command":"rm -rf /tmp/never","riskLevel":"high","riskLevelReason":"r"}}`,
 	hook.QwenCode:   `{"session_id":"s-qw","cwd":"/w","hook_event_name":"PermissionRequest","permission_mode":"default","prompt_id":"s-qw########1","tool_name":"run_shell_command","tool_input":{"command":"touch /tmp/never","description":"d"}}`,
 	hook.GeminiCLI:  `{"session_id":"s-gm","cwd":"/w","hook_event_name":"BeforeTool","timestamp":"2026-12-05T03:33:59.441Z","tool_name":"run_shell_command","tool_input":{"command":"rm -rf /tmp/never"}}`,
+	hook.Cline:      `{"clineVersion":"","hookName":"tool_call","taskId":"conv_1","sessionContext":{"rootSessionId":"s-cl"},"workspaceRoots":["/w"],"workspaceInfo":{"rootPath":"/w"},"iteration":1,"tool_call":{"id":"call_1","name":"run_commands","input":{"commands":["rm -rf /tmp/never"]}}}`,
 }
 
 // geminiYolo is Gemini CLI's BeforeTool in yolo mode (named in the payload

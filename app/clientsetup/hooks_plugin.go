@@ -13,6 +13,9 @@ import (
 // (hook.Settings.Plugin: opencode) gets asktray's own plugin file, whose
 // source runs 'asktray hook AGENT'. The file is asktray's alone: a rerun
 // writes it again only when its bytes would change, and --remove deletes it.
+// Where the file's name is the agent's (Plugin.Shared: Cline's
+// hooks/PreToolUse), a file there that asktray did not write is left as it
+// is.
 
 // pluginSource is the plugin file for h.
 func (h Hooks) pluginSource() []byte { return h.spec.Settings.Plugin.Source(h.entries[0]) }
@@ -44,6 +47,10 @@ func (h Hooks) applyPlugin(out io.Writer, remove bool) error {
 	case exists && bytes.Equal(old, want):
 		fmt.Fprintf(out, "%s already is this asktray plugin; nothing to change.\n", path)
 		return nil
+	case exists && h.spec.Settings.Plugin.Shared != "":
+		if _, _, ok := h.spec.Settings.Plugin.Read(old); !ok {
+			return fmt.Errorf("%s: %s; asktray left it untouched", path, h.spec.Settings.Plugin.Shared)
+		}
 	}
 	backup, err := prepare(path, old, exists)
 	if err != nil {

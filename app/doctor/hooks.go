@@ -125,7 +125,9 @@ func handlerLines(env Env, h clientsetup.Hooks, f clientsetup.FoundHook, fix str
 		out = append(out, Line{Status: Problem, Key: f.Key + "." + st.PowerShellKey,
 			Text: fmt.Sprintf("is %q, not what asktray writes (%q); %s runs it on Windows: %s", ps, clientsetup.PowerShellCommand(*e), h.Title, fix)})
 	}
-	if f.Timeout > 0 && time.Duration(f.Timeout)*time.Second < env.Deadline+hook.Margin {
+	// An agent that bounds its hooks itself (Cline: 120 s) gets that bound,
+	// and its tray questions end before it, whatever the deadline.
+	if sp, _ := hook.Lookup(h.Agent); sp.HookLimit == 0 && f.Timeout > 0 && time.Duration(f.Timeout)*time.Second < env.Deadline+hook.Margin {
 		out = append(out, Line{Status: Problem, Key: f.Key + "." + st.TimeoutKey,
 			Text: fmt.Sprintf("is %d s, shorter than your question deadline (%d s) plus %d s, so the agent cuts the hook off: %s",
 				f.Timeout, int(env.Deadline.Seconds()), int(hook.Margin.Seconds()), fix)})

@@ -84,6 +84,20 @@ type Spec struct {
 	// hands the hook) into the snake_case shape Parse reads; a payload
 	// already in that shape (the doctor's test) passes unchanged.
 	Unwrap func(data []byte) ([]byte, error)
+	// HookLimit, when not 0, is how long in seconds the agent waits for a
+	// hook before it goes on without it, a limit it lets no one set (Cline:
+	// 120 s, after which it runs the call under its own setting). Each entry
+	// passes it as --timeout, so the hook gives up (hook.Margin) before.
+	HookLimit int
+	// RunsUndecided says the agent runs a call its hook left undecided
+	// without asking anyone, in its default setting (Cline's auto-approve),
+	// and has no answer that opens its own prompt: a call the tray asked
+	// about and got no answer for (timed out, held while away) is stopped
+	// rather than run; a dismissal still leaves it to the agent.
+	RunsUndecided bool
+	// Preface, when not "", is what the tray's dialog says first of the
+	// agent's PreToolUse questions: what the person's answer does there.
+	Preface string
 }
 
 // Event is one hook Asktray installs for an agent.
@@ -110,6 +124,10 @@ const (
 	// DecisionOnly is {"decision": "allow"|"deny"|"ask", "reason": …,
 	// "systemMessage": …} (Gemini CLI's BeforeTool).
 	DecisionOnly
+	// CancelOnly is {"cancel": true, "errorMessage": …} for a deny, which
+	// stops the agent's whole task, and nothing for an allow (Cline's
+	// PreToolUse, which has no allow).
+	CancelOnly
 )
 
 // Settings says where an agent keeps its hooks and how an entry looks.
@@ -156,6 +174,11 @@ type Plugin struct {
 	// Read finds the command and timeout in a plugin file Source wrote;
 	// ok is false when it holds none.
 	Read func(src []byte) (args []string, timeout int, ok bool)
+	// Shared, when not "", says the file's name is the agent's own, not
+	// asktray's (Cline's hooks/PreToolUse): a file of that name asktray did
+	// not write is the person's, and set-up leaves it as it is and says
+	// Shared, what the person can do with it.
+	Shared string
 }
 
 // Binding is what bounds an agent's permission request besides its hook's

@@ -105,6 +105,9 @@ func Format(p Payload, r Reply) []byte {
 	if sp.Answer == DecisionOnly && p.Event == PreToolUse {
 		return formatDecision(r)
 	}
+	if sp.Answer == CancelOnly {
+		return formatCancel(p, r)
+	}
 	if r.Behavior != Allow && r.Behavior != Deny {
 		return nil
 	}
@@ -177,6 +180,24 @@ func formatDecision(r Reply) []byte {
 		return encode(out{Decision: AskAgent, SystemMessage: r.Message})
 	}
 	return nil
+}
+
+// formatCancel is Cline's PreToolUse answer (Cline 3.0.65, observed): a
+// deny is {"cancel": true, "errorMessage": MESSAGE}, which stops Cline's
+// whole task before the call runs (the model never reads the message); an
+// allow, or no decision, prints nothing and Cline's own setting decides.
+func formatCancel(p Payload, r Reply) []byte {
+	if p.Event != PreToolUse || r.Behavior != Deny {
+		return nil
+	}
+	msg := r.Message
+	if msg == "" {
+		msg = "Denied in Asktray"
+	}
+	return encode(struct {
+		Cancel       bool   `json:"cancel"`
+		ErrorMessage string `json:"errorMessage"`
+	}{true, msg})
 }
 
 // StepAside is what the hook prints when it got no answer from the app (none

@@ -17,6 +17,7 @@ package hook
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -155,10 +156,15 @@ func InstalledTimeout() int {
 // executable and dataDir the data dir to pass ("" for the default). The
 // command line holds nothing but these (no deadline), so it stays the same
 // when settings change. An agent some of whose payloads name no event
-// (Spec.PassesEvent: Copilot CLI) gets --event in each entry.
+// (Spec.PassesEvent: Copilot CLI) gets --event in each entry, and one that
+// bounds its hooks' run itself (Spec.HookLimit: Cline) that limit as
+// --timeout and as the entry's timeout.
 func Entries(a Agent, exe, dataDir string) []Entry {
 	t := InstalledTimeout()
 	sp, _ := Lookup(a)
+	if sp.HookLimit > 0 {
+		t = sp.HookLimit
+	}
 	if sp.Settings.TimeoutMS {
 		t *= 1000
 	}
@@ -167,6 +173,9 @@ func Entries(a Agent, exe, dataDir string) []Entry {
 		args := []string{exe, "hook", string(a)}
 		if sp.PassesEvent {
 			args = append(args, "--event", ev)
+		}
+		if sp.HookLimit > 0 {
+			args = append(args, "--timeout", strconv.Itoa(sp.HookLimit))
 		}
 		if dataDir != "" {
 			args = append(args, "--data-dir", dataDir)

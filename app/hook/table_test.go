@@ -58,7 +58,7 @@ func TestEveryAgentIsComplete(t *testing.T) {
 }
 
 // agentConst matches the agent names this package declares.
-var agentConst = regexp.MustCompile(`\bhook\.(ClaudeCode|Codex|CopilotCLI|Opencode|GeminiCLI|Kilo|QwenCode|Droid)\b`)
+var agentConst = regexp.MustCompile(`\bhook\.(ClaudeCode|Codex|CopilotCLI|Opencode|GeminiCLI|Kilo|QwenCode|Droid|Cline)\b`)
 
 // TestNoAgentSwitchOutsideTheTable: no code outside app/hook names an
 // agent, so a new agent needs no switch elsewhere (tests may name them).
@@ -66,7 +66,7 @@ func TestNoAgentSwitchOutsideTheTable(t *testing.T) {
 	t.Parallel()
 	for _, a := range Agents() {
 		// Every agent constant is one the pattern knows.
-		name := map[Agent]string{ClaudeCode: "ClaudeCode", Codex: "Codex", CopilotCLI: "CopilotCLI", Opencode: "Opencode", GeminiCLI: "GeminiCLI", Kilo: "Kilo", QwenCode: "QwenCode", Droid: "Droid"}[a]
+		name := map[Agent]string{ClaudeCode: "ClaudeCode", Codex: "Codex", CopilotCLI: "CopilotCLI", Opencode: "Opencode", GeminiCLI: "GeminiCLI", Kilo: "Kilo", QwenCode: "QwenCode", Droid: "Droid", Cline: "Cline"}[a]
 		if name == "" {
 			t.Errorf("agent %s: add its constant to agentConst", a)
 		}

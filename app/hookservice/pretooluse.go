@@ -60,7 +60,7 @@ func (h *Service) preToolUse(ctx context.Context, req hook.Request, registered f
 	if !ruling.Matched || ruling.Rule.Decision == policy.Ask {
 		if ruling.Hold == policy.Held || h.openCount(req.Agent, req.SessionID) >= question.ClampMaxPending(h.settings().MaxPending) {
 			h.notePreAsked(req)
-			return undecided(sp)
+			return undecided(sp, question.Result{})
 		}
 	}
 	// A rule's decision goes through the Broker too (AskGated), so the
@@ -73,22 +73,36 @@ func (h *Service) preToolUse(ctx context.Context, req hook.Request, registered f
 	}
 	if rep.Behavior == "" {
 		h.notePreAsked(req)
-		rep.Behavior = undecided(sp).Behavior
+		u := undecided(sp, res)
+		rep.Behavior, rep.Message = u.Behavior, u.Message
 	}
 	return rep
 }
 
 // undecided is the reply to a call the tray took up and the person did not
-// decide (dismissed, timed out, held while away): no decision, so the
-// agent's own mode decides; but an agent whose hook's allow is final in
-// some mode (Spec.Approves: Gemini CLI's yolo) would then run it unasked,
-// so it is sent to the agent's own prompt.
-func undecided(sp hook.Spec) hook.Reply {
-	if sp.Approves != nil {
+// decide (res: dismissed, timed out; the zero Result when it was held while
+// away or past the session's bound): no decision, so the agent's own mode
+// decides; but an agent whose hook's allow is final in some mode
+// (Spec.Approves: Gemini CLI's yolo) would then run it unasked, so it is
+// sent to the agent's own prompt, and an agent that would run it unasked
+// and has no such answer (Spec.RunsUndecided: Cline) gets a deny, which
+// stops it, unless the person dismissed the question.
+func undecided(sp hook.Spec, res question.Result) hook.Reply {
+	switch {
+	case sp.RunsUndecided && res.Outcome == question.Cancelled && res.DecidedBy == question.ByHuman:
+		return hook.Reply{} // dismissed: left to the agent, as the dialog says
+	case sp.RunsUndecided:
+		return hook.Reply{Behavior: hook.Deny, Message: unansweredNote}
+	case sp.Approves != nil:
 		return hook.Reply{Behavior: hook.AskAgent}
 	}
 	return hook.Reply{}
 }
+
+// unansweredNote is the deny's message for a call the tray asked about and
+// got no answer for, sent to an agent that would otherwise run it unasked
+// (Spec.RunsUndecided).
+const unansweredNote = "Asktray: no answer in the tray, so the call was stopped"
 
 // notFinal answers a call the tray would ask about (graded high risk, or
 // an ask rule matched) whose agent would ask the person again after the

@@ -216,6 +216,8 @@ func asksToo(req hook.Request) string {
 		// Asked only where its allow is final (Gemini CLI's yolo mode).
 		return "_" + hook.Title(req.Agent) + " runs in " + req.PermissionMode + " mode and waits for this answer: " +
 			"Allow runs the call, Deny stops it; a dismissal hands it to " + hook.Title(req.Agent) + "'s own prompt._\n\n"
+	case spec(req.Agent).Preface != "" && req.Event == hook.PreToolUse:
+		return "_" + spec(req.Agent).Preface + "_\n\n"
 	case spec(req.Agent).GatesToolUse && req.Event == hook.PreToolUse:
 		return "" // the agent waits for PreToolUse before it asks anything
 	case spec(req.Agent).AsksToo:
