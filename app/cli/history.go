@@ -40,6 +40,9 @@ func historyVerdict(it control.Item) string {
 	if r := it.Result; r != nil && r.RuleID != "" && (v == question.VerdictRuleAllowed || v == question.VerdictRuleDenied) {
 		s += " (" + safe(r.RuleID) + ")"
 	}
+	if why := present.WithdrawnWhy(it.Result); why != "" {
+		s += " (" + why + ")"
+	}
 	if _, short := present.Afterwards(it.Result); short != "" {
 		s += "; " + short // the decision did not count
 	}

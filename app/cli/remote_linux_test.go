@@ -6,10 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/asktray/asktray/app/control"
+	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/app/remote"
 	"github.com/asktray/asktray/internal/testkit"
 )
@@ -72,6 +74,8 @@ func TestCLI_RemoteOverSSH(t *testing.T) {
 		t.Fatalf("history --host . lists the host's question: %s", r.stdout)
 	}
 
+	hostDrops(t, dir, hookBin, u, sshd.Host)
+
 	if r := run(t, dir, "remote", "rm", sshd.Host); r.code != 0 || !strings.Contains(r.stdout, "Removed") {
 		t.Fatalf("remote rm: %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
@@ -88,6 +92,56 @@ func TestCLI_RemoteOverSSH(t *testing.T) {
 	if out.String() != "" || time.Since(start) > 5*time.Second {
 		t.Fatalf("after rm the hook printed %q after %v", out.String(), time.Since(start))
 	}
+}
+
+// hostDrops: the host's SSH connection dropped mid-question (its ssh
+// killed) ends the question withdrawn because the host disconnected, as
+// 'asktray history' says; the app connects the host again.
+func hostDrops(t *testing.T, dir, hookBin string, u testkit.User, host string) {
+	t.Helper()
+	_, done := hookAs(t, hookBin, u)
+	var id string
+	waitRemote(t, dir, func([]remote.State) bool {
+		var qs []control.PendingQuestion
+		r := run(t, dir, "pending", "--json")
+		if json.Unmarshal([]byte(r.stdout), &qs) != nil || len(qs) != 1 {
+			return false
+		}
+		id = qs[0].ID
+		return true
+	})
+	var pid int
+	waitRemote(t, dir, func(s []remote.State) bool {
+		if len(s) == 1 && s[0].State == remote.Connected {
+			pid = s[0].PID
+		}
+		return pid > 0
+	})
+	if err := syscall.Kill(-pid, syscall.SIGKILL); err != nil { // ssh under ASKTRAY_SSH_COMMAND's shell: the group
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the hook did not end after the connection dropped")
+	}
+	var it control.Item
+	waitRemote(t, dir, func([]remote.State) bool {
+		r := run(t, dir, "history", "--host", host, "--json")
+		var items []control.Item
+		if json.Unmarshal([]byte(r.stdout), &items) != nil || len(items) == 0 || items[0].Question.ID != id || items[0].Result == nil {
+			return false
+		}
+		it = items[0]
+		return true
+	})
+	if it.Result.Outcome != question.Withdrawn || it.Result.Reason != question.ReasonHostDisconnected {
+		t.Fatalf("the question ended %+v, want withdrawn because the host disconnected", it.Result)
+	}
+	if r := run(t, dir, "history", "--host", host); !strings.Contains(r.stdout, "Withdrawn (host disconnected)") {
+		t.Fatalf("'asktray history' does not say the host disconnected:\n%s", r.stdout)
+	}
+	waitRemote(t, dir, func(s []remote.State) bool { return len(s) == 1 && s[0].State == remote.Connected && s[0].PID != pid })
 }
 
 // waitRemote polls 'asktray remote list --json' until cond holds.

@@ -3,6 +3,7 @@ package hook
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"time"
 )
 
@@ -23,6 +24,12 @@ const (
 	Heartbeat     = 5 * time.Second
 	RemoteSilence = 3 * Heartbeat
 )
+
+// ErrHostDisconnected is the cause (context.Cause) of a hook request's
+// context when the request came from a remote host whose SSH connection
+// ended while it waited: the question it asked ends withdrawn with reason
+// question.ReasonHostDisconnected, not as an agent that went away.
+var ErrHostDisconnected = errors.New("the remote host disconnected")
 
 // Ack is the first line of the app's reply on the acknowledged hook route
 // (control's POST /v2/hook): the request is registered (a permission

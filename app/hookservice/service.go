@@ -294,7 +294,10 @@ func (h *Service) askAndWait(ctx context.Context, q question.Question, ruling po
 		return res, asked.ID, true
 	}
 	why := question.ReasonTimeout
-	if ctx.Err() != nil {
+	switch {
+	case errors.Is(context.Cause(ctx), hook.ErrHostDisconnected):
+		why = question.ReasonHostDisconnected
+	case ctx.Err() != nil:
 		why = "" // the hook went away: the agent timed it out, or exited
 	}
 	if werr := h.Broker.WithdrawBecause(asked.ID, why); werr != nil && errors.Is(werr, question.ErrNotPending) && ctx.Err() == nil {

@@ -220,6 +220,10 @@ const (
 	// said of an allowed question afterwards when that check blocked the
 	// call all the same.
 	ReasonAgentBlocked Reason = "agent_blocked"
+	// ReasonHostDisconnected withdraws a question of a remote host whose
+	// SSH connection to the desktop ended while it was pending (its hook
+	// there stepped aside, so its agent asks in its own prompt).
+	ReasonHostDisconnected Reason = "host_disconnected"
 )
 
 // Via says through which channel a decision came.

@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/asktray/asktray/app/hook"
@@ -38,6 +39,9 @@ type listener struct {
 
 	srv *http.Server
 	ln  net.Listener
+	// closing is set once the host is being removed or the app stops: a
+	// request cut then is not the host's disconnection.
+	closing atomic.Bool
 }
 
 type connKey struct{}
@@ -107,6 +111,7 @@ func (l *listener) listen(path string) error {
 // so the host's hooks step aside and their questions end. It removes the
 // socket.
 func (l *listener) close() {
+	l.closing.Store(true)
 	if l.srv == nil {
 		return
 	}
@@ -191,10 +196,50 @@ func (l *listener) hook(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	s := &stream{w: w, rc: http.NewResponseController(w), enc: json.NewEncoder(w)}
 	stop := s.heartbeat()
-	rep := l.asker.Handle(r.Context(), req, s.ack)
+	ctx, done := l.watch(r.Context())
+	defer done()
+	rep := l.asker.Handle(ctx, req, s.ack)
 	s.ack()
 	stop()
 	_ = s.enc.Encode(rep)
+}
+
+// disconnectedWithin bounds how long after a host's request was cut the
+// app looks for the end of the host's ssh process, to tell the host's
+// disconnection from its hook's going away: both close the connection, and
+// ssh's exit is seen within milliseconds of its sockets closing.
+const disconnectedWithin = 1500 * time.Millisecond
+
+// watch returns the context that a host's request is handled under: it
+// ends once the request's own context has ended and the app knows why,
+// with hook.ErrHostDisconnected as its cause when the ssh process that
+// carried the request ended too (the SSH connection dropped), else with
+// the request's own cause. done releases it; it does not block.
+func (l *listener) watch(req context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.WithoutCancel(req))
+	pid := l.carrier()
+	finished := make(chan struct{})
+	go func() {
+		select {
+		case <-finished:
+			return
+		case <-req.Done():
+		}
+		cause := context.Cause(req)
+		deadline := time.Now().Add(disconnectedWithin)
+		for !l.closing.Load() && time.Now().Before(deadline) {
+			if l.carrier() != pid {
+				cause = hook.ErrHostDisconnected
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		cancel(cause)
+	}()
+	return ctx, func() {
+		close(finished)
+		cancel(context.Canceled)
+	}
 }
 
 // stream is a hook call's reply: the acknowledgement, a newline every

@@ -124,6 +124,7 @@ func (m *Manager) start(h Host) (*running, error) {
 // stop ends r's connection and closes its socket. It blocks until its ssh
 // has ended.
 func (r *running) stop() {
+	r.ln.closing.Store(true) // its requests end as removed, not disconnected
 	r.cancel()
 	r.ln.close()
 	<-r.done

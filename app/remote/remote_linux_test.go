@@ -99,6 +99,23 @@ func TestOverSSH(t *testing.T) {
 		}
 	})
 
+	t.Run("hook gone, host still connected", func(t *testing.T) {
+		run := e.runHook(t, e.user)
+		q := e.nextAsked(t)
+		st := e.waitState(t, Connected)
+		// The agent kills its hook (its own prompt was answered): the
+		// question ends withdrawn, and not as the host's disconnection.
+		if err := run.cmd.Process.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		if ev := e.endedOf(t, q.ID); ev.Result == nil || ev.Result.Outcome != question.Withdrawn || ev.Result.Reason != "" {
+			t.Fatalf("the question ended %+v, want withdrawn by the agent", ev.Result)
+		}
+		if now := e.waitState(t, Connected); now.PID != st.PID {
+			t.Fatalf("the host's connection changed (ssh %d, then %d)", st.PID, now.PID)
+		}
+	})
+
 	t.Run("connection dropped mid-question", func(t *testing.T) {
 		run := e.runHook(t, e.user)
 		q := e.nextAsked(t)
@@ -113,8 +130,8 @@ func TestOverSSH(t *testing.T) {
 			t.Fatalf("the hook printed %q after the connection dropped, want nothing (its agent asks)", out)
 		}
 		t.Logf("the hook stepped aside %v after the drop", time.Since(dropped))
-		if ev := e.endedOf(t, q.ID); ev.Result == nil || ev.Result.Outcome != question.Withdrawn {
-			t.Fatalf("the question ended %+v, want withdrawn", ev.Result)
+		if ev := e.endedOf(t, q.ID); ev.Result == nil || ev.Result.Outcome != question.Withdrawn || ev.Result.Reason != question.ReasonHostDisconnected {
+			t.Fatalf("the question ended %+v, want withdrawn because the host disconnected", ev.Result)
 		}
 		e.waitState(t, Connected) // reconnected after the back-off
 	})
@@ -181,8 +198,8 @@ func TestOverSSH(t *testing.T) {
 		if out != "" {
 			t.Fatalf("the hook printed %q after rm", out)
 		}
-		if ev := e.endedOf(t, q.ID); ev.Result == nil || ev.Result.Outcome != question.Withdrawn {
-			t.Fatalf("the question ended %+v, want withdrawn", ev.Result)
+		if ev := e.endedOf(t, q.ID); ev.Result == nil || ev.Result.Outcome != question.Withdrawn || ev.Result.Reason != "" {
+			t.Fatalf("the question ended %+v, want withdrawn (removed, not disconnected)", ev.Result)
 		}
 		if len(e.mgr.States()) != 0 {
 			t.Fatalf("a removed host is still served: %+v", e.mgr.States())

@@ -130,6 +130,7 @@ func (e *sshEnv) waitState(t testing.TB, state string) State {
 
 // hookRun is a hook process run as the host's user.
 type hookRun struct {
+	cmd         *exec.Cmd
 	out, errOut bytes.Buffer
 	done        chan error
 	start       time.Time
@@ -148,7 +149,7 @@ func (e *sshEnv) runHook(t testing.TB, u testkit.User, extra ...string) *hookRun
 	cmd.Env = []string{"HOME=" + u.Home, "PATH=/usr/bin:/bin"}
 	cmd.Dir = "/"
 	cmd.Stdin = bytes.NewReader(payload)
-	h := &hookRun{done: make(chan error, 1), start: time.Now()}
+	h := &hookRun{cmd: cmd, done: make(chan error, 1), start: time.Now()}
 	cmd.Stdout, cmd.Stderr = &h.out, &h.errOut
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -155,6 +155,8 @@ func reasonText(r *question.Result) string {
 		return "app stopped"
 	case question.ReasonAnsweredInAgent:
 		return "answered in the agent"
+	case question.ReasonHostDisconnected:
+		return present.WithdrawnWhy(r)
 	case question.ReasonRule:
 		if r.RuleID != "" {
 			return "rule " + r.RuleID
@@ -180,6 +182,8 @@ func shortAnswer(rec history.Record) string {
 		return valueSummary(rec.Question, r.Value)
 	case r.Reason == question.ReasonTimeout || r.Reason == question.ReasonAway:
 		return "" // the verdict says it: timed out, away mode
+	case present.WithdrawnWhy(r) != "":
+		return present.WithdrawnWhy(r)
 	case r.Outcome == question.AutoRejected || r.Outcome == question.AutoApproved || r.Outcome == question.Interrupted:
 		return reasonText(r)
 	case r.Note != "":
@@ -300,6 +304,9 @@ func deciderText(r *question.Result) string {
 	case question.ByTimeout:
 		return "Timeout"
 	case question.ByAgent:
+		if r.Reason == question.ReasonHostDisconnected {
+			return "Nobody: the remote host disconnected"
+		}
 		return "The agent"
 	case question.ByApp:
 		if r.Reason == question.ReasonStopped {

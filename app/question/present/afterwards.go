@@ -22,6 +22,17 @@ func Afterwards(r *question.Result) (sentence, short string) {
 	return string(r.Afterwards), string(r.Afterwards)
 }
 
+// WithdrawnWhy says in a few words why a withdrawn question was withdrawn
+// when the app knows it ("host disconnected": a remote host's SSH
+// connection ended while it was pending), for the history's rows and the
+// CLI's table; "" otherwise.
+func WithdrawnWhy(r *question.Result) string {
+	if r != nil && r.Outcome == question.Withdrawn && r.Reason == question.ReasonHostDisconnected {
+		return "host disconnected"
+	}
+	return ""
+}
+
 // AgentAsksToo is what a tool approval of an agent that shows its own
 // prompt while the tray asks (Claude Code, through its hook) says of that
 // prompt: that it may have been answered already. name is the agent as a

@@ -29,4 +29,12 @@ func TestAfterwards(t *testing.T) {
 		!strings.Contains(a, "background app server") || !strings.Contains(a, "still runs the command") {
 		t.Fatalf("%q", a)
 	}
+	if w := WithdrawnWhy(&question.Result{Outcome: question.Withdrawn, DecidedBy: question.ByAgent, Reason: question.ReasonHostDisconnected}); w != "host disconnected" {
+		t.Fatalf("host disconnected: %q", w)
+	}
+	for _, r := range []*question.Result{nil, {Outcome: question.Withdrawn}, {Outcome: question.Withdrawn, Reason: question.ReasonTimeout}} {
+		if w := WithdrawnWhy(r); w != "" {
+			t.Fatalf("%+v: %q", r, w)
+		}
+	}
 }
