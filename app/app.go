@@ -81,6 +81,18 @@ type Env struct {
 	// RemoteHosts says how each remote host's connection is ('asktray
 	// remote list'); nil when the app serves none. Any goroutine may call it.
 	RemoteHosts func() []remote.State
+	// OnRemoteHostsChange registers fn, called on a goroutine of its own
+	// whenever a remote host's connection changes state or a host is
+	// added or removed (remote.Manager.OnChange); nil when the app serves
+	// none.
+	OnRemoteHostsChange func(fn func())
+	// AddRemoteHost sets a host up as 'asktray remote add' does
+	// (remote.Add) and has the app connect it; RemoveRemoteHost revokes one
+	// as 'asktray remote rm' does (remote.Remove), returning the host-side
+	// tidy-up's error apart. Both block on ssh for up to a minute: call
+	// them off the Fyne goroutine. nil when the app serves no hosts.
+	AddRemoteHost    func(ctx context.Context, name string) (remote.Added, error)
+	RemoveRemoteHost func(ctx context.Context, name string) (h remote.Host, tidy, err error)
 	// ApplySettings validates s, saves it to the data dir and applies it to
 	// the MCP server and the history retention at once. It blocks for a
 	// file write and may be called from any goroutine.

@@ -250,6 +250,32 @@ func startServers(o Options, c *core, quit func(), down *closers) (*servers, err
 	return s, nil
 }
 
+// remoteAdmin gives env the UI's ways to follow, add and remove remote
+// hosts, as the CLI adds and removes them.
+func (s *servers) remoteAdmin(env *Env, dataDir string) {
+	env.OnRemoteHostsChange = s.hosts.OnChange
+	env.AddRemoteHost = func(ctx context.Context, name string) (remote.Added, error) {
+		ctx, cancel := context.WithTimeout(ctx, remoteSetupWait)
+		defer cancel()
+		a, err := remote.Add(ctx, dataDir, os.Getenv("ASKTRAY_SSH_COMMAND"), name)
+		if a.Host.Name != "" {
+			if serr := s.hosts.Sync(); serr != nil && err == nil {
+				err = serr
+			}
+		}
+		return a, err
+	}
+	env.RemoveRemoteHost = func(ctx context.Context, name string) (remote.Host, error, error) {
+		ctx, cancel := context.WithTimeout(ctx, remoteSetupWait)
+		defer cancel()
+		return remote.Remove(ctx, dataDir, os.Getenv("ASKTRAY_SSH_COMMAND"), name, s.hosts.Sync)
+	}
+}
+
+// remoteSetupWait bounds the ssh calls of adding or removing a remote host
+// from the UI, as the CLI bounds its own.
+const remoteSetupWait = time.Minute
+
 // showUI brings the UI's window to the front, if the UI registered how. It
 // runs on a control-socket goroutine.
 func (s *servers) showUI() bool {
@@ -270,6 +296,9 @@ func (s *servers) serve(ctx context.Context, o Options, c *core, watch *shutdown
 		Endpoint:        func() (string, string) { return s.mcp.URL(), s.mcp.currentToken() },
 		RegenerateToken: s.mcp.regenerate,
 		RemoteHosts:     s.hosts.States,
+	}
+	if remote.Supported {
+		s.remoteAdmin(&env, o.DataDir)
 	}
 	if o.Ready != nil {
 		o.Ready(s.inst, env)

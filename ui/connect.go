@@ -52,6 +52,11 @@ type connectWindow struct {
 	command     string
 	shown       string
 
+	// remote is the Remote hosts tab (connect_remote.go), nil when the
+	// app serves no hosts; tabs hold it beside the clients' setup.
+	remote *remoteTab
+	tabs   *container.AppTabs
+
 	// The token row (connect_token.go): the token masked until Show.
 	tokenRow             *fyne.Container
 	token                *widget.Label
@@ -150,7 +155,13 @@ func (c *connectWindow) Show() {
 		// fixed place (the right edge) for a person and for the Xvfb test alike.
 		c.buttons = container.NewHBox(c.install, c.remove, layout.NewSpacer(), c.copyCommand, c.copySnippet, c.check)
 		bottom := container.NewVBox(c.installed, c.hint, c.buttons)
-		w.SetContent(container.NewPadded(container.NewBorder(top, bottom, nil, nil, container.NewVScroll(c.text))))
+		var content fyne.CanvasObject = container.NewBorder(top, bottom, nil, nil, container.NewVScroll(c.text))
+		if c.remote != nil {
+			c.tabs = container.NewAppTabs(container.NewTabItem("Clients", content), container.NewTabItem("Remote hosts", c.remote.root))
+			c.tabs.OnSelected = func(*container.TabItem) { c.remote.refresh() }
+			content = c.tabs
+		}
+		w.SetContent(container.NewPadded(content))
 		w.SetCloseIntercept(w.Hide)
 		w.Resize(fyne.NewSize(720, 560))
 		w.CenterOnScreen()
@@ -161,6 +172,9 @@ func (c *connectWindow) Show() {
 	}
 	c.reveal = false // shown again, the token is masked again
 	c.refresh()
+	if c.remote != nil {
+		c.remote.refresh()
+	}
 	c.win.Show()
 	c.win.RequestFocus()
 }

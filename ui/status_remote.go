@@ -8,19 +8,16 @@ import (
 )
 
 // remoteHostsLine says how each remote host's connection is, for the status
-// window: "Remote hosts: build-01 connected · agent@localhost down
-// (Connection refused; retrying in 4s)"; "" when there is none.
+// window: "Remote hosts: build-01 connected · agent@localhost
+// reconnecting (Connection refused; retrying in 4s)"; "" when there is
+// none.
 func remoteHostsLine(states []remote.State) string {
 	if len(states) == 0 {
 		return ""
 	}
 	parts := make([]string, 0, len(states))
 	for _, s := range states {
-		p := present.Visible(s.Name) + " " + s.State
-		if s.State == remote.Down && s.Error != "" {
-			p += " (" + present.Visible(s.Error) + ")"
-		}
-		parts = append(parts, p)
+		parts = append(parts, present.Visible(s.Name)+" "+hostWords(s))
 	}
 	return "Remote hosts: " + strings.Join(parts, present.Sep)
 }

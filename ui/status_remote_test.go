@@ -17,7 +17,7 @@ func TestRemoteHostsLine(t *testing.T) {
 		{Name: "build-01", State: remote.Connected},
 		{Name: "agent@localhost", State: remote.Down, Error: "Connection refused; retrying in 4s"},
 	})
-	want := "Remote hosts: build-01 connected  ·  agent@localhost down (Connection refused; retrying in 4s)"
+	want := "Remote hosts: build-01 connected  ·  agent@localhost reconnecting (Connection refused; retrying in 4s)"
 	if got != want {
 		t.Fatalf("got  %q\nwant %q", got, want)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/app/question/present"
+	"github.com/asktray/asktray/app/remote"
 	"github.com/asktray/asktray/app/settings"
 	"github.com/asktray/asktray/assets"
 	"github.com/asktray/asktray/ui/askdialog"
@@ -61,6 +62,7 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 	if env.SetShow != nil {
 		env.SetShow(func() { t.gate.do(t.showStatus) })
 	}
+	defer t.followRemoteHosts()()
 	note := newNotifier(env.Log, func(id string) { t.gate.do(func() { dlg.Open(id) }) }, env.Settings.NotificationSound)
 	if env.WebURL != nil {
 		note.webURL = env.WebURL
@@ -130,6 +132,7 @@ type tray struct {
 
 	statusCount *widget.Label
 	pending     []question.Question // what the menu shows
+	hosts       []remote.State      // the remote hosts the menu shows (tray_remote.go)
 	shownIcon   fyne.Resource       // the tray icon and tooltip last set
 	shownTip    string
 	menuKey     string   // what the menu was last built from
@@ -160,6 +163,7 @@ func newTray(a fyne.App, env app.Env) *tray {
 	t.history = historyview.New(a, env.Store, env.Log)
 	t.connect = newConnectWindow(a, env.DataDir, envEndpoint(env))
 	t.connect.notice = brokerNotice(env)
+	t.connect.setRemote(envRemote(env))
 	t.settings = newSettingsWindow(a, env, t.settingsApplied)
 	t.settings.endpointChanged = t.endpointChanged
 	t.menu = fyne.NewMenu("Asktray")
@@ -182,7 +186,8 @@ func (t *tray) refresh() {
 	// Rebuild the menu only when what it shows changed: each rebuild gives
 	// the items new D-Bus ids and makes the tray host fetch the layout again.
 	var key strings.Builder
-	fmt.Fprint(&key, t.away, t.recentRuled, t.day.date, t.day.allowed, t.day.denied, t.day.blocked, t.muted)
+	t.hosts = t.remoteHostStates()
+	fmt.Fprint(&key, t.away, t.recentRuled, t.day.date, t.day.allowed, t.day.denied, t.day.blocked, t.muted, hostsKey(t.hosts))
 	for _, q := range t.pending {
 		fmt.Fprintf(&key, "\x00%s\x00%s\x00%s", q.ID, q.SnoozeUntil, q.DeliverTo)
 	}
@@ -247,6 +252,9 @@ func (t *tray) menuItems() []*fyne.MenuItem {
 	}
 	if ruled := t.dayItem(); ruled != nil {
 		items = append(items, fyne.NewMenuItemSeparator(), ruled)
+	}
+	if hosts := t.remoteHostsItem(); hosts != nil {
+		items = append(items, fyne.NewMenuItemSeparator(), hosts)
 	}
 	return append(items,
 		fyne.NewMenuItemSeparator(),

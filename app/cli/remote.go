@@ -35,8 +35,9 @@ func cmdRemote(ctx context.Context, args []string, stdio IO) error {
 	return usagef("unknown remote command %q (want add, list or rm)", args[0])
 }
 
-// remoteAdd makes a key for the host, sets the host's channel up over ssh,
-// records the host and has the running app connect it.
+// remoteAdd sets the host up (remote.Add: a key, its channel over ssh,
+// the hooks of the agents found there), says what it did and has the
+// running app connect it.
 func remoteAdd(ctx context.Context, args []string, stdio IO) error {
 	f := newFlags("remote add")
 	pos, err := f.parse(args)
@@ -54,59 +55,19 @@ func remoteAdd(ctx context.Context, args []string, stdio IO) error {
 	if err != nil {
 		return err
 	}
-	key := remote.NewKey()
 	sctx, cancel := context.WithTimeout(ctx, remoteSetupWait)
 	defer cancel()
-	hdir, bins, err := remote.Setup(sctx, os.Getenv("ASKTRAY_SSH_COMMAND"), name, key)
+	a, err := remote.Add(sctx, dir, os.Getenv("ASKTRAY_SSH_COMMAND"), name)
 	if err != nil {
+		if a.Host.Name != "" { // added; setting the hooks up failed
+			fmt.Fprintln(stdio.Out, a.Report()[0])
+		}
 		return err
 	}
-	path := filepath.Join(dir, datadir.HostsFile)
-	hs, err := remote.Load(path)
-	if err != nil {
-		return err
-	}
-	hs.Put(remote.Host{Name: name, Key: key, Dir: hdir, Added: time.Now().UTC()})
-	if err := remote.Save(path, hs); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdio.Out, "Added %s: its agents' hooks ask this desktop through %s/%s.\n", name, hdir, datadir.RemoteSocket)
-	if err := remoteHooks(sctx, name, bins, stdio); err != nil {
-		return err
+	for _, line := range a.Report() {
+		fmt.Fprintln(stdio.Out, line)
 	}
 	return syncApp(ctx, c, name, stdio)
-}
-
-// remoteHooks sets up the hooks of the agents found on the host when its
-// asktray can (bins: the asktray binaries on the host's PATH), or says
-// what to install.
-func remoteHooks(ctx context.Context, name string, bins []string, stdio IO) error {
-	full := false
-	for _, b := range bins {
-		full = full || filepath.Base(b) == "asktray"
-	}
-	switch {
-	case len(bins) == 0:
-		fmt.Fprintf(stdio.Out, "No asktray on %s's PATH: install the .deb there, or copy this binary (or asktray-hook) into ~/.local/bin on it.\n", name)
-		return nil
-	case !full:
-		fmt.Fprintf(stdio.Out, "Found %v there; set each agent's hooks up on %s with 'asktray-hook' as its hook command (docs/remote.md).\n", bins, name)
-		return nil
-	}
-	done, failed, err := remote.InstallHooks(ctx, os.Getenv("ASKTRAY_SSH_COMMAND"), name)
-	if err != nil {
-		return err
-	}
-	if len(done) == 0 && len(failed) == 0 {
-		fmt.Fprintf(stdio.Out, "No agent found on %s; once one is there, run 'asktray config AGENT --hooks --write' on it.\n", name)
-	}
-	for _, a := range done {
-		fmt.Fprintf(stdio.Out, "Set up %s's hooks on %s.\n", a, name)
-	}
-	for _, a := range failed {
-		fmt.Fprintf(stdio.Out, "Could not set up %s's hooks on %s: run 'asktray config %s --hooks --write' there to see why.\n", a, name, a)
-	}
-	return nil
 }
 
 // syncApp has the running app reread the hosts file, saying what became
@@ -213,9 +174,9 @@ func remoteList(ctx context.Context, args []string, stdio IO) error {
 	return tw.Flush()
 }
 
-// remoteRm revokes a host: its key leaves the hosts file, the running app
-// ends its connection at once, then the host's key file and sockets are
-// removed over ssh when it can be reached.
+// remoteRm revokes a host (remote.Remove): its key leaves the hosts file,
+// the running app ends its connection at once, then the host's key file
+// and sockets are removed over ssh when it can be reached.
 func remoteRm(ctx context.Context, args []string, stdio IO) error {
 	f := newFlags("remote rm")
 	pos, err := f.parse(args)
@@ -229,27 +190,20 @@ func remoteRm(ctx context.Context, args []string, stdio IO) error {
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(dir, datadir.HostsFile)
-	hs, err := remote.Load(path)
+	sctx, cancel := context.WithTimeout(ctx, remoteSetupWait)
+	defer cancel()
+	h, tidy, err := remote.Remove(sctx, dir, os.Getenv("ASKTRAY_SSH_COMMAND"), pos[0], func() error {
+		if _, err := c.SyncRemotes(ctx); err != nil && !errors.Is(err, control.ErrNoApp) {
+			return err
+		}
+		return nil
+	})
 	if err != nil {
 		return err
 	}
-	h, ok := hs.Find(pos[0])
-	if !ok {
-		return fmt.Errorf("no remote host %q ('asktray remote list' shows them)", pos[0])
-	}
-	hs.Remove(h.Name)
-	if err := remote.Save(path, hs); err != nil {
-		return err
-	}
-	if _, err := c.SyncRemotes(ctx); err != nil && !errors.Is(err, control.ErrNoApp) {
-		return err
-	}
 	fmt.Fprintf(stdio.Out, "Removed %s: its key is revoked and its connection ended.\n", h.Name)
-	sctx, cancel := context.WithTimeout(ctx, remoteSetupWait)
-	defer cancel()
-	if err := remote.Teardown(sctx, os.Getenv("ASKTRAY_SSH_COMMAND"), h); err != nil {
-		fmt.Fprintf(stdio.Err, "asktray: %v (the key is revoked here all the same)\n", err)
+	if tidy != nil {
+		fmt.Fprintf(stdio.Err, "asktray: %v (the key is revoked here all the same)\n", tidy)
 	}
 	return nil
 }

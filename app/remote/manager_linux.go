@@ -9,9 +9,13 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/asktray/asktray/app/datadir"
 )
+
+// Supported says whether this build serves remote hosts: Linux does.
+const Supported = true
 
 // Manager keeps the connection of every host in the data dir's hosts file
 // while the app runs. Its methods may be called from any goroutine.
@@ -26,9 +30,25 @@ type Manager struct {
 	SSHCommand string
 	Log        *slog.Logger
 
-	mu    sync.Mutex
-	ctx   context.Context
-	hosts map[string]*running
+	mu      sync.Mutex
+	ctx     context.Context
+	hosts   map[string]*running
+	changed atomic.Pointer[func()]
+}
+
+// OnChange registers fn, called on a new goroutine whenever a host's
+// connection changes state or a host is added or removed (fn reads States
+// for what changed; nil stops the calls). Any goroutine may call it.
+func (m *Manager) OnChange(fn func()) {
+	m.changed.Store(&fn)
+}
+
+// notify starts the function OnChange registered, if any. It does not
+// block: the caller may hold m.mu.
+func (m *Manager) notify() {
+	if f := m.changed.Load(); f != nil && *f != nil {
+		go (*f)()
+	}
 }
 
 // running is one host's listener and connection.
@@ -88,6 +108,7 @@ func (m *Manager) Sync() error {
 		}
 		m.hosts[h.Name] = r
 	}
+	defer m.notify()
 	if len(errs) > 0 {
 		return fmt.Errorf("remote hosts: %v", errs)
 	}
@@ -106,7 +127,7 @@ func (m *Manager) start(h Host) (*running, error) {
 	}
 	local := filepath.Join(dir, h.ID()+".sock")
 	r := &running{host: h, done: make(chan struct{})}
-	r.c = &carrier{host: h, target: t, local: local, sshCmd: m.SSHCommand}
+	r.c = &carrier{host: h, target: t, local: local, sshCmd: m.SSHCommand, changed: m.notify}
 	r.c.set(Connecting, "", 0)
 	r.ln = &listener{host: h, asker: m.Asker, carrier: r.c.pid, log: m.log()}
 	if err := r.ln.listen(local); err != nil {

@@ -17,6 +17,9 @@ type Asker interface {
 	Handle(ctx context.Context, req hook.Request, registered func()) hook.Reply
 }
 
+// Supported says whether this build serves remote hosts: not here.
+const Supported = false
+
 // ErrUnsupported means this build cannot serve remote hosts: the hosts'
 // sockets are checked by the kernel's peer credentials, read on Linux only.
 var ErrUnsupported = errors.New("remote hosts are served on Linux only")
@@ -42,6 +45,9 @@ func (m *Manager) Sync() error { return ErrUnsupported }
 
 // States is none.
 func (m *Manager) States() []State { return nil }
+
+// OnChange does nothing: no host changes here.
+func (m *Manager) OnChange(func()) {}
 
 // Close does nothing.
 func (m *Manager) Close() {}

@@ -37,6 +37,8 @@ type carrier struct {
 	target Target
 	local  string // the app's socket for the host
 	sshCmd string // ASKTRAY_SSH_COMMAND, or "" for ssh
+	// changed, if set, is called after each change of state.
+	changed func()
 
 	mu    sync.Mutex
 	state State
@@ -44,8 +46,11 @@ type carrier struct {
 
 func (c *carrier) set(state, errText string, pid int) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	c.state = State{Name: c.host.Name, State: state, Error: errText, Since: time.Now(), PID: pid}
+	c.mu.Unlock()
+	if c.changed != nil {
+		c.changed()
+	}
 }
 
 func (c *carrier) get() State {
