@@ -2,6 +2,7 @@ package history
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,9 @@ import (
 func TestSQLite_FilterByHost(t *testing.T) {
 	t.Parallel()
 	s := openSQLite(t)
+	if hosts, err := s.Hosts(context.Background()); err != nil || len(hosts) != 0 {
+		t.Fatalf("hosts of an empty history: %q %v", hosts, err)
+	}
 	local := newQuestion("local", base)
 	build := newQuestion("build", base.Add(time.Second))
 	build.Host = "build-01"
@@ -21,6 +25,9 @@ func TestSQLite_FilterByHost(t *testing.T) {
 	add(t, s, local, nil)
 	add(t, s, build, answered("ok", base.Add(3*time.Second)))
 	add(t, s, agent, nil)
+	if hosts, err := s.Hosts(context.Background()); err != nil || !slices.Equal(hosts, []string{"agent@localhost", "build-01"}) {
+		t.Fatalf("hosts %q %v, want the two remote hosts", hosts, err)
+	}
 	for host, want := range map[string][]string{
 		"":                {"agent", "build", "local"},
 		"build-01":        {"build"},

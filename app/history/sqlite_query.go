@@ -161,21 +161,34 @@ func (s *SQLite) Count(ctx context.Context, f Filter) (map[question.State]int, e
 // Clients returns the distinct non-empty client names, sorted. It blocks
 // while it reads.
 func (s *SQLite) Clients(ctx context.Context) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT client_name FROM questions WHERE client_name <> '' ORDER BY client_name`)
+	return s.distinct(ctx, "clients", `SELECT DISTINCT client_name FROM questions WHERE client_name <> '' ORDER BY client_name`)
+}
+
+// Hosts returns the distinct remote hosts that asked, sorted. It blocks
+// while it reads.
+func (s *SQLite) Hosts(ctx context.Context) ([]string, error) {
+	return s.distinct(ctx, "hosts", `SELECT DISTINCT h FROM (SELECT json_extract(question_json, '$.host') AS h FROM questions)
+		WHERE h IS NOT NULL AND h <> '' ORDER BY h`)
+}
+
+// distinct runs query, which selects one text column, and returns its
+// rows; what names them in errors.
+func (s *SQLite) distinct(ctx context.Context, what, query string) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, query)
 	if err != nil {
-		return nil, fmt.Errorf("list clients: %w", err)
+		return nil, fmt.Errorf("list %s: %w", what, err)
 	}
 	defer func() { _ = rows.Close() }()
 	var names []string
 	for rows.Next() {
 		var n string
 		if err := rows.Scan(&n); err != nil {
-			return nil, fmt.Errorf("list clients: %w", err)
+			return nil, fmt.Errorf("list %s: %w", what, err)
 		}
 		names = append(names, n)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list clients: %w", err)
+		return nil, fmt.Errorf("list %s: %w", what, err)
 	}
 	return names, nil
 }

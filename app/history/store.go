@@ -117,6 +117,9 @@ type Store interface {
 	CountVerdicts(ctx context.Context, f Filter) (map[question.Verdict]int, error)
 	// Clients returns the distinct non-empty client names, sorted.
 	Clients(ctx context.Context) ([]string, error)
+	// Hosts returns the distinct remote hosts that asked (question.Question.Host,
+	// never "" for this machine), sorted.
+	Hosts(ctx context.Context) ([]string, error)
 	// Delete removes the record with the given id.
 	Delete(ctx context.Context, id string) error
 	// DeleteOlderThan removes finished records created before t and returns

@@ -68,6 +68,8 @@ type Window struct {
 	search      *widget.Entry
 	outcomeSel  *widget.Select
 	clientSel   *widget.Select
+	hostSel     *widget.Select  // the host filter (history_host.go)
+	selects     *fyne.Container // the filter bar's selects
 	kindSel     *widget.Select
 	rangeSel    *widget.Select
 	exportBtn   *widget.Button
@@ -90,6 +92,7 @@ type Window struct {
 	batching    bool                         // a batch is scheduled
 	counts      map[question.Verdict]int     // per verdict, for the outcome filter
 	clients     []string                     // as the client filter offers them
+	hosts       []string                     // the remote hosts the host filter offers
 	outcomeIdx  int                          // selected option of outcomeSel
 	selectedID  string                       // the selected record's question id, "" for none
 	selIdx      int                          // its row, -1 for none
@@ -131,6 +134,7 @@ func (h *Window) Show() {
 	if h.stale {
 		h.stale = false
 		h.loadClients()
+		h.loadHosts()
 		h.reload()
 	} else {
 		h.list.Refresh() // relative times
@@ -149,6 +153,7 @@ func (h *Window) invalidate() {
 		return
 	}
 	h.loadClients()
+	h.loadHosts()
 	h.reload()
 }
 
@@ -224,10 +229,10 @@ func (h *Window) build() {
 	h.empty.Hide()
 
 	h.detail = newHistoryDetail(h)
-	selects := container.NewGridWithColumns(4, h.outcomeSel, h.clientSel, h.kindSel, h.rangeSel)
+	h.selects = container.NewGridWithColumns(4, h.outcomeSel, h.clientSel, h.newHostSelect(), h.kindSel, h.rangeSel)
 	top := container.NewVBox(
 		container.NewBorder(nil, nil, nil, container.NewHBox(h.exportBtn, h.clearBtn), h.search),
-		selects,
+		h.selects,
 	)
 	split := container.NewHSplit(container.NewStack(h.list, container.NewCenter(h.empty)), h.detail.root)
 	split.SetOffset(sideOffset)

@@ -149,6 +149,7 @@ func (h *Window) deleteOlderThan(cutoff time.Time) {
 			h.log.Info("history cleared", "before", cutoff, "deleted", n)
 			h.reload()
 			h.loadClients()
+			h.loadHosts()
 			h.showInfo("History cleared", "Deleted "+histPlural(n, "question")+".")
 		}
 	})

@@ -28,6 +28,9 @@ func (h *Window) Handle(ev question.Event) {
 	if ev.Type == question.EventAsked && ev.Question.Client.Name != "" && !slices.Contains(h.clients, ev.Question.Client.Name) {
 		h.loadClients()
 	}
+	if ev.Type == question.EventAsked && ev.Question.Host != "" && !slices.Contains(h.hosts, ev.Question.Host) {
+		h.loadHosts()
+	}
 	if h.coalesce < 0 {
 		h.refreshRecord(ev.Question)
 		h.loadCounts()

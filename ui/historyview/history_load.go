@@ -37,6 +37,7 @@ func (h *Window) filter() history.Filter {
 	if i := h.clientSel.SelectedIndex(); i > 0 && i <= len(h.clients) {
 		f.Client = h.clients[i-1]
 	}
+	f.Host = h.hostFilter()
 	if i := h.kindSel.SelectedIndex(); i > 0 && i <= len(question.Kinds) {
 		f.Kind = question.Kinds[i-1]
 	}
