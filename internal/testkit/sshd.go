@@ -20,6 +20,10 @@ type SSHD struct {
 	// Host is how ssh reaches the user: user@127.0.0.1:port, as 'asktray
 	// remote add' takes it.
 	Host string
+	// Port is sshd's port on loopback; the host key is known as
+	// [127.0.0.1]:port and as [localhost]:port, so user@localhost:port
+	// reaches the user too.
+	Port int
 	// Command is an ssh command line with the test's key and known_hosts,
 	// for ASKTRAY_SSH_COMMAND.
 	Command string
@@ -75,11 +79,12 @@ func StartSSHD(t testing.TB, u User, extra ...string) SSHD {
 		t.Fatal(err)
 	}
 	known := filepath.Join(keys, "known_hosts")
-	if err := os.WriteFile(known, fmt.Appendf(nil, "[127.0.0.1]:%d %s", port, hostPub), 0o600); err != nil { //nolint:gosec // the test's own temp dir
+	if err := os.WriteFile(known, fmt.Appendf(nil, "[127.0.0.1]:%d,[localhost]:%d %s", port, port, hostPub), 0o600); err != nil { //nolint:gosec // the test's own temp dir
 		t.Fatal(err)
 	}
 	return SSHD{
 		Host: u.Name + "@127.0.0.1:" + strconv.Itoa(port),
+		Port: port,
 		Command: "ssh -F none -i " + filepath.Join(keys, "id") + " -o UserKnownHostsFile=" + known +
 			" -o StrictHostKeyChecking=yes -o LogLevel=ERROR",
 	}

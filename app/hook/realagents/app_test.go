@@ -79,12 +79,19 @@ type appProc struct {
 	cmd *exec.Cmd
 	ctl *control.Client
 	log *testkit.SyncBuffer
+	env []string // added to the app's environment
 	mu  sync.Mutex
 }
 
 func startApp(t *testing.T, dir string) *appProc {
 	t.Helper()
-	a := &appProc{t: t, dir: dir, ctl: control.NewClient(filepath.Join(dir, datadir.SocketFile))}
+	return startAppEnv(t, dir, nil)
+}
+
+// startAppEnv is startApp with env added to the app's environment.
+func startAppEnv(t *testing.T, dir string, env []string) *appProc {
+	t.Helper()
+	a := &appProc{t: t, dir: dir, env: env, ctl: control.NewClient(filepath.Join(dir, datadir.SocketFile))}
 	a.start()
 	t.Cleanup(func() {
 		a.cont()
@@ -96,7 +103,7 @@ func startApp(t *testing.T, dir string) *appProc {
 // start starts the app and waits until its control socket answers.
 func (a *appProc) start() {
 	a.t.Helper()
-	cmd := asktrayCmd(a.t, nil, "--headless", "--addr", "127.0.0.1:0", "--data-dir", a.dir)
+	cmd := asktrayCmd(a.t, a.env, "--headless", "--addr", "127.0.0.1:0", "--data-dir", a.dir)
 	a.log = &testkit.SyncBuffer{}
 	cmd.Stderr = a.log
 	if err := cmd.Start(); err != nil {

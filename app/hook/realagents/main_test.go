@@ -55,7 +55,7 @@ func child() int {
 	var out bytes.Buffer
 	start := time.Now()
 	code := cli.Main(ctx, args, cli.IO{In: io.TeeReader(os.Stdin, &in), Out: io.MultiWriter(os.Stdout, &out), Err: os.Stderr}, nil)
-	rec := hookRecord{Args: args[1:], Stdin: in.String(), Stdout: out.String(), Started: start, TookMS: time.Since(start).Milliseconds()}
+	rec := hookRecord{Args: args[1:], Stdin: in.String(), Stdout: out.String(), Started: start, TookMS: time.Since(start).Milliseconds(), UID: os.Getuid()}
 	b, _ := json.Marshal(rec)
 	// Written under another name and renamed: the tests read the records
 	// while hooks run, and must never see half of one.
@@ -73,6 +73,9 @@ type hookRecord struct {
 	Stdout  string    `json:"stdout"`
 	Started time.Time `json:"started"`
 	TookMS  int64     `json:"took_ms"`
+	// UID is the user the hook ran as (the scratch user of a remote host's
+	// agent).
+	UID int `json:"uid"`
 }
 
 // took is how long the hook ran, from its process's start in Go to its

@@ -5,6 +5,7 @@ package realagents
 import (
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -55,8 +56,15 @@ func TestClaudeCodePrint(t *testing.T) {
 // out holds its combined output.
 func claudePrint(t *testing.T, s *session, command string) (wait func() error, out *testkit.SyncBuffer) {
 	t.Helper()
+	return claudePrintIn(t, s.work, s.env, nil, command)
+}
+
+// claudePrintIn is claudePrint in dir with exactly env, run with attr (as
+// another user, for one) unless nil.
+func claudePrintIn(t *testing.T, dir string, env []string, attr *syscall.SysProcAttr, command string) (wait func() error, out *testkit.SyncBuffer) {
+	t.Helper()
 	cmd := exec.Command(agentBin(t, "claude-code"), "-p", "RUN<<"+command+">>", "--model", fakeModel, "--permission-mode", "default") //nolint:gosec // the pinned agent
-	cmd.Dir, cmd.Env = s.work, s.env
+	cmd.Dir, cmd.Env, cmd.SysProcAttr = dir, env, attr
 	out = &testkit.SyncBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
