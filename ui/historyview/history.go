@@ -81,10 +81,18 @@ type Window struct {
 	lastDialog  dialog.Dialog         // the last dialog shown, for tests
 	lastConfirm *dialog.ConfirmDialog // the last confirmation shown, for tests
 
-	rows        []history.Record // loaded records, newest first
-	next        string           // cursor after rows; "" when all are loaded
-	gen         int              // bumped by every reload
-	countGen    int              // bumped by every count query
+	rows        []history.Record  // loaded records, newest first
+	view        []viewRow         // the list's rows: records and heads of groups of rule decisions (regroup)
+	grouping    bool              // identical rule decisions share a row; false in the baseline of BenchmarkHistory_BusyAgent
+	keys        map[string]string // groupKey by question id
+	opened      map[string]bool   // records of the groups the person opened
+	runs        map[string]int    // regroup's buffers, kept between calls
+	runBuf      []groupRun
+	groupOf     []*rowGroup
+	selHead     bool   // the selection is a group's head, showing selectedID
+	next        string // cursor after rows; "" when all are loaded
+	gen         int    // bumped by every reload
+	countGen    int    // bumped by every count query
 	loadingMore bool
 	reloading   bool                         // the first page is on its way
 	afterReload []question.Question          // events to look up again once it is here
@@ -116,7 +124,7 @@ func New(a fyne.App, store history.Store, log *slog.Logger) *Window {
 	return &Window{
 		app: a, store: store, log: log,
 		do: fyne.Do, now: time.Now, debounce: historyDebounce, coalesce: historyCoalesce, home: home,
-		selIdx: -1, stale: true,
+		selIdx: -1, stale: true, grouping: true,
 	}
 }
 
@@ -223,7 +231,7 @@ func (h *Window) build() {
 	h.status.SizeName = theme.SizeNameCaptionText
 
 	h.stride = newHistoryRow().MinSize().Height + theme.Padding()
-	h.list = widget.NewList(func() int { return len(h.rows) }, func() fyne.CanvasObject { return newHistoryRow() }, h.updateRow)
+	h.list = widget.NewList(func() int { return len(h.view) }, func() fyne.CanvasObject { return newHistoryRow() }, h.updateRow)
 	h.list.OnSelected = h.rowSelected
 	h.empty = widget.NewLabelWithStyle("No questions match.", fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
 	h.empty.Hide()
@@ -248,23 +256,41 @@ func (h *Window) build() {
 // updateRow fills a list row and asks for the next page when the list
 // nears the end of what is loaded.
 func (h *Window) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
-	if id < 0 || id >= len(h.rows) {
+	if id < 0 || id >= len(h.view) {
 		return
 	}
-	o.(*historyRow).set(h.rows[id], h.now(), h.home)
-	if id >= len(h.rows)-historyPrefetch {
+	v, last := h.view[id], h.view[id].rec
+	if v.group != nil {
+		o.(*historyRow).setGroup(h.rows, v.group, h.now(), h.home, h.next != "")
+		if len(h.rows) < groupPrefetch {
+			last = v.group.members[len(v.group.members)-1]
+		}
+	} else {
+		o.(*historyRow).set(h.rows[v.rec], h.now(), h.home, h.apart(id))
+	}
+	if last >= len(h.rows)-historyPrefetch {
 		h.loadMore()
 	}
 }
 
 // rowSelected shows the details of the row the person picked.
+// A group's head shows its newest decision and opens the group.
 func (h *Window) rowSelected(id widget.ListItemID) {
 	h.selIdx = id
-	if h.quiet || id < 0 || id >= len(h.rows) {
+	if h.quiet || id < 0 || id >= len(h.view) {
 		return
 	}
-	h.selectedID = h.rows[id].Question.ID
-	h.detail.show(h.rows[id])
+	v := h.view[id]
+	h.selectedID, h.selHead = h.rows[v.rec].Question.ID, v.group != nil
+	h.detail.show(h.rows[v.rec])
+	if v.group != nil {
+		if !v.group.open {
+			a := h.anchor()
+			h.toggleGroup(v.group)
+			h.relist(a)
+		}
+		h.detail.showGroup(len(v.group.members), true)
+	}
 }
 
 // filterChanged reloads after a select changed.

@@ -110,40 +110,32 @@ func (h *Window) applyBatch(qs []question.Question, recs []history.Record) {
 	for _, r := range recs {
 		byID[r.Question.ID] = r
 	}
-	offset := h.list.GetScrollOffset()
-	moved := false
+	a := h.anchor()
+	changed := false
 	for _, q := range qs {
 		r, ok := byID[q.ID]
 		i := h.indexOf(q.ID)
 		switch {
 		case ok && i >= 0:
 			h.rows[i] = r
-			h.list.RefreshItem(i)
 			if q.ID == h.selectedID {
 				h.detail.show(r)
 			}
+			changed = true // a decision may join or leave a group
 		case ok:
 			pos, _ := slices.BinarySearchFunc(h.rows, r, newestFirst)
 			if pos == len(h.rows) && h.next != "" {
 				continue // a later page brings it
 			}
 			h.rows = slices.Insert(h.rows, pos, r)
-			if float32(pos)*h.stride < offset {
-				offset += h.stride
-			}
-			moved = true
+			changed = true
 		case i >= 0:
 			h.rows = slices.Delete(h.rows, i, i+1)
-			if float32(i)*h.stride < offset {
-				offset = max(offset-h.stride, 0)
-			}
-			moved = true
+			changed = true
 		}
 	}
-	if moved {
-		h.list.Refresh()
-		h.keepSelection(offset)
-		h.updateStatus()
+	if changed {
+		h.relist(a)
 	}
 }
 

@@ -58,10 +58,15 @@ func busyStore(t testing.TB, n int) *countingStore {
 // rule answers it, and returns its asked and ended events. It may be
 // called from any goroutine.
 func ruleAnswer(s history.Store, i int, at time.Time) (asked, ended question.Event, err error) {
+	return ruleAnswerCmd(s, i, at, fmt.Sprintf("npm test -- --shard=%d", i))
+}
+
+// ruleAnswerCmd is ruleAnswer for command.
+func ruleAnswerCmd(s history.Store, i int, at time.Time, command string) (asked, ended question.Event, err error) {
 	q := question.Question{ID: fmt.Sprintf("busy%06d", i), Kind: question.KindApproval, Origin: question.OriginPermission,
 		Client: question.Client{Name: "claude-code", Version: "2.1.3", SessionID: "busy"}, Action: "Bash",
 		Message: "Bash", Tool: "permission_request", Cwd: "/home/ada/src/shop",
-		Input: json.RawMessage(fmt.Sprintf(`{"command":"npm test -- --shard=%d"}`, i)), Created: at, Deadline: at.Add(question.DefaultTimeout)}
+		Input: json.RawMessage(fmt.Sprintf(`{"command":%q}`, command)), Created: at, Deadline: at.Add(question.DefaultTimeout)}
 	ctx := context.Background()
 	if err := s.Begin(ctx, q); err != nil {
 		return asked, ended, err
@@ -120,7 +125,9 @@ func TestHistory_CoalescesABusyAgent(t *testing.T) {
 // The UI goroutine is the benchmark's own: it runs what the window hands
 // fyne.Do, and nothing else (the test driver paints nothing). Side by side:
 // per-event (the window before coalescing: one lookup and one count per
-// event) and coalesced (historyCoalesce). It reports the UI goroutine's
+// event) and coalesced (historyCoalesce); and, every answer the same
+// command, without grouping (each its own row) and grouped (one row that
+// grows: issue 38 item 7). It reports the UI goroutine's
 // busy time per second of load, the store queries per second, the most
 // work waiting for the UI goroutine, how far the window was behind when
 // the load stopped, and the heap in use after, less before.
@@ -130,21 +137,26 @@ func BenchmarkHistory_BusyAgent(b *testing.B) {
 		secs = v
 	}
 	for _, mode := range []struct {
-		name     string
-		coalesce time.Duration
-	}{{"per-event", -1}, {"coalesced", historyCoalesce}} {
+		name      string
+		coalesce  time.Duration
+		identical bool // every answer the same command: one growing group
+		grouping  bool
+	}{
+		{"per-event", -1, false, true}, {"coalesced", historyCoalesce, false, true},
+		{"identical-ungrouped", historyCoalesce, true, false}, {"identical-grouped", historyCoalesce, true, true},
+	} {
 		b.Run(mode.name, func(b *testing.B) {
 			for b.Loop() {
-				busyRun(b, mode.coalesce, time.Duration(secs)*time.Second)
+				busyRun(b, mode.coalesce, time.Duration(secs)*time.Second, mode.identical, mode.grouping)
 			}
 		})
 	}
 }
 
-func busyRun(b *testing.B, coalesce, load time.Duration) {
+func busyRun(b *testing.B, coalesce, load time.Duration, identical, grouping bool) {
 	s := busyStore(b, 5000)
 	x := attachHarness(b, test.NewTempApp(b), s)
-	x.h.coalesce, x.h.now = coalesce, time.Now
+	x.h.coalesce, x.h.now, x.h.grouping = coalesce, time.Now, grouping
 	x.show()
 	x.h.win.Resize(fyne.NewSize(1000, 640))
 	x.h.list.Select(0)
@@ -162,7 +174,11 @@ func busyRun(b *testing.B, coalesce, load time.Duration) {
 		last := ""
 		for i, end := 0, time.Now().Add(load); time.Now().Before(end); i++ {
 			<-tick.C
-			asked, ended, err := ruleAnswer(s, i, time.Now())
+			command := fmt.Sprintf("npm test -- --shard=%d", i)
+			if identical {
+				command = "npm test"
+			}
+			asked, ended, err := ruleAnswerCmd(s, i, time.Now(), command)
 			if err != nil {
 				failed <- err
 				return
@@ -200,4 +216,5 @@ func busyRun(b *testing.B, coalesce, load time.Duration) {
 	b.ReportMetric(float64(behind.Milliseconds()), "behind-ms")
 	b.ReportMetric((float64(after.HeapInuse)-float64(before.HeapInuse))/(1<<20), "heap-MB")
 	b.ReportMetric(float64(len(x.h.rows)), "rows")
+	b.ReportMetric(float64(len(x.h.view)), "list-rows")
 }

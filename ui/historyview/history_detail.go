@@ -3,6 +3,7 @@ package historyview
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"image/color"
 	"slices"
 	"strings"
@@ -57,6 +58,7 @@ type historyDetail struct {
 
 	copyBtn   *widget.Button
 	openBtn   *widget.Button
+	groupBtn  *widget.Button // opens or closes the selected group of rule decisions
 	deleteBtn *widget.Button
 	buttons   *fyne.Container
 	scroll    *container.Scroll // the body's; back at the top for each new selection
@@ -100,6 +102,7 @@ func newHistoryDetail(h *Window) *historyDetail {
 	})
 	d.openBtn.Importance = widget.HighImportance
 	d.deleteBtn = widget.NewButtonWithIcon("Delete", theme.DeleteIcon(), func() { d.h.confirmDelete(d.rec) })
+	d.groupBtn = widget.NewButtonWithIcon("", theme.ListIcon(), d.h.toggleSelectedGroup)
 
 	meta := container.New(layout.NewFormLayout(),
 		metaKey("Asked"), d.asked, metaKey("Decided"), d.decided, metaKey("Took"), d.took,
@@ -114,7 +117,7 @@ func newHistoryDetail(h *Window) *historyDetail {
 		widget.NewSeparator(),
 		meta, d.schemaBox,
 	)
-	d.buttons = container.NewHBox(d.openBtn, d.copyBtn, layout.NewSpacer(), d.deleteBtn)
+	d.buttons = container.NewHBox(d.openBtn, d.groupBtn, d.copyBtn, layout.NewSpacer(), d.deleteBtn)
 	d.scroll = container.NewVScroll(container.NewPadded(d.body))
 	content := container.NewBorder(nil, container.NewVBox(widget.NewSeparator(), container.NewPadded(d.buttons)), nil, nil,
 		d.scroll)
@@ -153,12 +156,24 @@ func historyClient(c question.Client) string {
 	return s
 }
 
+// showGroup offers to open or close the group of n rule decisions whose
+// head is selected.
+func (d *historyDetail) showGroup(n int, open bool) {
+	d.groupBtn.SetText(fmt.Sprintf("Show all %d", n))
+	if open {
+		d.groupBtn.SetText(fmt.Sprintf("Hide the %d", n))
+	}
+	d.groupBtn.Show()
+	d.buttons.Refresh()
+}
+
 // clear shows the placeholder.
 func (d *historyDetail) clear() {
 	d.rec = history.Record{}
 	d.body.Hide()
 	d.copyBtn.Hide()
 	d.openBtn.Hide()
+	d.groupBtn.Hide()
 	d.deleteBtn.Hide()
 	d.buttons.Refresh()
 	d.placeholder.Show()
@@ -167,6 +182,7 @@ func (d *historyDetail) clear() {
 // show fills the pane with rec, scrolled to its top unless rec is the
 // record already shown (a live update of the selected row keeps its place).
 func (d *historyDetail) show(rec history.Record) {
+	d.groupBtn.Hide() // showGroup shows it for a group's head
 	if rec.Question.ID != d.rec.Question.ID {
 		defer d.scroll.ScrollToTop()
 	}

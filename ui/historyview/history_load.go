@@ -80,7 +80,8 @@ func (h *Window) reload() {
 				h.fail("load history", err)
 				return
 			}
-			h.rows, h.next = p.Records, p.Next
+			h.rows, h.next, h.keys = p.Records, p.Next, nil
+			h.regroup()
 			h.list.Refresh()
 			h.list.ScrollToTop()
 			h.keepSelection(0)
@@ -110,7 +111,9 @@ func (h *Window) loadMore() {
 				return
 			}
 			h.rows, h.next = append(h.rows, p.Records...), p.Next
+			h.regroup() // older rows go below: nothing on show moves
 			h.list.Refresh()
+			h.keepSelection(h.list.GetScrollOffset())
 			h.updateStatus()
 		}
 	})
@@ -274,26 +277,21 @@ func (h *Window) indexOf(id string) int {
 // upsert updates rec's row, or inserts it where it sorts if that is within
 // the loaded rows, without moving what the person sees.
 func (h *Window) upsert(rec history.Record) {
+	a := h.anchor()
 	if i := h.indexOf(rec.Question.ID); i >= 0 {
 		h.rows[i] = rec
-		h.list.RefreshItem(i)
 		if rec.Question.ID == h.selectedID {
 			h.detail.show(rec)
 		}
+		h.relist(a) // a decision may join or leave a group
 		return
 	}
 	pos, _ := slices.BinarySearchFunc(h.rows, rec, newestFirst)
 	if pos == len(h.rows) && h.next != "" {
 		return // a later page brings it
 	}
-	offset := h.list.GetScrollOffset()
 	h.rows = slices.Insert(h.rows, pos, rec)
-	if float32(pos)*h.stride < offset {
-		offset += h.stride
-	}
-	h.list.Refresh()
-	h.keepSelection(offset)
-	h.updateStatus()
+	h.relist(a)
 }
 
 // newestFirst orders records as the list shows them: newest first, then by id.
@@ -307,14 +305,9 @@ func (h *Window) remove(id string) {
 	if i < 0 {
 		return
 	}
-	offset := h.list.GetScrollOffset()
+	a := h.anchor()
 	h.rows = slices.Delete(h.rows, i, i+1)
-	if float32(i)*h.stride < offset {
-		offset = max(offset-h.stride, 0)
-	}
-	h.list.Refresh()
-	h.keepSelection(offset)
-	h.updateStatus()
+	h.relist(a)
 }
 
 // keepSelection selects the selected question's row again after rows moved
@@ -324,15 +317,21 @@ func (h *Window) keepSelection(offset float32) {
 	defer func() { h.quiet = false }()
 	i := -1
 	if h.selectedID != "" {
-		i = h.indexOf(h.selectedID)
+		i = h.viewIndex(h.selectedID, h.selHead)
 	}
 	switch {
 	case i < 0:
 		h.list.UnselectAll()
-		h.selIdx, h.selectedID = -1, ""
+		h.selIdx, h.selectedID, h.selHead = -1, "", false
 		h.detail.clear()
 	case i != h.selIdx:
 		h.list.Select(i)
+	}
+	if i >= 0 {
+		h.selHead = h.view[i].group != nil
+		if g := h.view[i].group; g != nil {
+			h.detail.showGroup(len(g.members), g.open)
+		}
 	}
 	h.list.ScrollToOffset(offset)
 }

@@ -62,13 +62,18 @@ func newHistoryRow() *historyRow {
 }
 
 // set shows rec, with times relative to now, the question named by
-// present.LineName (home shown as ~).
-func (r *historyRow) set(rec history.Record, now time.Time, home string) {
+// present.LineName (home shown as ~) and, when apart is not "", what tells
+// it from a neighbour with the same line (tellApart).
+func (r *historyRow) set(rec history.Record, now time.Time, home, apart string) {
 	look := lookOf(rec)
 	r.icon.Resource = look.icon
 	q := rec.Question
+	line := present.LineName(&q, home, 300)
+	if apart != "" {
+		line += "  ·  " + apart
+	}
 	r.full = [rowTexts]string{
-		rowQuestion: present.LineName(&q, home, 300),
+		rowQuestion: line,
 		rowWhen:     historyAgo(now, q.Created),
 		rowClient:   present.Who(&q),
 		rowKind:     historyKindName(q.Kind),
@@ -79,6 +84,23 @@ func (r *historyRow) set(rec history.Record, now time.Time, home string) {
 		r.full[rowTook] = historyElapsed(rec.Elapsed())
 	}
 	r.color, r.bold = look.color, rec.Result == nil
+	r.Refresh()
+}
+
+// setGroup shows the head of group g of rows: its newest decision's line
+// and look, by which rule ("allowed by rule r1"), how many times and when
+// ("300 times, 10:02–10:14") where the answer goes, and whether it is open.
+func (r *historyRow) setGroup(rows []history.Record, g *rowGroup, now time.Time, home string, more bool) {
+	newest := rows[g.members[0]]
+	r.set(newest, now, home, "")
+	mark := "▸ "
+	if g.open {
+		mark = "▾ "
+	}
+	by, times := groupLine(rows, g, now, more)
+	r.full[rowQuestion] = mark + r.full[rowQuestion] + "  ·  " + by
+	r.full[rowAnswer] = times
+	r.full[rowTook] = ""
 	r.Refresh()
 }
 

@@ -262,7 +262,7 @@ func TestHistory_RowTexts(t *testing.T) {
 		{8, [rowTexts]string{"Paste the API token for the staging environment.", "2 days ago", "vscode", "Text", "Interrupted", "app stopped", "3 h 00 min"}},
 		{11, [rowTexts]string{"Which tests should run?", "28 Feb", "claude-code", "Multi-choice", "Answered", "unit, lint", "8 s"}},
 	} {
-		r.set(recs[c.i], histNow, "")
+		r.set(recs[c.i], histNow, "", "")
 		if r.full != c.want {
 			t.Errorf("row %d = %q,\nwant %q", c.i, r.full, c.want)
 		}
@@ -300,13 +300,13 @@ func TestHistory_RowNamesWhatItWouldDo(t *testing.T) {
 	bash := history.Record{Question: question.Question{ID: "h1", Kind: question.KindApproval, Tool: "permission_request", Origin: question.OriginPermission, Action: "Bash",
 		Message: "Bash", Client: question.Client{Name: "claude-code"}, Input: json.RawMessage(`{"command":"npm test"}`),
 		Cwd: "/home/ada/src/shop", Created: histNow.Add(-time.Minute)}}
-	r.set(bash, histNow, "/home/ada")
+	r.set(bash, histNow, "/home/ada", "")
 	if got := r.full[rowQuestion]; got != "npm test in ~/src/shop" {
 		t.Errorf("hook approval row %q", got)
 	}
 	md := history.Record{Question: question.Question{ID: "h2", Kind: question.KindConfirm, Header: "Run the **database migration**?",
 		Message: "On staging.", Client: question.Client{Name: "cursor"}, Created: histNow.Add(-time.Minute)}}
-	r.set(md, histNow, "/home/ada")
+	r.set(md, histNow, "/home/ada", "")
 	if got := r.full[rowQuestion]; got != "Run the database migration?" {
 		t.Errorf("Markdown row %q", got)
 	}

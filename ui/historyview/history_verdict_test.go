@@ -65,7 +65,7 @@ func TestHistory_VerdictsTellApart(t *testing.T) {
 	r := newHistoryRow()
 	icons := map[string]string{}
 	for i, rec := range h.rows {
-		r.set(rec, histNow, "")
+		r.set(rec, histNow, "", "")
 		h.list.Select(i)
 		if r.full[rowOutcome] != want[i] || d.outcome.Text != want[i] {
 			t.Errorf("row %d (%s): list %q, detail %q, want %q", i, rec.Question.ID, r.full[rowOutcome], d.outcome.Text, want[i])
@@ -128,7 +128,7 @@ func TestHistory_TextShownAsAsked(t *testing.T) {
 	x := newHistHarness(t, s).show()
 	h, d := x.h, x.h.detail
 	r := newHistoryRow()
-	r.set(recs[0], histNow, "")
+	r.set(recs[0], histNow, "", "")
 	if r.full[rowQuestion] != "0042_split_ledger" {
 		t.Errorf("list title %q", r.full[rowQuestion])
 	}
