@@ -146,6 +146,7 @@ type tray struct {
 	// awayTimer fires when away ends by itself (Policy.AwayUntil) and runs
 	// awayEnds; nil when away has no end. Tests replace awayEnds.
 	awayTimer *time.Timer
+	awayWait  time.Duration // what awayTimer was set to wait
 	awayEnds  func()
 
 	// The tray host (status.go): whether one was seen on the session bus,

@@ -71,6 +71,12 @@ func (t *tray) setAwayUntil(until time.Time) {
 	t.policyChanged()
 }
 
+// awayRecheck is the longest the tray's away timer waits: a timer counts
+// time the machine spends running, so after a suspend over the moment
+// away was to change the tray is at most this late; the rules and the
+// hooks read the policy's clock and are never late.
+const awayRecheck = 5 * time.Minute
+
 // followAwayEnd sets the timer that brings the tray up to date when away
 // ends or the weekly schedule begins by itself (nothing in the policy
 // changes then, so no subscriber hears of it: Policy.NextAwayChange), or
@@ -89,9 +95,21 @@ func (t *tray) followAwayEnd() {
 	}
 	ends := t.awayEnds
 	if ends == nil {
-		ends = func() { t.gate.do(t.policyChanged) }
+		ends = func() { t.gate.do(t.awayDue) }
 	}
-	t.awayTimer = time.AfterFunc(time.Until(next)+50*time.Millisecond, ends)
+	t.awayWait = min(time.Until(next)+50*time.Millisecond, awayRecheck)
+	t.awayTimer = time.AfterFunc(t.awayWait, ends)
+}
+
+// awayDue follows away at the timer: on or off as the policy says now,
+// and the next timer. Runs on the Fyne goroutine.
+func (t *tray) awayDue() {
+	if t.env.Policy == nil {
+		return
+	}
+	t.awayChanged(t.env.Policy.Away())
+	t.followAwayEnd()
+	t.refresh() // the tooltip says until when
 }
 
 // awayItem is the do-not-disturb toggle. While away, new questions open no

@@ -69,3 +69,47 @@ func TestAwayUntil_StatusWindowAndTheEnd(t *testing.T) {
 		t.Fatal("a timer is left once away has no end")
 	}
 }
+
+// TestAwayDue: the tray's away timer waits for the policy's next change
+// but never more than awayRecheck (a timer does not count a suspend), and
+// when it fires the tray follows the policy: back once away's end has
+// passed, the next timer set for the weekly schedule's next stretch.
+func TestAwayDue(t *testing.T) {
+	a := test.NewTempApp(t)
+	b := question.NewBroker(question.Config{})
+	defer b.Close()
+	pol, err := policy.Open(filepath.Join(t.TempDir(), policy.File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := newTray(a, app.Env{Broker: b, Policy: pol, Log: slog.New(slog.DiscardHandler),
+		Endpoint: func() (string, string) { return "http://127.0.0.1:7931/mcp", "" }, DataDir: "/data"})
+	tr.awayEnds = func() {} // the test runs awayDue itself, on its goroutine
+	tr.install()
+	later := strings.ToLower(time.Now().AddDate(0, 0, 2).Weekday().String()[:3])
+	sched, err := policy.ParseSchedule(later) // the day after tomorrow, all day
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol.SetAwaySchedule(sched)
+	tr.policyChanged()
+	if tr.away || tr.awayTimer == nil || tr.awayWait != awayRecheck {
+		t.Fatalf("a schedule days off: away %v, the timer waits %v, want %v", tr.away, tr.awayWait, awayRecheck)
+	}
+	if err := pol.SetAwayUntil(time.Now().Add(200 * time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	tr.policyChanged()
+	if !tr.away || tr.awayWait > time.Second {
+		t.Fatalf("away for 200 ms: away %v, the timer waits %v", tr.away, tr.awayWait)
+	}
+	for deadline := time.Now().Add(10 * time.Second); pol.Away(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("away never ended")
+		}
+	}
+	tr.awayDue()
+	if tr.away || tr.awayTimer == nil || tr.awayWait != awayRecheck || strings.Contains(tr.tooltip(0, 0), "away") {
+		t.Fatalf("after the end: away %v, the timer waits %v, tooltip %q", tr.away, tr.awayWait, tr.tooltip(0, 0))
+	}
+}
