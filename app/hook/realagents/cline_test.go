@@ -49,6 +49,7 @@ func TestCline(t *testing.T) {
 		{"allow", allow}, {"deny stops the task", clineDeny},
 		{"auto-approve off", clineAutoApproveOff}, {"allowed, then asked again", clineAskedTwice},
 		{"dismiss", dismiss}, {"app down", appDown}, {"app frozen", appFrozen},
+		{"Escape, then quit, while the tray asks", clineQuit},
 	})
 }
 
@@ -130,6 +131,31 @@ func clineDeny(t *testing.T, s *session) {
 	}
 	if res := s.app.waitEnded(q.ID, time.Second); res.Outcome != question.Declined || !strings.Contains(res.Note, note) {
 		t.Errorf("result %+v, want declined with the note kept", res)
+	}
+}
+
+// clineQuit: Escape while the tray asks sends no event, so the question
+// stays open; quitting Cline (Ctrl+C, pressed again while it runs) ends
+// the hook's parent, and the question ends withdrawn by the agent. Nothing
+// ran.
+func clineQuit(t *testing.T, s *session) {
+	path, cmd := s.marker("quit")
+	s.ask(cmd)
+	q := s.app.waitQuestion(path, askBound)
+	s.term.keys("Escape")
+	if waitUntil(3*time.Second, func() bool { it, ok := s.app.item(q.ID); return ok && it.Result != nil }) {
+		t.Errorf("the question ended at Escape, which Cline 3.0.65 tells no hook: docs/hooks.md says it stays")
+	}
+	s.spec.stop = []string{"C-c"}
+	at := time.Now()
+	s.stopTurn(q.ID)
+	res := s.app.waitEnded(q.ID, askBound)
+	if res.Outcome != question.Withdrawn || res.DecidedBy != question.ByAgent {
+		t.Errorf("after Cline quit the question ended %+v, want withdrawn by the agent", res)
+	}
+	t.Logf("the question ended %v after the first Ctrl+C", res.DecidedAt.Sub(at).Round(10*time.Millisecond))
+	if exists(path) {
+		t.Errorf("the command ran")
 	}
 }
 
