@@ -65,6 +65,9 @@ test_pkgs+=(i3-wm)
 # lets root's clients into the XWayland of a sway run as nobody (sway refuses
 # root), xkbcomp reads the keymap the tests' virtual keyboard uses.
 test_pkgs+=(sway xwayland grim x11-xserver-utils x11-xkb-utils)
+# GNOME's compositor (ui/xvfbtest's mutter tests): mutter 43 headless with
+# XWayland, keys through its remote desktop D-Bus interface.
+test_pkgs+=(mutter)
 # Headless Chromium for the question pages' real-browser tests (app/webask).
 test_pkgs+=(chromium)
 # The page tests of another local user and of an agent with a shell: curl.
