@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -103,6 +104,29 @@ func TestClaudeCodeRemote(t *testing.T) {
 			t.Fatalf("the model never read the note as the tool's result; claude -p printed:\n%s", out)
 		}
 		c.hookSaid(path, note)
+	})
+	t.Run("connection dropped mid-question", func(t *testing.T) {
+		c.t, app.t = t, t
+		path, p := c.start("remote-drop")
+		q := c.asked(path)
+		// The desktop's ssh for the host dies (the group: ASKTRAY_SSH_COMMAND
+		// runs it under a shell).
+		if err := syscall.Kill(-waitConnected(t, app, host), syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		out := p()
+		if exists(path) {
+			t.Fatalf("the connection dropped, and the command ran; claude -p printed:\n%s", out)
+		}
+		for _, h := range c.hooks(path) {
+			if h.Stdout != "" {
+				t.Fatalf("the hook printed %q after the connection dropped, want nothing (it steps aside)", h.Stdout)
+			}
+		}
+		if res := app.waitEnded(q.ID, askBound); res.Outcome != question.Withdrawn || res.Reason != question.ReasonHostDisconnected {
+			t.Fatalf("the question ended %+v, want withdrawn because the host disconnected", res)
+		}
+		waitConnected(t, app, host) // the app connects the host again
 	})
 	t.Run("history by host", func(t *testing.T) {
 		var items []control.Item
@@ -210,16 +234,26 @@ func (c *remoteClaude) hookSaid(path, want string) {
 	}
 }
 
-// waitConnected waits until the app says host is connected.
-func waitConnected(t *testing.T, a *appProc, host string) {
+// waitConnected waits until the app says host is connected and returns
+// the pid of its ssh for the host.
+func waitConnected(t *testing.T, a *appProc, host string) int {
 	t.Helper()
+	var pid int
 	if !waitUntil(60*time.Second, func() bool {
 		r := run(t, nil, "remote", "list", "--json", "--data-dir", a.dir)
-		var states []struct{ Name, State string }
-		return json.Unmarshal([]byte(r.Stdout), &states) == nil && len(states) == 1 && states[0].Name == host && states[0].State == "connected"
+		var states []struct {
+			Name, State string
+			PID         int
+		}
+		if json.Unmarshal([]byte(r.Stdout), &states) != nil || len(states) != 1 || states[0].Name != host || states[0].State != "connected" {
+			return false
+		}
+		pid = states[0].PID
+		return pid > 0
 	}) {
 		t.Fatalf("the app did not connect %s within 60 s:\n%s", host, a.log.String())
 	}
+	return pid
 }
 
 // asUser is a command run as u in dir with exactly env.
