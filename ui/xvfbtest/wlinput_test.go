@@ -57,6 +57,7 @@ const (
 	vkKey                = 1     // (time, key, state)
 	vkModifiers          = 2     // (depressed, latched, locked, group)
 	btnLeft              = 0x110 // BTN_LEFT in linux/input-event-codes.h
+	btnRight             = 0x111
 	keyLeftShift         = 42
 	shiftMask            = 1 // the Shift modifier's bit in an X keymap
 )
@@ -124,7 +125,10 @@ func (in *wlInput) setUp(keymap []byte) error {
 
 // click moves the pointer to x, y of a layout w×h (logical pixels, as sway's
 // tree gives them) and presses and releases the left button there.
-func (in *wlInput) click(x, y, w, h int) error {
+func (in *wlInput) click(x, y, w, h int) error { return in.clickButton(x, y, w, h, btnLeft) }
+
+// clickButton is click with the button of evdev code (btnLeft, btnRight).
+func (in *wlInput) clickButton(x, y, w, h int, button uint32) error {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	in.send(in.ptr, vpMotionAbsolute, nil, in.now(), uint32(x), uint32(y), uint32(w), uint32(h))
@@ -133,7 +137,7 @@ func (in *wlInput) click(x, y, w, h int) error {
 		return err
 	}
 	for _, state := range []uint32{1, 0} {
-		in.send(in.ptr, vpButton, nil, in.now(), btnLeft, state)
+		in.send(in.ptr, vpButton, nil, in.now(), button, state)
 		in.send(in.ptr, vpFrame, nil)
 	}
 	_, err := in.roundTrip(0)
