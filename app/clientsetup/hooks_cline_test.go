@@ -44,6 +44,9 @@ func TestHooks_ClineKeepsTheirs(t *testing.T) {
 	if !strings.Contains(out, "Created "+h.Path) || !strings.Contains(string(b), "\nexec /opt/asktray/bin/asktray hook cline --timeout 120 --data-dir /data\n") {
 		t.Errorf("output:\n%s\nfile:\n%s", out, b)
 	}
+	if !strings.Contains(out, "Cline waits at most 120 s for it") || strings.Contains(out, "86406") || strings.Contains(out, "asks in its own prompt") {
+		t.Errorf("the note says what other agents' hooks do:\n%s", out)
+	}
 	if out := run(t, func(b *bytes.Buffer) error { return h.Write(b) }); !strings.Contains(out, "nothing to change") {
 		t.Errorf("rerun:\n%s", out)
 	}

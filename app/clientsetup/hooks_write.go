@@ -43,6 +43,15 @@ func (h Hooks) note() string {
 		"new entry; the timeout, %d s, is the longest deadline plus room to return.\n"+
 		"'asktray config %s --hooks --remove' takes the hooks out again.\n",
 		h.Agent, h.Title, int(h.Deadline.Seconds()), hook.InstalledTimeout(), h.Agent)
+	if sp := h.spec; sp.HookLimit > 0 {
+		// An agent that bounds its hooks itself and runs what they leave
+		// undecided (Cline) is told apart: its note says the rest.
+		s = fmt.Sprintf("The hook runs 'asktray hook %s', which asks you in the tray where your rules or the risk call\n"+
+			"for it. %s waits at most %d s for it, so a tray question ends before then, whatever your\n"+
+			"deadline (now %d s). When Asktray is not running it prints nothing within about a second.\n"+
+			"'asktray config %s --hooks --remove' takes it out again.\n",
+			h.Agent, h.Title, sp.HookLimit, int(h.Deadline.Seconds()), h.Agent)
+	}
 	if note := h.spec.Settings.Note; note != nil {
 		s += note(h.Path)
 	}

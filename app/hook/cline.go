@@ -61,10 +61,11 @@ func init() {
 			Plugin: &Plugin{Source: clineHookSource, Read: readClineHook,
 				Shared: "it is your own PreToolUse hook: rename it PreToolUse.sh (or .py or .js after its language; Cline runs both), then run this again"},
 			Note: func(file string) string {
-				return fmt.Sprintf("Cline runs %s before each tool call from its next task on. Your rules decide there,\n"+
-					"a high-risk call is asked in the tray, everything else is Cline's own. Keep Cline's auto-approve\n"+
-					"on (its default): with it off Cline asks again after the tray's allow. The tray's deny stops the\n"+
-					"whole task (Cline has no deny the model reads).", file)
+				return fmt.Sprintf("Start Cline again: it runs %s before each tool call. Your rules\n"+
+					"decide there, a high-risk call is asked in the tray, everything else is Cline's own. Keep Cline's\n"+
+					"auto-approve on (its default): with it off Cline asks again after the tray's allow. The tray's deny\n"+
+					"stops the whole task (Cline has no deny its model reads); left unanswered, so does the question;\n"+
+					"with Asktray not running, the call is Cline's.", file)
 			},
 		},
 	})
