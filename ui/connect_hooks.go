@@ -79,30 +79,20 @@ func (c *connectWindow) showInstalled(h clientsetup.Hooks) {
 func installedText(h clientsetup.Hooks) (string, widget.Importance) {
 	home, _ := os.UserHomeDir()
 	path := present.HomePath(h.Path, home)
-	found, exists, err := h.Installed()
+	n, want, exists, err := h.Count()
 	if err != nil {
 		return "Cannot tell whether hooks are installed: " + err.Error(), widget.DangerImportance
 	}
 	if !exists {
 		return "Not installed: there is no " + path + " yet", widget.MediumImportance
 	}
-	want := h.Entries()
-	n := 0
-	for _, e := range want {
-		for _, f := range found {
-			if f.Event == e.Event && f.Matcher == e.Matcher {
-				n++
-				break
-			}
-		}
-	}
 	switch {
-	case len(found) == 0:
+	case n == 0:
 		return "Not installed: " + path + " has no asktray hooks", widget.MediumImportance
-	case n == len(want):
+	case n == want:
 		return "Hooks installed in " + path, widget.SuccessImportance
 	default:
-		return fmt.Sprintf("Partly installed in %s: %d of %d hooks; Install hooks adds the rest", path, n, len(want)),
+		return fmt.Sprintf("Partly installed in %s: %d of %d hooks; Install hooks adds the rest", path, n, want),
 			widget.WarningImportance
 	}
 }

@@ -68,6 +68,7 @@ Usage:
                                                              codex, windsurf, gemini-cli, zed, opencode or copilot-cli
   asktray config AGENT --hooks [--write] [--remove]          answer an agent's own permission prompts in the tray:
                                                              {{agents}} (docs/clients.md)
+  asktray connect [AGENT]                                    the agents found on this machine; connect one (MCP entry and hooks)
   asktray doctor [--no-test] [--json]                        check every client's and agent's asktray entry, the app and
                                                              the agents' trust; a test request through each hook (exit 0: all fine)
   asktray remote add [user@]host[:port]                      let agents on that host (over SSH) or user ask this desktop
@@ -129,6 +130,8 @@ func Main(ctx context.Context, args []string, stdio IO, gui GUI) int {
 		err = cmdQuit(ctx, args, stdio)
 	case "config":
 		err = cmdConfig(ctx, args, stdio)
+	case "connect":
+		err = cmdConnect(ctx, args, stdio)
 	case "stdio":
 		err = cmdStdio(ctx, args, stdio)
 	case "doctor":

@@ -95,7 +95,7 @@ func cmdConfig(ctx context.Context, args []string, stdio IO) error {
 	if err != nil {
 		return err
 	}
-	useHTTP := !*useStdio && client != "claude-desktop"
+	useHTTP := !*useStdio && clientsetup.UsesHTTP(client)
 	var srv clientsetup.Server
 	if useHTTP {
 		if srv, err = configServer(ctx, dir); err != nil {

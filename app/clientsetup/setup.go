@@ -29,7 +29,7 @@ func For(client, dataDir, url, token string) (Setup, error) {
 	if err != nil {
 		return Setup{}, err
 	}
-	useHTTP := client != "claude-desktop"
+	useHTTP := UsesHTTP(client)
 	t, err := Build(client, sys, dataDir, Server{URL: url, Token: token, Running: true}, useHTTP)
 	if err != nil {
 		return Setup{}, err

@@ -17,6 +17,10 @@ type Agent string
 type Spec struct {
 	Name  Agent  // "claude-code": the command line's, the rules' and the questions' name
 	Title string // "Claude Code": as a person calls it
+	// Program is the command the agent's package installs ("claude"),
+	// looked for on PATH to tell whether the agent is on this machine (the
+	// first-run window); "" leaves that to the folder of its settings.
+	Program string
 	// Events are the hooks Asktray installs, in the agent's own spelling;
 	// the first is the permission event.
 	Events []Event

@@ -38,7 +38,7 @@ const ClaudeCode Agent = "claude-code"
 //     Claude Code 2.1.332's settings schema).
 func init() {
 	register(Spec{
-		Name: ClaudeCode, Title: "Claude Code",
+		Name: ClaudeCode, Title: "Claude Code", Program: "claude",
 		Events: []Event{
 			{Name: PermissionRequest}, {Name: Notification}, {Name: PostToolUse}, {Name: PostToolUseFailure},
 			{Name: UserPromptSubmit}, {Name: Stop}, {Name: SessionEnd}, {Name: PreToolUse}, {Name: PermissionDenied},

@@ -40,7 +40,7 @@ const Codex Agent = "codex"
 //     command_hook_hash; codexHash matches what Codex 0.171.0 reports).
 func init() {
 	register(Spec{
-		Name: Codex, Title: "Codex",
+		Name: Codex, Title: "Codex", Program: "codex",
 		Events: []Event{{Name: PermissionRequest}, {Name: UserPromptSubmit}, {Name: Stop}},
 		Answer: HookSpecific,
 		Settings: Settings{

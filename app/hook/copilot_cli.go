@@ -33,7 +33,7 @@ const CopilotCLI Agent = "copilot-cli"
 //     https://docs.github.com/en/copilot/how-tos/copilot-cli/set-up-copilot-cli/configure-copilot-cli).
 func init() {
 	register(Spec{
-		Name: CopilotCLI, Title: "Copilot CLI",
+		Name: CopilotCLI, Title: "Copilot CLI", Program: "copilot",
 		Events: []Event{
 			{Name: "permissionRequest"}, {Name: "notification"}, {Name: "postToolUse"}, {Name: "postToolUseFailure"},
 			{Name: "userPromptSubmitted"}, {Name: "agentStop"}, {Name: "sessionEnd"},

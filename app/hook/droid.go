@@ -37,7 +37,7 @@ const Droid Agent = "droid"
 //   - Trust: "hooksDisabled": true in "hooks" turns every hook off.
 func init() {
 	register(Spec{
-		Name: Droid, Title: "Factory Droid",
+		Name: Droid, Title: "Factory Droid", Program: "droid",
 		Events: []Event{
 			{Name: PreToolUse}, {Name: Notification}, {Name: PostToolUse},
 			{Name: UserPromptSubmit}, {Name: Stop}, {Name: SessionEnd},

@@ -42,7 +42,7 @@ const GeminiCLI Agent = "gemini-cli"
 //     trust keeps Gemini in its default mode (and its project hooks off).
 func init() {
 	register(Spec{
-		Name: GeminiCLI, Title: "Gemini CLI",
+		Name: GeminiCLI, Title: "Gemini CLI", Program: "gemini",
 		Events: []Event{
 			{Name: "BeforeTool"}, {Name: "Notification"}, {Name: "AfterTool"},
 			{Name: "BeforeAgent"}, {Name: "AfterAgent"}, {Name: "SessionEnd"},

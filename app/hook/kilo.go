@@ -18,7 +18,7 @@ const Kilo Agent = "kilo"
 // kilo.jsonc; it reads opencode.json there too).
 func init() {
 	register(Spec{
-		Name: Kilo, Title: "Kilo",
+		Name: Kilo, Title: "Kilo", Program: "kilo",
 		Events: []Event{{Name: "permission.asked"}, {Name: "permission.replied"}},
 		Spellings: map[string]string{
 			"permission.asked":   PermissionRequest,

@@ -32,7 +32,7 @@ const Opencode Agent = "opencode"
 //     (https://opencode.ai/docs/permissions/).
 func init() {
 	register(Spec{
-		Name: Opencode, Title: "opencode",
+		Name: Opencode, Title: "opencode", Program: "opencode",
 		Events: []Event{{Name: "permission.asked"}, {Name: "permission.replied"}},
 		Spellings: map[string]string{
 			"permission.asked":   PermissionRequest,

@@ -36,7 +36,7 @@ const QwenCode Agent = "qwen"
 //   - Trust: "disableAllHooks": true turns every hook off.
 func init() {
 	register(Spec{
-		Name: QwenCode, Title: "Qwen Code",
+		Name: QwenCode, Title: "Qwen Code", Program: "qwen",
 		Events: []Event{
 			{Name: PermissionRequest}, {Name: Notification}, {Name: PostToolUse}, {Name: PostToolUseFailure},
 			{Name: UserPromptSubmit}, {Name: Stop}, {Name: SessionEnd},
