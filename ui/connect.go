@@ -69,6 +69,9 @@ type connectWindow struct {
 	notice       func(ctx context.Context, id string) error
 	testRequests bool
 	checked      func(doctor.Report)
+	// run, if set, runs the test requests' hook commands in place of a
+	// process (doctor.Env.Run; tests).
+	run func(ctx context.Context, argv []string, stdin []byte) (stdout, stderr []byte, err error)
 }
 
 func newConnectWindow(a fyne.App, dataDir string, endpoint func() (url, token string)) *connectWindow {

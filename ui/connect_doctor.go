@@ -95,7 +95,7 @@ func (c *connectWindow) doctorEnv() (doctor.Env, error) {
 	def, _ := datadir.Default()
 	url, token := c.endpoint()
 	return doctor.Env{Sys: sys, DataDir: c.dataDir, DefaultDataDir: def, Deadline: c.deadline(),
-		Server: clientsetup.Server{URL: url, Token: token, Running: url != ""}, Test: c.testRequests, Notice: c.notice, Probe: doctor.HTTPProbe}, nil
+		Server: clientsetup.Server{URL: url, Token: token, Running: url != ""}, Test: c.testRequests, Notice: c.notice, Probe: doctor.HTTPProbe, Run: c.run}, nil
 }
 
 // brokerNotice reports whether env's broker shows question id as a notice,

@@ -87,17 +87,18 @@ func (t *tray) newStatusWindow() *statusWindow {
 			widget.NewFormItem("MCP URL", s.url),
 			widget.NewFormItem("Data dir", widget.NewLabel(t.env.DataDir)),
 		),
-		container.NewGridWithColumns(3,
+		container.NewGridWithColumns(4,
 			widget.NewButton("History…", t.history.Show),
 			widget.NewButton("Settings…", t.settings.Show),
 			widget.NewButton("Connect a client…", t.connect.Show),
+			widget.NewButton("Welcome…", t.welcome.Show),
 			widget.NewButton("Copy MCP URL", func() { t.app.Clipboard().SetContent(t.url()) }),
 			widget.NewButton("Hide", w.Hide),
 			widget.NewButton("Quit", t.confirmQuit),
 		),
 	)))
 	w.SetCloseIntercept(w.Hide)
-	w.Resize(fyne.NewSize(520, 0))
+	w.Resize(fyne.NewSize(600, 0))
 	w.CenterOnScreen()
 	return s
 }

@@ -54,7 +54,7 @@ func TestStatusWindow_CompleteHome(t *testing.T) {
 	}
 	content := tr.status.win.Content()
 	buttons := buttonLabels(content)
-	for _, want := range []string{"History…", "Settings…", "Connect a client…", "Copy MCP URL", "Quit", "claude-code: Delete the build directory?"} {
+	for _, want := range []string{"History…", "Settings…", "Connect a client…", "Welcome…", "Copy MCP URL", "Quit", "claude-code: Delete the build directory?"} {
 		if buttons[want] == nil {
 			t.Fatalf("status window lacks %q; has %v", want, buttons)
 		}
@@ -64,7 +64,7 @@ func TestStatusWindow_CompleteHome(t *testing.T) {
 		t.Fatalf("tapping the pending question opened %v", opened)
 	}
 	test.Tap(tr.status.away)
-	if !tr.away || !strings.HasPrefix(tr.menuItems()[len(tr.menuItems())-8].Label, "Away") || !tr.menuItems()[len(tr.menuItems())-8].Checked {
+	if !tr.away || !strings.HasPrefix(tr.menuItems()[len(tr.menuItems())-9].Label, "Away") || !tr.menuItems()[len(tr.menuItems())-9].Checked {
 		t.Fatalf("the status window's Away did not switch away on (away %v)", tr.away)
 	}
 	test.Tap(buttons["Settings…"])

@@ -53,6 +53,7 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 	t.open = dlg.Open
 	t.history.OnOpenDialog = dlg.Open
 	t.install()
+	t.welcomeOnFirstRun()
 	serveTrayClicks(func() { t.gate.do(t.showStatus) })
 	if runtime.GOOS != "darwin" && runtime.GOOS != "windows" {
 		// The tray icon is a StatusNotifierItem: without a tray host it
@@ -123,6 +124,7 @@ type tray struct {
 	quit     fyne.Window
 	history  *historyview.Window
 	connect  *connectWindow
+	welcome  *welcomeWindow
 	settings *settingsWindow
 	ruleStop *ruleStop // nil until a notification of rule decisions is clicked
 
@@ -165,6 +167,7 @@ func newTray(a fyne.App, env app.Env) *tray {
 	t.connect = newConnectWindow(a, env.DataDir, envEndpoint(env))
 	t.connect.notice = brokerNotice(env)
 	t.connect.setRemote(envRemote(env))
+	t.welcome = newWelcomeWindow(a, t.connect)
 	t.settings = newSettingsWindow(a, env, t.settingsApplied)
 	t.settings.endpointChanged = t.endpointChanged
 	t.menu = fyne.NewMenu("Asktray")
@@ -264,6 +267,7 @@ func (t *tray) menuItems() []*fyne.MenuItem {
 		fyne.NewMenuItem("Status…", t.showStatus),
 		fyne.NewMenuItem("Copy MCP URL", func() { t.app.Clipboard().SetContent(t.url()) }),
 		fyne.NewMenuItem("Connect a client…", t.connect.Show),
+		fyne.NewMenuItem("Welcome…", t.welcome.Show),
 		fyne.NewMenuItem("Settings…", t.settings.Show),
 		fyne.NewMenuItemSeparator(),
 		fyne.NewMenuItem("Quit", t.confirmQuit),

@@ -57,7 +57,7 @@ func TestTrayMenuScreenshot(t *testing.T) {
 	if err := png.Encode(f, w.Canvas().Capture()); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(tr.menu.Items); n != 13 {
+	if n := len(tr.menu.Items); n != 14 {
 		t.Fatalf("%d menu items", n)
 	}
 }

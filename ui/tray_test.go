@@ -47,14 +47,14 @@ func TestTray_MenuListsPendingQuestions(t *testing.T) {
 	var opened []string
 	tr.open = func(id string) { opened = append(opened, id) }
 	tr.install()
-	if got := labels(tr); len(got) != 8 || got[0] != "No pending questions" || got[1] != "Away (do not disturb)" || got[2] != "History…" || got[5] != "Connect a client…" || got[6] != "Settings…" || got[7] != "Quit" {
+	if got := labels(tr); len(got) != 9 || got[0] != "No pending questions" || got[1] != "Away (do not disturb)" || got[2] != "History…" || got[5] != "Connect a client…" || got[6] != "Welcome…" || got[7] != "Settings…" || got[8] != "Quit" {
 		t.Fatalf("idle menu %q", got)
 	}
 	q1 := ask(t, b, question.Question{Kind: question.KindConfirm, Client: question.Client{Name: "claude-code"}, Message: "Delete   the build\ndirectory and everything in it, including caches?"})
 	ask(t, b, question.Question{Kind: question.KindText, FreeText: true, Client: question.Client{Name: "cursor"}, Header: "Branch", Message: "Name?"})
 	tr.refresh()
 	got := labels(tr)
-	want := []string{"2 pending questions", "claude-code: Delete the build directory and everything in it…", "cursor: Branch", "Away (do not disturb)", "History…", "Status…", "Copy MCP URL", "Connect a client…", "Settings…", "Quit"}
+	want := []string{"2 pending questions", "claude-code: Delete the build directory and everything in it…", "cursor: Branch", "Away (do not disturb)", "History…", "Status…", "Copy MCP URL", "Connect a client…", "Welcome…", "Settings…", "Quit"}
 	if len(got) != len(want) {
 		t.Fatalf("menu %q", got)
 	}

@@ -48,3 +48,29 @@ func TestLoadSaveValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestWelcomed: a data dir is on its first run until MarkWelcomed, with or
+// without settings.json; the mark is 0600 and survives.
+func TestWelcomed(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if Welcomed(dir) {
+		t.Fatal("an empty data dir is welcomed")
+	}
+	if err := Save(dir, Settings{ArmDelayMS: 800}); err != nil {
+		t.Fatal(err)
+	}
+	if Welcomed(dir) {
+		t.Fatal("settings.json alone counts as welcomed")
+	}
+	if err := MarkWelcomed(dir); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(filepath.Join(dir, WelcomedFile))
+	if err != nil || st.Mode().Perm() != 0o600 || !Welcomed(dir) {
+		t.Fatalf("after the mark: %v %v %v", st, err, Welcomed(dir))
+	}
+	if err := MarkWelcomed(filepath.Join(dir, "missing", "dir")); err == nil || !strings.Contains(err.Error(), "first run") {
+		t.Errorf("a mark in a missing dir: %v", err)
+	}
+}

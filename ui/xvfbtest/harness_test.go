@@ -13,6 +13,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/asktray/asktray/app/settings"
 	"github.com/asktray/asktray/internal/testkit"
 )
 
@@ -27,6 +28,10 @@ type desktop struct {
 	stderrPath   string // where the app's stdout and stderr go
 	stderr       string // the file holding the app's stdout and stderr
 	url, token   string
+	// firstRun leaves the data dir without the first-run mark
+	// (settings.WelcomedFile), so the app shows its first-run window; every
+	// other start finds the mark, which start writes, and shows none.
+	firstRun bool
 }
 
 // TestMain removes the asktray binary that testkit.Binary built.
@@ -83,9 +88,18 @@ func newBareSessionOn(t testing.TB, geometry string, xvfbArgs ...string) *deskto
 }
 
 // start runs the app as name args (which must use d.dataDir) in the session
-// and waits until it serves; it is stopped when the test ends.
+// and waits until it serves; it is stopped when the test ends. Unless
+// d.firstRun, it marks the first run done first.
 func (d *desktop) start(t testing.TB, name string, args ...string) {
 	t.Helper()
+	if !d.firstRun {
+		if err := os.MkdirAll(d.dataDir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d.dataDir, settings.WelcomedFile), []byte("xvfbtest\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	d.app = exec.Command(name, args...)
 	d.app.Env = d.env
 	logf, _ := os.Create(filepath.Join(t.TempDir(), "app.stderr"))
