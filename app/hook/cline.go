@@ -38,6 +38,8 @@ const Cline Agent = "cline"
 //     Cline aborts the call once the hook returns. Its other hook files
 //     (TaskStart, PostToolUse, TaskComplete, SessionShutdown, …) are not
 //     installed: none tells when the person moved on.
+//   - It names MCP tools SERVER__TOOL (read in its binary, not observed
+//     through a hook): Asktray's own, asktray__…, are never asked about.
 //   - Cline runs every file of the event's name, extensions aside
 //     (PreToolUse, PreToolUse.sh, …), one after another: a person's own
 //     PreToolUse is kept (Plugin.Shared) and can live beside asktray's as
@@ -47,7 +49,7 @@ func init() {
 		Name: Cline, Title: "Cline",
 		Events:    []Event{{Name: PreToolUse}},
 		Spellings: map[string]string{"tool_call": PreToolUse},
-		Answer:    CancelOnly, GatesToolUse: true, RunsUndecided: true, HookLimit: clineHookLimit,
+		Answer:    CancelOnly, GatesToolUse: true, RunsUndecided: true, HookLimit: clineHookLimit, OwnToolPrefix: "asktray__",
 		ShellTools: []string{"run_commands"},
 		Unwrap:     unwrapCline, Trust: clineTrust,
 		Preface: "Cline waits for this answer. Allow leaves the call to Cline's own auto-approve setting (on, it runs). " +

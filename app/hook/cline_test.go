@@ -88,7 +88,8 @@ func TestCline_Answers(t *testing.T) {
 		t.Errorf("stepping aside printed %s", got)
 	}
 	sp, _ := Lookup(Cline)
-	if !sp.GatesToolUse || !sp.RunsUndecided || !sp.IsShellTool("run_commands") || sp.PermissionEvent() != PreToolUse || sp.Preface == "" {
+	if !sp.GatesToolUse || !sp.RunsUndecided || !sp.IsShellTool("run_commands") || sp.PermissionEvent() != PreToolUse || sp.Preface == "" ||
+		!sp.IsOwnTool("asktray__ask_user") || sp.IsOwnTool("mcp__asktray__ask_user") || sp.IsOwnTool("other__ask_user") {
 		t.Errorf("spec %+v", sp)
 	}
 }

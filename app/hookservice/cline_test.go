@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/asktray/asktray/app/hook"
+	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 )
 
@@ -76,4 +77,26 @@ func TestCline_CancelOnly(t *testing.T) {
 	if json.Unmarshal(hook.Format(high, rep), &out) != nil || !out.Cancel || !strings.Contains(out.ErrorMessage, "no answer in the tray") {
 		t.Fatalf("unanswered: %+v printed %s, want a cancel", rep, hook.Format(high, rep))
 	}
+
+	// Asktray's own MCP tools (Cline names them asktray__TOOL) ask the
+	// person themselves: never asked about, even under an ask rule for
+	// every tool, which brings another tool's call to the tray.
+	if _, err := e.pol.Add(policy.Rule{Client: "cline", Action: hook.Tool + ":*", Decision: policy.Ask, Scope: policy.ScopeAlways}); err != nil {
+		t.Fatal(err)
+	}
+	own := clinePayload(t, "ls")
+	own.ToolName = "asktray__ask_user"
+	if rep := recv(t, e.call(own, time.Minute)); hook.Format(own, rep) != nil {
+		t.Fatalf("Asktray's own tool: %+v", rep)
+	}
+	e.noneAsked(t, "Asktray's own tool")
+	other := clinePayload(t, "ls")
+	other.ToolName = "other__ask_user"
+	got = e.call(other, time.Minute)
+	q = e.nextAsked(t)
+	if q.Client.Name != "cline" {
+		t.Fatalf("another server's tool under the ask rule: %+v", q)
+	}
+	_ = e.b.Answer(q.ID, question.Response{Action: question.Cancel, Via: question.ViaDialog})
+	recv(t, got)
 }
