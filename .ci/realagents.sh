@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The real-agent suite (app/hook/realagents): Claude Code, Codex, Copilot
-# CLI, Gemini CLI, opencode, Kilo, Qwen Code and Factory Droid, pinned in app/hook/realagents/package-lock.json
+# CLI, Gemini CLI, opencode, Kilo, Qwen Code, Factory Droid and Cline, pinned in app/hook/realagents/package-lock.json
 # (Qwen Code in packed.txt), run for real in tmux
 # against a fake model server, their hooks installed by 'asktray config AGENT
 # --hooks --write'. `make realagents` and .ci/run run this.
