@@ -12,9 +12,11 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 
 	"github.com/asktray/asktray/app/history"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/ui/internal/uitheme"
 )
 
 // ruleRecord is an approval of command in ~/src/shop that rule decided
@@ -181,6 +183,8 @@ func TestHistory_GroupsIdenticalRuleRows(t *testing.T) {
 	}
 
 	if os.Getenv("ASKTRAY_SCREENSHOTS") == "1" {
+		// The app's theme, as the other History screenshots, not the test driver's.
+		h.app.Settings().SetTheme(fixedVariantTheme{uitheme.New(), theme.VariantDark})
 		h.list.Select(h.viewIndex("same0", false))
 		h.list.Select(head)
 		test.Tap(h.detail.groupBtn) // closed, as the list first shows it
