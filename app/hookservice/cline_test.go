@@ -25,7 +25,8 @@ func clinePayload(t *testing.T, cmd string) hook.Payload {
 // one is asked, the dialog saying what the answers do there: the tray's
 // allow prints nothing (Cline runs it), its deny cancels the task, a
 // dismissal prints nothing, and a question left unanswered until the hook's
-// wait ends cancels the task rather than letting Cline run the call.
+// wait ends, or held while the person is away, cancels the task rather
+// than letting Cline run the call.
 func TestCline_CancelOnly(t *testing.T) {
 	t.Parallel()
 	e := newHookServer(t)
@@ -77,6 +78,16 @@ func TestCline_CancelOnly(t *testing.T) {
 	if json.Unmarshal(hook.Format(high, rep), &out) != nil || !out.Cancel || !strings.Contains(out.ErrorMessage, "no answer in the tray") {
 		t.Fatalf("unanswered: %+v printed %s, want a cancel", rep, hook.Format(high, rep))
 	}
+
+	// Away (holding), nothing is asked and the call is stopped: printed
+	// nothing, Cline would run it unasked.
+	_ = e.pol.SetAway(true)
+	out.Cancel = false
+	if rep := recv(t, e.call(high, time.Minute)); json.Unmarshal(hook.Format(high, rep), &out) != nil || !out.Cancel {
+		t.Fatalf("away: %+v printed %s, want a cancel", rep, hook.Format(high, rep))
+	}
+	e.noneAsked(t, "away")
+	_ = e.pol.SetAway(false)
 
 	// Asktray's own MCP tools (Cline names them asktray__TOOL) ask the
 	// person themselves: never asked about, even under an ask rule for
