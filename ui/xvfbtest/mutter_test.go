@@ -183,9 +183,9 @@ func (d *desktop) frameOf(t *testing.T, w string) (id string, x, y, width, heigh
 // XWayland) a question's dialog appears typed as a dialog, framed by mutter
 // and wholly on the 1280×720 monitor, and takes the keyboard; a Return sent
 // through mutter's remote desktop before it armed answers nothing, one
-// after answers Yes. Clicks are not tested here: XTEST clicks (xdotool) do
-// not reach XWayland 22.1's windows, and neither did the remote desktop's
-// relative moves and button (its absolute moves need a screen cast stream,
+// after answers Yes. Clicks are not tested here: XTEST clicks (xdotool)
+// did not reach the app's window under mutter's XWayland 22.1, and neither
+// did the remote desktop's relative moves and button (its absolute moves need a screen cast stream,
 // which needs PipeWire). ASKTRAY_SCREENSHOTS=DIR keeps the dialog in its
 // frame (nothing here captures mutter's screen: no PipeWire, no GNOME Shell).
 func TestMutterDialogKeyboard(t *testing.T) {
