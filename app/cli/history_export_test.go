@@ -35,7 +35,7 @@ func TestCLI_HistoryExport(t *testing.T) {
 		t.Fatalf("parse csv: %v, %d rows:\n%s", err, len(rows), r.stdout)
 	}
 	if got := strings.Join(rows[0], ","); got != "id,created,client,client_version,session_id,kind,header,question,outcome,reason,decided_by,via,answer,note,decided_at,elapsed_ms,verdict,afterwards,"+
-		"summary,tool,command,path,cwd,agent_mode,rule_id,rule_scope" {
+		"summary,tool,command,path,cwd,agent_mode,rule_id,rule_scope,host" {
 		t.Fatalf("header %q", got)
 	}
 	want := [][]string{ // id, outcome, answer, via

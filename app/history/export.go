@@ -23,11 +23,13 @@ const (
 )
 
 // CSVHeader is the first row of a CSV export; every later row has one field
-// per column.
+// per column. New columns go at the end, so that a reader that counts
+// columns keeps working.
 var CSVHeader = []string{
 	"id", "created", "client", "client_version", "session_id", "kind", "header", "question",
 	"outcome", "reason", "decided_by", "via", "answer", "note", "decided_at", "elapsed_ms", "verdict",
 	"afterwards", "summary", "tool", "command", "path", "cwd", "agent_mode", "rule_id", "rule_scope",
+	"host",
 }
 
 // Lister is the part of a Store that Export reads; the CLI satisfies it with
@@ -183,13 +185,13 @@ func csvRow(rec Record) []string {
 		string(question.StatePending), "", "", "", "", "", "", "", string(question.VerdictOf(&q, r)), "",
 	}
 	row = append(row, subjectColumns(&q)...)
-	row = append(row, "", "")
+	row = append(row, "", "", csvText(q.Host))
 	if r != nil {
 		row[8], row[9], row[10], row[11] = string(r.Outcome), string(r.Reason), string(r.DecidedBy), string(r.Via)
 		row[12], row[13] = markControls(string(r.Value)), csvText(r.Note)
 		row[14], row[15] = csvTime(r.DecidedAt), strconv.FormatInt(rec.Elapsed().Milliseconds(), 10)
 		row[17] = string(r.Afterwards)
-		row[len(row)-2], row[len(row)-1] = csvText(r.RuleID), csvText(r.RuleScope)
+		row[len(row)-3], row[len(row)-2] = csvText(r.RuleID), csvText(r.RuleScope)
 	}
 	return row
 }

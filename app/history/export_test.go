@@ -107,7 +107,7 @@ func TestExport_CSV(t *testing.T) {
 		t.Fatalf("parse: %v", err)
 	}
 	if len(rows) != len(ids)+1 || strings.Join(rows[0], ",") != "id,created,client,client_version,session_id,kind,header,question,outcome,reason,decided_by,via,answer,note,decided_at,elapsed_ms,verdict,afterwards,"+
-		"summary,tool,command,path,cwd,agent_mode,rule_id,rule_scope" {
+		"summary,tool,command,path,cwd,agent_mode,rule_id,rule_scope,host" {
 		t.Fatalf("rows %d, header %q", len(rows), rows[0])
 	}
 	col := map[string]int{}
@@ -170,14 +170,15 @@ func TestExport_CSV(t *testing.T) {
 
 // TestExport_CSVSubject: a hook approval's row says what it would do: its
 // summary, tool, command (control characters marked, a formula defused),
-// working directory, the agent's mode and the rule that decided it; a file
-// tool's row its path.
+// working directory, the agent's mode, the rule that decided it and the
+// remote host it came from; a file tool's row its path, and a local
+// question's host is empty.
 func TestExport_CSVSubject(t *testing.T) {
 	t.Parallel()
 	s := openSQLite(t)
 	bash := question.Question{ID: "h1", Kind: question.KindApproval, Tool: "permission_request", Origin: question.OriginPermission, Action: "Bash", Message: "Bash",
 		Client: question.Client{Name: "claude-code"}, Input: json.RawMessage(`{"command":"npm test \u001b[2J"}`),
-		Cwd: "/home/ada/src/shop", AgentMode: "acceptEdits", Created: base, Deadline: base.Add(question.DefaultTimeout)}
+		Cwd: "/home/ada/src/shop", AgentMode: "acceptEdits", Host: "build-01", Created: base, Deadline: base.Add(question.DefaultTimeout)}
 	edit := question.Question{ID: "h2", Kind: question.KindApproval, Tool: "permission_request", Origin: question.OriginPermission, Action: "Edit", Message: "Edit",
 		Client: question.Client{Name: "claude-code"}, Input: json.RawMessage(`{"file_path":"-x.go","old_string":"a","new_string":"b"}`),
 		Created: base.Add(time.Minute), Deadline: base.Add(time.Minute + question.DefaultTimeout)}
@@ -200,8 +201,8 @@ func TestExport_CSVSubject(t *testing.T) {
 	}
 	for k, want := range map[string]string{
 		"h1 summary": "npm test ⟨U+001B⟩[2J in /home/ada/src/shop", "h1 tool": "Bash", "h1 command": "npm test ⟨U+001B⟩[2J",
-		"h1 path": "", "h1 cwd": "/home/ada/src/shop", "h1 agent_mode": "acceptEdits", "h1 rule_id": "r7", "h1 rule_scope": "session",
-		"h2 summary": "Edit -x.go", "h2 tool": "Edit", "h2 command": "", "h2 path": "'-x.go", "h2 rule_id": "", "h2 agent_mode": "",
+		"h1 path": "", "h1 cwd": "/home/ada/src/shop", "h1 agent_mode": "acceptEdits", "h1 rule_id": "r7", "h1 rule_scope": "session", "h1 host": "build-01",
+		"h2 summary": "Edit -x.go", "h2 tool": "Edit", "h2 command": "", "h2 path": "'-x.go", "h2 rule_id": "", "h2 agent_mode": "", "h2 host": "",
 	} {
 		if got[k] != want {
 			t.Errorf("%s = %q, want %q", k, got[k], want)
