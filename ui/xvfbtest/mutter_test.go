@@ -191,13 +191,14 @@ func (d *desktop) frameOf(t *testing.T, w string) (id string, x, y, width, heigh
 func TestMutterDialogKeyboard(t *testing.T) {
 	d := newMutterSession(t, true)
 	keys := startMutterKeys(t, d)
+	d.armDelay(t, 2500)
 	d.start(t, d.bin, "--data-dir", d.dataDir, "--addr", "127.0.0.1:0")
 	c := d.client(t, "e2e-agent")
 	res := testkit.CallToolAsync(c, "ask_confirm", map[string]any{"question": "Run the **database migration** now?"})
 	w := d.waitFocused(t, "e2e-agent asks")
 	keys.press(t, keysymReturn)
-	if l := d.waitArmedLine(t, 1); strings.Contains(l, "arming_restarts=0") {
-		t.Fatalf("the early Return did not reach the dialog: %s", l)
+	if l := d.waitArmedLine(t, 1); strings.Contains(l, "arming_restarts=0") || sinceShown(t, l) < 2500 {
+		t.Fatalf("the early Return did not reach the dialog, or it armed before 2.5 s: %s", l)
 	}
 	select {
 	case got := <-res:

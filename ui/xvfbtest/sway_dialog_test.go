@@ -1,14 +1,18 @@
 package xvfbtest
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/asktray/asktray/app/settings"
 	"github.com/asktray/asktray/internal/testkit"
 )
 
@@ -25,6 +29,7 @@ import (
 // ASKTRAY_SCREENSHOTS=DIR keeps a screenshot of the dialog on sway.
 func TestSwayDialogKeyboardAndClick(t *testing.T) {
 	d, s := newSwaySession(t, true, "resolution 1280x720")
+	d.armDelay(t, 2500)
 	d.start(t, d.bin, "--data-dir", d.dataDir, "--addr", "127.0.0.1:0")
 	c := d.client(t, "e2e-agent")
 	res := testkit.CallToolAsync(c, "ask_confirm", map[string]any{"question": "Run the **database migration** now?"})
@@ -33,8 +38,8 @@ func TestSwayDialogKeyboardAndClick(t *testing.T) {
 		t.Fatalf("the dialog is a %s window, floating %v", v.Shell, v.floating)
 	}
 	s.press(t, keyEnter)
-	if l := d.waitArmedLine(t, 1); strings.Contains(l, "arming_restarts=0") {
-		t.Fatalf("the early Enter did not reach the dialog: %s", l)
+	if l := d.waitArmedLine(t, 1); strings.Contains(l, "arming_restarts=0") || sinceShown(t, l) < 2500 {
+		t.Fatalf("the early Enter did not reach the dialog, or it armed before 2.5 s: %s", l)
 	}
 	select {
 	case got := <-res:
@@ -119,6 +124,31 @@ func TestSwayTypingElsewhereNeverReachesTheAnswer(t *testing.T) {
 	if !reflect.DeepEqual(got["selected"], []any{"b"}) || (got["free_text"] != nil && got["free_text"] != "") {
 		t.Fatalf("the choice took keys typed for another window: %v", got)
 	}
+}
+
+// armDelay sets the app's arming delay to ms in its settings, before it
+// starts: a test that sends a key before the dialog arms then has that
+// long, not the default 750 ms, however slow the machine is.
+func (d *desktop) armDelay(t *testing.T, ms int) {
+	t.Helper()
+	if err := os.MkdirAll(d.dataDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(map[string]int{"arm_delay_ms": ms})
+	if err := os.WriteFile(filepath.Join(d.dataDir, settings.File), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// sinceShown reads since_shown_ms in a "dialog armed" log line.
+func sinceShown(t *testing.T, line string) int {
+	t.Helper()
+	m := regexp.MustCompile(`since_shown_ms=(\d+)`).FindStringSubmatch(line)
+	if m == nil {
+		t.Fatalf("no since_shown_ms in %s", line)
+	}
+	ms, _ := strconv.Atoi(m[1])
+	return ms
 }
 
 // answeredLine waits until the app's log says that n questions were
