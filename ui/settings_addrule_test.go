@@ -96,3 +96,56 @@ func TestParseAmount(t *testing.T) {
 		}
 	}
 }
+
+// TestSettingsWindow_RulesTabAddsAHostRule: Add rule… has a Host field
+// (empty: any host); a bad host is refused naming the field, a good one
+// scopes the rule to that remote host's agents, the row says so, and the
+// Edit… dialog shows it (issue 36: a host rule could be made only from the
+// dialog's Always… panel).
+func TestSettingsWindow_RulesTabAddsAHostRule(t *testing.T) {
+	a := test.NewTempApp(t)
+	pol, err := policy.Open(filepath.Join(t.TempDir(), policy.File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := question.NewBroker(question.Config{Gate: pol.Gate})
+	defer b.Close()
+	tr := newTray(a, app.Env{Broker: b, Policy: pol})
+	defer tr.followPolicy()()
+	s := tr.settings
+	s.Show()
+	r := &s.rules
+	test.Tap(r.add)
+	if r.editHost == nil || r.editHost.Text != "" {
+		t.Fatalf("no empty Host field in the new rule dialog: %v", r.editHost)
+	}
+	r.editAction.SetText("*:Bash")
+	r.editDecision.SetSelected(string(policy.Allow))
+	r.editHost.SetText(strings.Repeat("h", policy.MaxPattern+1))
+	test.Tap(r.editSave)
+	if !r.editErr.Visible() || !strings.Contains(strings.ToLower(r.editErr.Text), "host") || len(pol.Rules()) != 0 {
+		t.Fatalf("an overlong host: error %q, %d rules", r.editErr.Text, len(pol.Rules()))
+	}
+	r.editHost.SetText(" build-01 ")
+	test.Tap(r.editSave)
+	rules := pol.Rules()
+	if len(rules) != 1 || rules[0].Host != "build-01" {
+		t.Fatalf("rules after Save: %+v (%q)", rules, r.editErr.Text)
+	}
+	if len(r.rows) != 1 || !strings.Contains(r.rows[0].matches.Text, "on build-01") {
+		t.Fatalf("the row does not name the host: %+v", r.rows)
+	}
+	q := question.Question{Kind: question.KindApproval, Tool: "permission_request", Origin: question.OriginPermission,
+		Client: question.Client{Name: "claude-code"}, Action: "Bash", Message: "Bash", Input: []byte(`{"command":"ls"}`)}
+	if ruling := pol.Judge(q); ruling.Decided {
+		t.Fatalf("a host rule decided a local question: %+v", ruling)
+	}
+	q.Host = "build-01"
+	if ruling := pol.Judge(q); !ruling.Decided || ruling.Result.Outcome != question.AutoApproved {
+		t.Fatalf("the host rule does not decide build-01's question: %+v", ruling)
+	}
+	test.Tap(r.rows[0].edit)
+	if r.editHost.Text != "build-01" {
+		t.Fatalf("Edit… shows host %q", r.editHost.Text)
+	}
+}

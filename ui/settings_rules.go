@@ -34,6 +34,7 @@ type rulesTab struct {
 	edit                                        dialog.Dialog
 	editDecision, editMatch                     *widget.Select
 	editExpires, editNote, editPattern, editCwd *widget.Entry
+	editHost                                    *widget.Entry // where the agent runs; "" any host
 	editClient, editAction                      *widget.Entry // a new rule's; nil when editing
 	editErr                                     *widget.Label
 	editSave, editCancel                        *widget.Button
@@ -224,6 +225,8 @@ func (s *settingsWindow) ruleDialog(title string, r policy.Rule, isNew bool) {
 		formItem("Matches", t.editMatch, "What of the request it looks at; every request is the whole tool."),
 		formItem("Pattern", t.editPattern, "The command, the command prefix, the path (or a glob inside a directory), or the input."),
 		formItem("Working dir", t.editCwd, "Only requests run in this directory or below; empty: anywhere."),
+		formItem("Host", t.editHost, "Only agents on this remote host, as 'asktray remote add' named it (build-01, agent@localhost); "+
+			"* and ? are wildcards; empty: any host, this machine's own agents too."),
 		widget.NewFormItem("Decision", t.editDecision),
 		formItem("Expires", t.editExpires, "Local time, "+expiresLayout+"; empty: never."),
 		widget.NewFormItem("Note", t.editNote),
@@ -262,6 +265,7 @@ func (s *settingsWindow) saveRule(r policy.Rule, isNew bool) error {
 		}
 	}
 	r.Cwd = strings.TrimSpace(t.editCwd.Text)
+	r.Host = strings.TrimSpace(t.editHost.Text)
 	r.Note = strings.TrimSpace(t.editNote.Text)
 	r.Expires = time.Time{}
 	if text := strings.TrimSpace(t.editExpires.Text); text != "" {
@@ -285,8 +289,8 @@ func (s *settingsWindow) saveRule(r policy.Rule, isNew bool) error {
 	return nil
 }
 
-// editMatchFields makes the edit dialog's match, pattern and working
-// directory fields for r; a high-risk rule's match and pattern are fixed.
+// editMatchFields makes the edit dialog's match, pattern, working
+// directory and host fields for r; a high-risk rule's match and pattern are fixed.
 func (s *settingsWindow) editMatchFields(r policy.Rule) {
 	t := &s.rules
 	t.editMatch = widget.NewSelect(policy.MatchLabels, nil)
@@ -295,6 +299,9 @@ func (s *settingsWindow) editMatchFields(r policy.Rule) {
 	t.editPattern.SetText(r.Pattern)
 	t.editCwd = widget.NewEntry()
 	t.editCwd.SetText(r.Cwd)
+	t.editHost = widget.NewEntry()
+	t.editHost.SetPlaceHolder("any host")
+	t.editHost.SetText(r.Host)
 	if r.HighRisk {
 		t.editMatch.Disable()
 		t.editPattern.Disable()

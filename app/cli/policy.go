@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -106,9 +107,15 @@ func cmdRules(ctx context.Context, args []string, stdio IO) error {
 		fmt.Fprintln(stdio.Out, "No rules.")
 		return nil
 	}
-	tw := tabwriter.NewWriter(stdio.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tDECISION\tCLIENT\tACTION\tMATCHES\tSCOPE\tEXPIRES\tNOTE")
-	now := time.Now()
+	return writeRules(stdio.Out, rs, time.Now())
+}
+
+// writeRules writes rs as the table of 'asktray rules': a rule scoped to a
+// remote host names it under HOST (any: every host, this machine's too),
+// so MATCHES leaves it out.
+func writeRules(w io.Writer, rs []policy.Rule, now time.Time) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tDECISION\tCLIENT\tACTION\tMATCHES\tHOST\tSCOPE\tEXPIRES\tNOTE")
 	for _, r := range rs {
 		exp := "never"
 		switch {
@@ -121,7 +128,12 @@ func cmdRules(ctx context.Context, args []string, stdio IO) error {
 		if r.HighRisk {
 			dec += " (high risk)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, dec, oneLine(r.Client, 30), oneLine(r.Action, 60), oneLine(r.MatchText(), 60), r.Scope, exp, oneLine(r.Note, 40))
+		host, local := "any", r
+		if r.Host != "" {
+			host, local.Host = r.Host, ""
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, dec, oneLine(r.Client, 30), oneLine(r.Action, 60),
+			oneLine(local.MatchText(), 60), oneLine(host, 40), r.Scope, exp, oneLine(r.Note, 40))
 	}
 	return tw.Flush()
 }

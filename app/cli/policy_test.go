@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -157,5 +158,41 @@ func TestDescribeAway(t *testing.T) {
 	got := describeAway(control.AwayStatus{Away: true, Until: until, Schedule: "Mon–Fri 18:00–24:00"})
 	if !strings.HasSuffix(got, " Until Fri 18:30. Every week (Settings › Away every week): Mon–Fri 18:00–24:00.") {
 		t.Errorf("away until and a schedule: %q", got)
+	}
+}
+
+// TestWriteRules_Host: 'asktray rules' names a rule's host under HOST (issue
+// 36: rules can be scoped to a host), "any" for a rule of every host, and
+// MATCHES leaves the host out, so a long pattern cannot cut it off.
+func TestWriteRules_Host(t *testing.T) {
+	now := time.Date(2026, 12, 5, 10, 0, 0, 0, time.UTC)
+	rs := []policy.Rule{
+		{ID: "onbuild", Client: "*", Action: "*:Bash", Decision: policy.Allow, Scope: policy.ScopeAlways, Match: policy.MatchPrefix,
+			Pattern: "npm " + strings.Repeat("x", 70), Host: "build-01"},
+		{ID: "anyhost", Client: "codex", Action: "*:Edit", Decision: policy.Deny, Scope: policy.ScopeAlways},
+	}
+	var b strings.Builder
+	if err := writeRules(&b, rs, now); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[0], "HOST") {
+		t.Fatalf("table:\n%s", b.String())
+	}
+	head := strings.Fields(lines[0])
+	for i, want := range map[int]string{1: "build-01", 2: "any"} {
+		f := strings.Fields(lines[i])
+		if !strings.HasPrefix(lines[i], rs[i-1].ID) || !slices.Contains(f, want) {
+			t.Errorf("row %d lacks host %q:\n%s", i, want, lines[i])
+		}
+	}
+	if strings.Contains(lines[1], "on build-01") {
+		t.Errorf("MATCHES repeats the host:\n%s", lines[1])
+	}
+	col := strings.Index(lines[0], "HOST") // the header is ASCII: bytes are runes
+	for i, want := range []string{"build-01", "any"} {
+		if row := []rune(lines[i+1]); len(row) < col || !strings.HasPrefix(string(row[col:]), want) {
+			t.Errorf("HOST column (%v) misaligned:\n%s", head, b.String())
+		}
 	}
 }
