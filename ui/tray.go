@@ -231,7 +231,8 @@ func (t *tray) icon(n int) fyne.Resource {
 }
 
 // menuItems builds the tray menu from t.pending: one item per pending
-// question, then the app's commands. Quit is ours, last, so Fyne adds none.
+// question, marked with a dot in its agent's colour, then the app's
+// commands. Quit is ours, last, so Fyne adds none.
 func (t *tray) menuItems() []*fyne.MenuItem {
 	count := fyne.NewMenuItem(present.WaitingLabel(present.Waiting(t.pending)), nil)
 	count.Disabled = true
@@ -245,11 +246,14 @@ func (t *tray) menuItems() []*fyne.MenuItem {
 			label += " (answering in " + q.Client.DisplayName() + ")"
 		}
 		id := q.ID
-		items = append(items, fyne.NewMenuItem(label, func() {
+		item := fyne.NewMenuItem(label, func() {
 			if t.open != nil {
 				t.open(id)
 			}
-		}))
+		})
+		// A dot in the agent's colour, as the dialog's bar (issue 38 item 12).
+		item.Icon = uitheme.AgentIcon(q.Client.Name, t.app.Settings().ThemeVariant())
+		items = append(items, item)
 	}
 	if web := t.browserItem(); web != nil {
 		items = append(items, web)

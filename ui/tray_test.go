@@ -18,6 +18,7 @@ import (
 	"github.com/asktray/asktray/app/question/present"
 	"github.com/asktray/asktray/assets"
 	"github.com/asktray/asktray/ui/askdialog"
+	"github.com/asktray/asktray/ui/internal/uitheme"
 )
 
 func ask(t *testing.T, b *question.Broker, q question.Question) question.Question {
@@ -61,6 +62,21 @@ func TestTray_MenuListsPendingQuestions(t *testing.T) {
 	for i := range want {
 		if got[i] != want[i] {
 			t.Fatalf("item %d = %q, want %q", i, got[i], want[i])
+		}
+	}
+	// Each question is marked with a dot in its agent's colour, the
+	// dialog's (issue 38 item 12); the app's commands are not.
+	for i, agent := range map[int]string{1: "claude-code", 2: "cursor"} {
+		if ic := tr.menu.Items[i].Icon; ic == nil || ic != uitheme.AgentIcon(agent, a.Settings().ThemeVariant()) {
+			t.Errorf("item %d (%s) has icon %v, want its agent's dot", i, agent, ic)
+		}
+	}
+	if tr.menu.Items[1].Icon == tr.menu.Items[2].Icon && uitheme.AgentColor("claude-code", a.Settings().ThemeVariant()) != uitheme.AgentColor("cursor", a.Settings().ThemeVariant()) {
+		t.Error("two agents' items share a dot")
+	}
+	for _, it := range tr.menu.Items[3:] {
+		if it.Icon != nil {
+			t.Errorf("%q has an icon", it.Label)
 		}
 	}
 	tr.menu.Items[1].Action()

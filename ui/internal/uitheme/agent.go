@@ -1,8 +1,14 @@
 package uitheme
 
 import (
+	"bytes"
+	"fmt"
 	"hash/fnv"
+	"image"
 	"image/color"
+	"image/png"
+	"math"
+	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
@@ -37,4 +43,41 @@ func AgentColor(name string, v fyne.ThemeVariant) color.Color {
 		p = agentLight
 	}
 	return p[h.Sum32()%agentColors]
+}
+
+// agentIconSize is the side in pixels of AgentIcon's image: a tray host
+// scales a menu item's icon to its menu's size (16 px, 32 on HiDPI).
+const agentIconSize = 32
+
+// agentIcons caches AgentIcon's PNGs by colour.
+var agentIcons sync.Map // color.NRGBA → fyne.Resource
+
+// AgentIcon returns a small PNG of a filled dot in AgentColor(name, v),
+// for a menu item that names the agent (the tray menu's pending
+// questions): a tray host draws a menu item's icon from PNG bytes
+// (dbusmenu's icon-data), so it is a PNG, not an SVG. Any goroutine may
+// call it.
+func AgentIcon(name string, v fyne.ThemeVariant) fyne.Resource {
+	c := color.NRGBAModel.Convert(AgentColor(name, v)).(color.NRGBA)
+	if r, ok := agentIcons.Load(c); ok {
+		return r.(fyne.Resource)
+	}
+	img := image.NewNRGBA(image.Rect(0, 0, agentIconSize, agentIconSize))
+	mid, radius := float64(agentIconSize)/2, float64(agentIconSize)*0.4
+	for y := range agentIconSize {
+		for x := range agentIconSize {
+			d := math.Hypot(float64(x)+0.5-mid, float64(y)+0.5-mid)
+			cover := math.Max(0, math.Min(1, radius-d+0.5)) // a smooth edge
+			if cover > 0 {
+				img.SetNRGBA(x, y, color.NRGBA{R: c.R, G: c.G, B: c.B, A: uint8(math.Round(cover * 255))})
+			}
+		}
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil { // cannot fail writing to memory
+		panic(fmt.Sprintf("uitheme: encode agent icon: %v", err))
+	}
+	r := fyne.NewStaticResource(fmt.Sprintf("agent-%02x%02x%02x.png", c.R, c.G, c.B), b.Bytes())
+	agentIcons.Store(c, r)
+	return r
 }

@@ -1,6 +1,9 @@
 package uitheme
 
 import (
+	"bytes"
+	"image/color"
+	"image/png"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -35,5 +38,35 @@ func TestAgentColor(t *testing.T) {
 		if len(seen) < 4 {
 			t.Errorf("six agents share %d colours: %v", len(seen), seen)
 		}
+	}
+}
+
+// TestAgentIcon: the tray menu's mark of an agent is a PNG (what dbusmenu's
+// icon-data carries) whose centre is the agent's colour and whose corners
+// are clear; one agent gets one resource, two colours two (issue 38 item
+// 12: the tray menu named no agent by colour).
+func TestAgentIcon(t *testing.T) {
+	t.Parallel()
+	for _, v := range []fyne.ThemeVariant{theme.VariantDark, theme.VariantLight} {
+		r := AgentIcon("codex", v)
+		if AgentIcon("codex", v) != r {
+			t.Error("codex's icon is made again")
+		}
+		img, err := png.Decode(bytes.NewReader(r.Content()))
+		if err != nil {
+			t.Fatalf("not a PNG: %v", err)
+		}
+		want := color.NRGBAModel.Convert(AgentColor("codex", v))
+		mid := img.Bounds().Dx() / 2
+		if got := color.NRGBAModel.Convert(img.At(mid, mid)); got != want {
+			t.Errorf("variant %d: centre %v, want codex's %v", v, got, want)
+		}
+		if _, _, _, a := img.At(0, 0).RGBA(); a != 0 {
+			t.Errorf("variant %d: the corner is not clear (alpha %d)", v, a)
+		}
+	}
+	if AgentColor("codex", theme.VariantDark) != AgentColor("claude-code", theme.VariantDark) &&
+		AgentIcon("codex", theme.VariantDark).Name() == AgentIcon("claude-code", theme.VariantDark).Name() {
+		t.Error("two colours share one icon")
 	}
 }
