@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/asktray/asktray/app/doctor"
@@ -18,7 +19,8 @@ import (
 // asktray that is gone) and a current Cursor entry in the home dir: the
 // window shows the doctor's report, a FIX line naming the file and the key
 // (and one for each turn event the older entry lacks), and the Cursor entry
-// fine; the button works again afterwards.
+// fine; the button works again afterwards. Its picture is
+// docs/screenshots/connect-check.png with ASKTRAY_SCREENSHOTS=1.
 func TestConnectWindow_ChecksSetup(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
@@ -50,6 +52,7 @@ func TestConnectWindow_ChecksSetup(t *testing.T) {
 		}
 	}
 	a := test.NewTempApp(t)
+	useAppTheme(a) // for its screenshot
 	c := newConnectWindow(a, "/data", func() (string, string) { return mcpURL, tok })
 	c.testRequests = false
 	done := make(chan doctor.Report, 1)
@@ -77,6 +80,8 @@ func TestConnectWindow_ChecksSetup(t *testing.T) {
 		strings.Index(c.text.Text, "The full report:") < strings.Index(c.text.Text, "\n4. ") {
 		t.Fatalf("summary:\n%s", c.text.Text)
 	}
+	c.win.Resize(fyne.NewSize(760, 560))
+	saveConnectShot(t, c, "connect-check.png") // docs/screenshots with ASKTRAY_SCREENSHOTS=1
 	if c.check.Disabled() || !strings.Contains(c.hint.Text, "asktray doctor") {
 		t.Fatalf("after the check: button disabled %v, hint %q", c.check.Disabled(), c.hint.Text)
 	}
