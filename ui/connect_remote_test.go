@@ -113,6 +113,7 @@ func removeButton(t *testing.T, r *remoteTab, name string) *widget.Button {
 // with ASKTRAY_SCREENSHOTS=1.
 func TestConnectWindow_RemoteHosts(t *testing.T) {
 	a := test.NewTempApp(t)
+	useAppTheme(a) // its screenshot in the app's theme
 	f := &fakeHosts{states: []remote.State{
 		{Name: "build-01", State: remote.Connected},
 		{Name: "agent@localhost", State: remote.Down, Error: "Connection refused; retrying in 4s"},

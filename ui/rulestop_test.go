@@ -53,6 +53,7 @@ func TestTray_StopARuleFromItsNotification(t *testing.T) {
 	b := question.NewBroker(question.Config{})
 	defer b.Close()
 	a := test.NewTempApp(t)
+	useAppTheme(a) // its screenshot in the app's theme
 	tr := newTray(a, app.Env{Broker: b, Policy: pol, Log: slog.New(slog.DiscardHandler)})
 	tr.clock = func() time.Time { return time.Date(2026, 12, 5, 14, 0, 0, 0, time.Local) }
 	var flush func()

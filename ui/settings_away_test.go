@@ -28,6 +28,7 @@ import (
 // ASKTRAY_SCREENSHOTS=1.
 func TestSettingsWindow_AwayEveryWeek(t *testing.T) {
 	a := test.NewTempApp(t)
+	useAppTheme(a) // its screenshot in the app's theme
 	pol, err := policy.Open(filepath.Join(t.TempDir(), policy.File))
 	if err != nil {
 		t.Fatal(err)

@@ -25,6 +25,7 @@ import (
 // a temporary dir.
 func TestTrayMenuScreenshot(t *testing.T) {
 	a := test.NewTempApp(t)
+	useAppTheme(a) // its screenshot in the app's theme
 	b := question.NewBroker(question.Config{})
 	defer b.Close()
 	for _, q := range []question.Question{
@@ -67,6 +68,7 @@ func TestTrayMenuScreenshot(t *testing.T) {
 // ASKTRAY_SCREENSHOTS=1, otherwise into a temporary dir.
 func TestSettingsScreenshot(t *testing.T) {
 	a := test.NewTempApp(t)
+	useAppTheme(a) // its screenshot in the app's theme
 	pol, err := policy.Open(filepath.Join(t.TempDir(), policy.File))
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +77,7 @@ func TestSettingsScreenshot(t *testing.T) {
 		{Client: "claude-code", Action: "request_approval:Run the test suite", Decision: policy.Allow, Scope: policy.ScopeAlways, Note: "go test is harmless"},
 		{Client: "*", Action: "permission_prompt:Bash", Decision: policy.Deny, Scope: policy.ScopeAlways, Note: "no shell from agents I did not start"},
 		{Client: "codex", Action: "request_approval:Deploy to staging", Decision: policy.Allow, Scope: policy.ScopeSession,
-			SessionID: "sess_8d1b77c2a9", Expires: time.Now().Add(24 * time.Hour)},
+			SessionID: "sess_8d1b77c2a9", Expires: time.Now().Add(24 * time.Hour), Host: "build-01"},
 		{Client: "claude-code", Action: "request_approval:Force-push main", Decision: policy.Allow, Scope: policy.ScopeAlways, HighRisk: true,
 			Expires: time.Now().Add(7 * 24 * time.Hour), Note: "release week only"},
 	} {
@@ -122,6 +124,7 @@ func TestConnectScreenshot(t *testing.T) {
 	t.Setenv("HOME", "/home/ada") // not there: the MCP view only names its files
 	t.Setenv("CLAUDE_CONFIG_DIR", "")
 	a := test.NewTempApp(t)
+	useAppTheme(a) // its screenshot in the app's theme
 	token := "4b1d9c0e7a2f4e6b8c3d5a7f9e1b3c5d7f9a2c4e6b8d0f1a3c5e7b9d2f4a6c8e"
 	c := newConnectWindow(a, "/home/ada/.local/share/asktray", func() (string, string) { return "http://127.0.0.1:7931/mcp", token })
 	c.deadline = func() time.Duration { return 300 * time.Second }
