@@ -39,6 +39,7 @@ func testStore(t *testing.T, open func(t *testing.T) Store) {
 		{"lookup_and_get", contractLookupAndGet},
 		{"list_newest_first", contractListNewestFirst},
 		{"paging_visits_every_row_once", contractPagingVisitsEveryRowOnce},
+		{"reverse_paging_from_a_record", contractReversePagingFromARecord},
 		{"filters", contractFilters},
 		{"search_syntax_never_errors", contractSearchSyntaxNeverErrors},
 		{"count_per_state", contractCountPerState},
@@ -205,6 +206,52 @@ func contractPagingVisitsEveryRowOnce(t *testing.T, s Store) {
 	}
 	if _, err := s.List(ctx, Filter{Cursor: "not a cursor!"}); err == nil {
 		t.Error("List with a bad cursor did not fail")
+	}
+}
+
+// contractReversePagingFromARecord pages from a record both ways, as the
+// history window reloads the rows it let go: CursorAt(r) with List's order
+// gives the records older than r, with Reverse the newer ones, oldest first.
+func contractReversePagingFromARecord(t *testing.T, s Store) {
+	ctx := t.Context()
+	var recs []Record
+	for i := range 30 {
+		q := newQuestion(fmt.Sprintf("q%03d", i), base.Add(time.Duration(i/3)*time.Second))
+		add(t, s, q, nil)
+		recs = append(recs, Record{Question: q})
+	}
+	mid := recs[14] // q014: same Created as q012, q013 (older) and none newer
+	older, err := s.List(ctx, Filter{Cursor: CursorAt(mid), Limit: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := ids(older.Records), []string{"q013", "q012", "q011", "q010", "q009"}; !slices.Equal(got, want) || older.Next == "" {
+		t.Errorf("older than q014: %v (next %q), want %v and more", got, older.Next, want)
+	}
+	var newer []string
+	var sizes []int
+	f := Filter{Cursor: CursorAt(mid), Limit: 6, Reverse: true}
+	for {
+		p, err := s.List(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		newer, sizes = append(newer, ids(p.Records)...), append(sizes, len(p.Records))
+		if p.Next == "" {
+			break
+		}
+		f.Cursor = p.Next
+	}
+	var want []string
+	for i := 15; i < 30; i++ {
+		want = append(want, fmt.Sprintf("q%03d", i))
+	}
+	if !slices.Equal(newer, want) || !slices.Equal(sizes, []int{6, 6, 3}) {
+		t.Errorf("newer than q014 in pages of %v: %v, want %v", sizes, newer, want)
+	}
+	first, err := s.List(ctx, Filter{Reverse: true, Limit: 2, Search: "nothing matches this"})
+	if err != nil || len(first.Records) != 0 {
+		t.Errorf("reverse with a filter matching nothing: %v, %v", ids(first.Records), err)
 	}
 }
 

@@ -86,20 +86,25 @@ func where(f Filter, outcomes bool) (string, []any) {
 }
 
 // List returns a page of the records that match f, newest first (by
-// Created, then by id, both descending). It blocks while it reads.
+// Created, then by id, both descending), or oldest first with f.Reverse.
+// It blocks while it reads.
 func (s *SQLite) List(ctx context.Context, f Filter) (Page, error) {
 	c, ok, err := decodeCursor(f.Cursor)
 	if err != nil {
 		return Page{}, fmt.Errorf("list questions: %w", err)
 	}
 	cond, args := where(f, true)
+	past, order := "<", "DESC"
+	if f.Reverse {
+		past, order = ">", "ASC"
+	}
 	if ok {
-		cond += " AND (created, id) < (?, ?)"
+		cond += " AND (created, id) " + past + " (?, ?)"
 		args = append(args, c.created, c.id)
 	}
 	limit := pageLimit(f.Limit)
 	args = append(args, limit+1)
-	query := `SELECT created, id, question_json, result_json FROM questions WHERE ` + cond + ` ORDER BY created DESC, id DESC LIMIT ?` //nolint:gosec // G202: cond holds only constant SQL and bound parameters
+	query := `SELECT created, id, question_json, result_json FROM questions WHERE ` + cond + ` ORDER BY created ` + order + `, id ` + order + ` LIMIT ?` //nolint:gosec // G202: cond holds only constant SQL and bound parameters
 	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return Page{}, fmt.Errorf("list questions: %w", err)

@@ -71,7 +71,12 @@ type Filter struct {
 	Search string
 
 	Limit  int    // page size; 0 means DefaultLimit; capped at MaxLimit
-	Cursor string // opaque, from Page.Next; empty = first page
+	Cursor string // opaque, from Page.Next or CursorAt; empty = first page
+
+	// Reverse lists oldest first: the page after Cursor holds the records
+	// newer than it, the oldest of them first, and Next goes on toward the
+	// newest. With no Cursor it starts at the oldest record.
+	Reverse bool
 }
 
 // ThisMachine is Filter.Host for the questions of this user's own agents,
@@ -105,7 +110,8 @@ type Store interface {
 
 	// Get returns the record with the given id.
 	Get(ctx context.Context, id string) (Record, error)
-	// List returns a page of the records that match f, newest first.
+	// List returns a page of the records that match f, newest first (oldest
+	// first with f.Reverse).
 	List(ctx context.Context, f Filter) (Page, error)
 	// Count returns the number of records per state (pending and every
 	// outcome, zeros included) that match f, ignoring f.Outcomes,
@@ -157,6 +163,14 @@ func nanos(t time.Time) int64 {
 type cursor struct {
 	created int64
 	id      string
+}
+
+// CursorAt returns the cursor of the page that starts just past r: the
+// records older than r in List's order, the records newer than r with
+// Filter.Reverse. r need not be stored any more. It may be called on any
+// goroutine.
+func CursorAt(r Record) string {
+	return encodeCursor(cursor{created: nanos(r.Question.Created), id: r.Question.ID})
 }
 
 func encodeCursor(c cursor) string {
