@@ -81,37 +81,43 @@ type Window struct {
 	lastDialog  dialog.Dialog         // the last dialog shown, for tests
 	lastConfirm *dialog.ConfirmDialog // the last confirmation shown, for tests
 
-	rows        []history.Record  // loaded records, newest first
-	view        []viewRow         // the list's rows: records and heads of groups of rule decisions (regroup)
-	grouping    bool              // identical rule decisions share a row; false in the baseline of BenchmarkHistory_BusyAgent
-	keys        map[string]string // groupKey by question id
-	opened      map[string]bool   // records of the groups the person opened
-	runs        map[string]int    // regroup's buffers, kept between calls
-	runBuf      []groupRun
-	groupOf     []*rowGroup
-	selHead     bool   // the selection is a group's head, showing selectedID
-	next        string // cursor after rows; "" when all are loaded
-	gen         int    // bumped by every reload
-	countGen    int    // bumped by every count query
-	loadingMore bool
-	reloading   bool                         // the first page is on its way
-	afterReload []question.Question          // events to look up again once it is here
-	due         map[string]question.Question // questions changed since the last batch, latest copy each
-	batching    bool                         // a batch is scheduled
-	counts      map[question.Verdict]int     // per verdict, for the outcome filter
-	clients     []string                     // as the client filter offers them
-	hosts       []string                     // the remote hosts the host filter offers
-	outcomeIdx  int                          // selected option of outcomeSel
-	selectedID  string                       // the selected record's question id, "" for none
-	selIdx      int                          // its row, -1 for none
-	quiet       bool                         // set while the code itself changes selection or options
-	visible     bool
-	stale       bool        // the history changed while the window was hidden
-	inflight    int         // queries and debounce timers not yet applied
-	timer       *time.Timer // the search debounce
-	tick        *time.Timer // the next redraw of relative times
-	tickGen     int
-	stride      float32 // height of a row plus its separator
+	rows         []history.Record  // loaded records, newest first
+	view         []viewRow         // the list's rows: records and heads of groups of rule decisions (regroup)
+	grouping     bool              // identical rule decisions share a row; false in the baseline of BenchmarkHistory_BusyAgent
+	keys         map[string]string // groupKey by question id
+	opened       map[string]bool   // records of the groups the person opened
+	runs         map[string]int    // regroup's buffers, kept between calls
+	runBuf       []groupRun
+	groupOf      []*rowGroup
+	selHead      bool   // the selection is a group's head, showing selectedID
+	selOut       bool   // the selected record was let go with its row (trim); its details stay
+	next         string // cursor after rows; "" when all are loaded
+	keep         int    // records kept loaded besides those near what shows (trim); 0 keeps all, the baseline of BenchmarkHistory_BusyAgent
+	newer        bool   // records newer than rows[0] match but were let go (trim)
+	newerSkips   int    // records left out while newer (skipNewer)
+	newerCursor  string // the cursor loadNewer's query is on its way for
+	gen          int    // bumped by every reload
+	countGen     int    // bumped by every count query
+	loadingMore  bool
+	loadingNewer bool
+	reloading    bool                         // the first page is on its way
+	afterReload  []question.Question          // events to look up again once it is here
+	due          map[string]question.Question // questions changed since the last batch, latest copy each
+	batching     bool                         // a batch is scheduled
+	counts       map[question.Verdict]int     // per verdict, for the outcome filter
+	clients      []string                     // as the client filter offers them
+	hosts        []string                     // the remote hosts the host filter offers
+	outcomeIdx   int                          // selected option of outcomeSel
+	selectedID   string                       // the selected record's question id, "" for none
+	selIdx       int                          // its row, -1 for none
+	quiet        bool                         // set while the code itself changes selection or options
+	visible      bool
+	stale        bool        // the history changed while the window was hidden
+	inflight     int         // queries and debounce timers not yet applied
+	timer        *time.Timer // the search debounce
+	tick         *time.Timer // the next redraw of relative times
+	tickGen      int
+	stride       float32 // height of a row plus its separator
 }
 
 // New returns the history window for store; nothing is built
@@ -124,7 +130,7 @@ func New(a fyne.App, store history.Store, log *slog.Logger) *Window {
 	return &Window{
 		app: a, store: store, log: log,
 		do: fyne.Do, now: time.Now, debounce: historyDebounce, coalesce: historyCoalesce, home: home,
-		selIdx: -1, stale: true, grouping: true,
+		selIdx: -1, stale: true, grouping: true, keep: historyKeep,
 	}
 }
 
@@ -254,7 +260,8 @@ func (h *Window) build() {
 }
 
 // updateRow fills a list row and asks for the next page when the list
-// nears the end of what is loaded.
+// nears the end of what is loaded, or the newer one when it nears the top
+// of what is loaded and trim let newer rows go.
 func (h *Window) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	if id < 0 || id >= len(h.view) {
 		return
@@ -262,7 +269,7 @@ func (h *Window) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	v, last := h.view[id], h.view[id].rec
 	if v.group != nil {
 		o.(*historyRow).setGroup(h.rows, v.group, h.now(), h.home, h.next != "")
-		if len(h.rows) < groupPrefetch {
+		if len(h.rows) < h.groupLoads() {
 			last = v.group.members[len(v.group.members)-1]
 		}
 	} else {
@@ -270,6 +277,9 @@ func (h *Window) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	}
 	if last >= len(h.rows)-historyPrefetch {
 		h.loadMore()
+	}
+	if v.rec < historyPrefetch {
+		h.loadNewer() // rows trim let go above
 	}
 }
 

@@ -124,8 +124,8 @@ func (h *Window) applyBatch(qs []question.Question, recs []history.Record) {
 			changed = true // a decision may join or leave a group
 		case ok:
 			pos, _ := slices.BinarySearchFunc(h.rows, r, newestFirst)
-			if pos == len(h.rows) && h.next != "" {
-				continue // a later page brings it
+			if (pos == len(h.rows) && h.next != "") || h.skipNewer(r) {
+				continue // a later page brings it, or a newer one
 			}
 			h.rows = slices.Insert(h.rows, pos, r)
 			changed = true

@@ -78,7 +78,7 @@ func buildBenchDB(dir, path string) error {
 
 // bulkInsert adds recs to the history database at path in one transaction,
 // as app/history's bench_test.go does: Begin and End per record would take
-// minutes.
+// minutes. The database may be open in a store meanwhile.
 func bulkInsert(path string, recs []history.Record) error {
 	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)&_pragma=synchronous(OFF)")
 	if err != nil {
@@ -91,6 +91,10 @@ func bulkInsert(path string, recs []history.Record) error {
 		return err
 	}
 	defer func() { _ = tx.Rollback() }()
+	var docid int
+	if err := tx.QueryRowContext(ctx, `SELECT IFNULL(MAX(docid), 0) FROM questions`).Scan(&docid); err != nil {
+		return err
+	}
 	ins, err := tx.PrepareContext(ctx, `INSERT INTO questions (id, docid, kind, client_name, client_version,
 		session_id, created, deadline, state, decided_by, reason, via, decided_at, rule_id, question_json, result_json)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
@@ -117,12 +121,12 @@ func bulkInsert(path string, recs []history.Record) error {
 			body = append(body, o.Label, o.Description)
 		}
 		qj, _ := json.Marshal(q)
-		if _, err := ins.ExecContext(ctx, q.ID, i+1, string(q.Kind), q.Client.Name, q.Client.Version, q.Client.SessionID,
+		if _, err := ins.ExecContext(ctx, q.ID, docid+i+1, string(q.Kind), q.Client.Name, q.Client.Version, q.Client.SessionID,
 			q.Created.UnixNano(), q.Deadline.UnixNano(), string(q.State), string(res.DecidedBy), string(res.Reason),
 			string(res.Via), decidedAt, res.RuleID, string(qj), rj); err != nil {
 			return err
 		}
-		if _, err := fts.ExecContext(ctx, i+1, strings.Join(body, "\n")); err != nil {
+		if _, err := fts.ExecContext(ctx, docid+i+1, strings.Join(body, "\n")); err != nil {
 			return err
 		}
 	}

@@ -38,6 +38,14 @@ func (s *countingStore) CountVerdicts(ctx context.Context, f history.Filter) (ma
 // busyStore opens a SQLite history of n varied records in a temp dir.
 func busyStore(t testing.TB, n int) *countingStore {
 	t.Helper()
+	s, _ := busyStorePath(t, n)
+	return s
+}
+
+// busyStorePath is busyStore that also returns the database's path, for
+// bulkInsert.
+func busyStorePath(t testing.TB, n int) (*countingStore, string) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "history.db")
 	s, err := history.Open(path) // creates the schema
 	if err != nil {
@@ -51,7 +59,7 @@ func busyStore(t testing.TB, n int) *countingStore {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = s.Close() })
-	return &countingStore{Store: s}
+	return &countingStore{Store: s}, path
 }
 
 // ruleAnswer stores one rule-allowed approval, as a busy agent's standing
@@ -63,22 +71,28 @@ func ruleAnswer(s history.Store, i int, at time.Time) (asked, ended question.Eve
 
 // ruleAnswerCmd is ruleAnswer for command.
 func ruleAnswerCmd(s history.Store, i int, at time.Time, command string) (asked, ended question.Event, err error) {
+	rec, asked, ended := busyRecord(i, at, command)
+	ctx := context.Background()
+	if err := s.Begin(ctx, rec.Question); err != nil {
+		return asked, ended, err
+	}
+	if err := s.End(ctx, rec.Question, *rec.Result); err != nil {
+		return asked, ended, err
+	}
+	return asked, ended, nil
+}
+
+// busyRecord is the record ruleAnswerCmd stores, and its events.
+func busyRecord(i int, at time.Time, command string) (rec history.Record, asked, ended question.Event) {
 	q := question.Question{ID: fmt.Sprintf("busy%06d", i), Kind: question.KindApproval, Origin: question.OriginPermission,
 		Client: question.Client{Name: "claude-code", Version: "2.1.3", SessionID: "busy"}, Action: "Bash",
 		Message: "Bash", Tool: "permission_request", Cwd: "/home/ada/src/shop",
 		Input: json.RawMessage(fmt.Sprintf(`{"command":%q}`, command)), Created: at, Deadline: at.Add(question.DefaultTimeout)}
-	ctx := context.Background()
-	if err := s.Begin(ctx, q); err != nil {
-		return asked, ended, err
-	}
 	r := question.Result{Outcome: question.AutoApproved, DecidedBy: question.ByRule, Reason: question.ReasonRule,
 		Via: question.ViaRule, RuleID: "r1", Value: json.RawMessage(`"allow"`), DecidedAt: at.Add(time.Millisecond)}
-	if err := s.End(ctx, q, r); err != nil {
-		return asked, ended, err
-	}
 	done := q
 	done.State = question.State(r.Outcome)
-	return question.Event{Type: question.EventAsked, Question: q}, question.Event{Type: question.EventEnded, Question: done}, nil
+	return history.Record{Question: q, Result: &r}, question.Event{Type: question.EventAsked, Question: q}, question.Event{Type: question.EventEnded, Question: done}
 }
 
 // TestHistory_CoalescesABusyAgent is item 9 of issue 37: 60 rule answers
@@ -127,10 +141,13 @@ func TestHistory_CoalescesABusyAgent(t *testing.T) {
 // per-event (the window before coalescing: one lookup and one count per
 // event) and coalesced (historyCoalesce); and, every answer the same
 // command, without grouping (each its own row) and grouped (one row that
-// grows: issue 38 item 7). It reports the UI goroutine's
+// grows: issue 38 item 7); and the window keeping every row it loaded
+// (keep-all, before trim) beside keeping at most historyKeep (the bound:
+// memory flat however long the load). It reports the UI goroutine's
 // busy time per second of load, the store queries per second, the most
 // work waiting for the UI goroutine, how far the window was behind when
-// the load stopped, and the heap in use after, less before.
+// the load stopped, the heap in use after, less before, and the records
+// loaded at the end.
 func BenchmarkHistory_BusyAgent(b *testing.B) {
 	secs := 60
 	if v, err := strconv.Atoi(os.Getenv("ASKTRAY_BUSY_SECONDS")); err == nil && v > 0 {
@@ -141,22 +158,33 @@ func BenchmarkHistory_BusyAgent(b *testing.B) {
 		coalesce  time.Duration
 		identical bool // every answer the same command: one growing group
 		grouping  bool
+		keep      int // records kept loaded (trim); 0 keeps every one
 	}{
-		{"per-event", -1, false, true}, {"coalesced", historyCoalesce, false, true},
-		{"identical-ungrouped", historyCoalesce, true, false}, {"identical-grouped", historyCoalesce, true, true},
+		{"per-event", -1, false, true, historyKeep}, {"coalesced-keep-all", historyCoalesce, false, true, 0},
+		{"coalesced", historyCoalesce, false, true, historyKeep},
+		{"identical-ungrouped", historyCoalesce, true, false, historyKeep},
+		{"identical-grouped-keep-all", historyCoalesce, true, true, 0}, {"identical-grouped", historyCoalesce, true, true, historyKeep},
 	} {
 		b.Run(mode.name, func(b *testing.B) {
 			for b.Loop() {
-				busyRun(b, mode.coalesce, time.Duration(secs)*time.Second, mode.identical, mode.grouping)
+				busyRun(b, busyMode{mode.coalesce, time.Duration(secs) * time.Second, mode.identical, mode.grouping, mode.keep})
 			}
 		})
 	}
 }
 
-func busyRun(b *testing.B, coalesce, load time.Duration, identical, grouping bool) {
+// busyMode is one of BenchmarkHistory_BusyAgent's runs.
+type busyMode struct {
+	coalesce, load      time.Duration
+	identical, grouping bool
+	keep                int
+}
+
+func busyRun(b *testing.B, m busyMode) {
+	coalesce, load, identical := m.coalesce, m.load, m.identical
 	s := busyStore(b, 5000)
 	x := attachHarness(b, test.NewTempApp(b), s)
-	x.h.coalesce, x.h.now, x.h.grouping = coalesce, time.Now, grouping
+	x.h.coalesce, x.h.now, x.h.grouping, x.h.keep = coalesce, time.Now, m.grouping, m.keep
 	x.show()
 	x.h.win.Resize(fyne.NewSize(1000, 640))
 	x.h.list.Select(0)
@@ -190,9 +218,13 @@ func busyRun(b *testing.B, coalesce, load time.Duration, identical, grouping boo
 		done <- last
 	}()
 	var busy time.Duration
-	backlog, last, stopped := 0, "", time.Time{}
+	var midway runtime.MemStats
+	backlog, last, stopped, mid := 0, "", time.Time{}, time.After(load/2)
 	for last == "" || x.h.inflight > 0 || len(x.queue) > 0 {
 		select {
+		case <-mid: // the heap halfway: flat when it is what the end reads
+			runtime.GC()
+			runtime.ReadMemStats(&midway)
 		case fn := <-x.queue:
 			backlog = max(backlog, len(x.queue)+1)
 			t0 := time.Now()
@@ -214,6 +246,7 @@ func busyRun(b *testing.B, coalesce, load time.Duration, identical, grouping boo
 	b.ReportMetric(float64(s.lists.Load()-lists+s.counts.Load()-counts)/load.Seconds(), "queries/s")
 	b.ReportMetric(float64(backlog), "max-backlog")
 	b.ReportMetric(float64(behind.Milliseconds()), "behind-ms")
+	b.ReportMetric((float64(midway.HeapInuse)-float64(before.HeapInuse))/(1<<20), "heap-half-MB")
 	b.ReportMetric((float64(after.HeapInuse)-float64(before.HeapInuse))/(1<<20), "heap-MB")
 	b.ReportMetric(float64(len(x.h.rows)), "rows")
 	b.ReportMetric(float64(len(x.h.view)), "list-rows")

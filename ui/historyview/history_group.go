@@ -221,19 +221,18 @@ func (h *Window) anchor() listAnchor {
 
 // relist regroups and redraws the list after h.rows changed, keeping what
 // the person reads: rows added or removed above the top move the scroll
-// by as much (a at its top stays at the top, where new rows show), and
-// the selection stays on its record.
+// by as much (a at its top stays at the top, where new rows show), rows
+// far from what shows are let go (trim), and the selection stays on its
+// record.
 func (h *Window) relist(a listAnchor) {
-	offset := h.list.GetScrollOffset()
+	before := h.list.GetScrollOffset()
 	h.regroup()
-	h.list.Refresh()
-	if a.id != "" {
-		if i := h.viewIndex(a.id, a.head); i >= 0 {
-			offset = float32(i)*h.stride + a.delta
-		} else {
-			offset = max(offset-h.stride, 0) // the row above the top went
-		}
+	offset := h.anchored(a, before)
+	if h.trim(offset) { // the rows far from what shows go
+		h.regroup()
+		offset = h.anchored(a, before)
 	}
+	h.list.Refresh()
 	h.keepSelection(offset)
 	h.updateStatus()
 }

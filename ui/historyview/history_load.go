@@ -60,6 +60,7 @@ func (h *Window) reload() {
 	h.gen++
 	gen, f := h.gen, h.filter()
 	h.loadingMore, h.reloading = false, true
+	h.newer, h.loadingNewer, h.newerCursor, h.selOut = false, false, "", false
 	f.Limit = historyPageSize
 	h.query(func(ctx context.Context) func() {
 		p, err := h.store.List(ctx, f)
@@ -110,11 +111,9 @@ func (h *Window) loadMore() {
 				h.fail("load more history", err)
 				return
 			}
+			a := h.anchor()
 			h.rows, h.next = append(h.rows, p.Records...), p.Next
-			h.regroup() // older rows go below: nothing on show moves
-			h.list.Refresh()
-			h.keepSelection(h.list.GetScrollOffset())
-			h.updateStatus()
+			h.relist(a) // older rows go below: nothing on show moves
 		}
 	})
 }
@@ -287,8 +286,8 @@ func (h *Window) upsert(rec history.Record) {
 		return
 	}
 	pos, _ := slices.BinarySearchFunc(h.rows, rec, newestFirst)
-	if pos == len(h.rows) && h.next != "" {
-		return // a later page brings it
+	if (pos == len(h.rows) && h.next != "") || h.skipNewer(rec) {
+		return // a later page brings it, or a newer one
 	}
 	h.rows = slices.Insert(h.rows, pos, rec)
 	h.relist(a)
@@ -302,6 +301,12 @@ func newestFirst(a, b history.Record) int {
 // remove drops question id's row, if it is loaded.
 func (h *Window) remove(id string) {
 	i := h.indexOf(id)
+	if id == h.selectedID && h.selOut {
+		h.selOut = false // gone from the store too
+		if i < 0 {
+			h.keepSelection(h.list.GetScrollOffset())
+		}
+	}
 	if i < 0 {
 		return
 	}
@@ -311,7 +316,8 @@ func (h *Window) remove(id string) {
 }
 
 // keepSelection selects the selected question's row again after rows moved
-// (or clears the details if it is gone) and scrolls back to offset.
+// (or clears the details if it is gone; if trim let it go, its details
+// stay until its row is back) and scrolls back to offset.
 func (h *Window) keepSelection(offset float32) {
 	h.quiet = true
 	defer func() { h.quiet = false }()
@@ -320,6 +326,9 @@ func (h *Window) keepSelection(offset float32) {
 		i = h.viewIndex(h.selectedID, h.selHead)
 	}
 	switch {
+	case i < 0 && h.selOut:
+		h.list.UnselectAll()
+		h.selIdx = -1
 	case i < 0:
 		h.list.UnselectAll()
 		h.selIdx, h.selectedID, h.selHead = -1, "", false
@@ -328,6 +337,7 @@ func (h *Window) keepSelection(offset float32) {
 		h.list.Select(i)
 	}
 	if i >= 0 {
+		h.selOut = false
 		h.selHead = h.view[i].group != nil
 		if g := h.view[i].group; g != nil {
 			h.detail.showGroup(len(g.members), g.open)
