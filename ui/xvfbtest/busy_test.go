@@ -23,27 +23,40 @@ import (
 // open and a row selected (clicked), side by side with History closed. It
 // reports how long a new question's dialog takes to map (another client
 // asks every 5 s; xdotool polls), and the app's RSS at the start, at its
-// most and at the end. It asserts nothing about speed.
+// most and at the end. With ASKTRAY_BUSY_BASELINE naming another build of
+// asktray (an older commit's), history-open-baseline runs it as
+// history-open runs this one, for figures side by side in one run. It
+// asserts nothing about speed.
 func BenchmarkBusyAgentHistory(b *testing.B) {
 	secs := 60
 	if v, err := strconv.Atoi(os.Getenv("ASKTRAY_BUSY_SECONDS")); err == nil && v > 0 {
 		secs = v
 	}
-	for _, open := range []bool{false, true} {
-		name := "history-closed"
-		if open {
-			name = "history-open"
-		}
-		b.Run(name, func(b *testing.B) {
+	runs := []struct {
+		name, bin string
+		open      bool
+	}{{"history-closed", "", false}, {"history-open", "", true}}
+	if bin := os.Getenv("ASKTRAY_BUSY_BASELINE"); bin != "" {
+		runs = append(runs, struct {
+			name, bin string
+			open      bool
+		}{"history-open-baseline", bin, true})
+	}
+	for _, r := range runs {
+		b.Run(r.name, func(b *testing.B) {
 			for b.Loop() {
-				busyDesktop(b, open, time.Duration(secs)*time.Second)
+				busyDesktop(b, r.bin, r.open, time.Duration(secs)*time.Second)
 			}
 		})
 	}
 }
 
-func busyDesktop(b *testing.B, historyOpen bool, load time.Duration) {
+// busyDesktop runs the load on bin ("" for this build).
+func busyDesktop(b *testing.B, bin string, historyOpen bool, load time.Duration) {
 	d := newSession(b)
+	if bin != "" {
+		d.bin = bin
+	}
 	if err := os.MkdirAll(d.dataDir, 0o700); err != nil {
 		b.Fatal(err)
 	}
