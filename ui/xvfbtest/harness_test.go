@@ -204,6 +204,9 @@ func (d *desktop) client(t testing.TB, name string) *sdk.ClientSession {
 // startXvfb starts an X server on a display it picks itself (-displayfd),
 // so stale locks left by killed servers never make the tests run out of
 // displays, and stops it with SIGTERM so that it removes its own lock.
+// -noreset: without it the server resets as its last client leaves (the
+// xdpyinfo that checks it is up), and a client connecting in that moment
+// is dropped: a CI run's openbox failed "to open the display" so.
 func startXvfb(t testing.TB, geometry string, args ...string) string {
 	t.Helper()
 	r, w, err := os.Pipe()
@@ -211,7 +214,7 @@ func startXvfb(t testing.TB, geometry string, args ...string) string {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	cmd := exec.Command("Xvfb", append([]string{"-displayfd", "3", "-screen", "0", geometry, "-nolisten", "tcp"}, args...)...)
+	cmd := exec.Command("Xvfb", append([]string{"-displayfd", "3", "-screen", "0", geometry, "-nolisten", "tcp", "-noreset"}, args...)...)
 	cmd.ExtraFiles = []*os.File{w}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
