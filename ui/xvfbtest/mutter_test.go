@@ -52,6 +52,12 @@ func newMutterSession(t *testing.T, tray bool) *desktop {
 	cmd := exec.Command("mutter", "--headless", "--wayland", "--virtual-monitor", "1280x720", "--wayland-display", "wayland-asktray")
 	cmd.Env = base
 	cmd.Stdout, cmd.Stderr = logf, logf
+	xwayland := 0 // its XWayland, waited for once mutter has ended (cleanups run last first)
+	t.Cleanup(func() {
+		if xwayland != 0 {
+			waitExited(t, xwayland, "mutter's XWayland")
+		}
+	})
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -72,6 +78,9 @@ func newMutterSession(t *testing.T, tray bool) *desktop {
 		}
 	})
 	display, auth := waitMutterX(t, logPath, runtime, exited)
+	if xwayland = xwaylandOf(display); xwayland == 0 {
+		t.Fatal("XWayland answers but no Xwayland process serves its display")
+	}
 	d.env = append(base, "DISPLAY="+display, "XAUTHORITY="+auth, "WAYLAND_DISPLAY=wayland-asktray",
 		"XDG_CURRENT_DESKTOP=GNOME", "XDG_SESSION_TYPE=wayland", "LANG=C.UTF-8", "LANGUAGE=en")
 	d.notes = noteLog{testkit.StartFakeNotifications(t, bus)}

@@ -3,8 +3,6 @@ package xvfbtest
 import (
 	"encoding/json"
 	"fmt"
-	"image/color"
-	"image/png"
 	"os"
 	"os/exec"
 	"os/user"
@@ -119,6 +117,12 @@ func startSway(t *testing.T, conf string) *swaySession {
 	cmd.Env = append(base, "XDG_RUNTIME_DIR="+runtime, "HOME="+runtime,
 		"WLR_BACKENDS=headless", "WLR_LIBINPUT_NO_DEVICES=1", "WLR_RENDERER=pixman")
 	cmd.Stdout, cmd.Stderr = logf, logf
+	xwayland := 0 // its XWayland, waited for once sway has ended (cleanups run last first)
+	t.Cleanup(func() {
+		if xwayland != 0 {
+			waitExited(t, xwayland, "sway's XWayland")
+		}
+	})
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -142,6 +146,9 @@ func startSway(t *testing.T, conf string) *swaySession {
 	s.env = append(base, "XDG_RUNTIME_DIR="+runtime, "SWAYSOCK="+sock, "WAYLAND_DISPLAY=wayland-1",
 		"XDG_CURRENT_DESKTOP=sway", "XDG_SESSION_TYPE=wayland")
 	s.env = append(s.env, "DISPLAY="+s.xDisplay(t))
+	if xwayland = xwaylandOf(envValue(s.env, "DISPLAY")); xwayland == 0 {
+		t.Fatal("XWayland answers but no Xwayland process serves its display")
+	}
 	keymap := exec.Command("xkbcomp", "-xkb", envValue(s.env, "DISPLAY"), "-")
 	km, err := keymap.Output()
 	if err != nil {
@@ -278,29 +285,6 @@ func (s *swaySession) waitPainted(t *testing.T, v swayView) {
 			t.Fatalf("%q stayed blank for 20 s (%d colours at %v)", v.Name, colours, c)
 		}
 	}
-}
-
-// countColours counts the distinct colours of the PNG at path.
-func countColours(t *testing.T, path string) int {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := map[color.RGBA]bool{}
-	b := img.Bounds()
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			r, g, bl, a := img.At(x, y).RGBA()
-			seen[color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8), uint8(a >> 8)}] = true
-		}
-	}
-	return len(seen)
 }
 
 // swayNode is the part of sway's layout tree (get_tree) the tests read.

@@ -43,6 +43,7 @@ func startI3(t *testing.T, d *desktop) {
 		}
 		select {
 		case err := <-exited:
+			exited <- err // for the cleanup, which waits for it
 			t.Fatalf("i3 exited: %v\n%s", err, log.String())
 		default:
 		}
