@@ -62,6 +62,7 @@ Usage:
   asktray away on|off|status                                 do not disturb: hold (or reject) new questions
   asktray rules [--json]                                     the standing allow/deny rules
   asktray rules rm ID                                        remove a rule
+  asktray rules add --action A [--host H] [--decision D] …   add a rule (allow: your password)
   asktray url [--json]                                       the MCP URL and token
   asktray quit                                               shut the running app down (as its tray's Quit does)
   asktray config CLIENT [--write] [--stdio]                  set up an MCP client: claude-code, claude-desktop, cursor, vscode,

@@ -64,8 +64,12 @@ func describeAway(st control.AwayStatus) string {
 	return s
 }
 
-// cmdRules runs 'asktray rules [--json]' and 'asktray rules rm ID'.
+// cmdRules runs 'asktray rules [--json]', 'asktray rules rm ID' and
+// 'asktray rules add …' (cmdRulesAdd).
 func cmdRules(ctx context.Context, args []string, stdio IO) error {
+	if len(args) > 0 && args[0] == "add" {
+		return cmdRulesAdd(ctx, args[1:], stdio)
+	}
 	f := newFlags("rules")
 	asJSON := f.Bool("json", false, "JSON output")
 	pos, err := f.parse(args)
@@ -91,7 +95,7 @@ func cmdRules(ctx context.Context, args []string, stdio IO) error {
 	case pos[0] == "rm":
 		return usagef("rules rm takes one rule ID")
 	default:
-		return usagef("unexpected argument %q; use 'rules' or 'rules rm ID'", pos[0])
+		return usagef("unexpected argument %q; use 'rules', 'rules add …' or 'rules rm ID'", pos[0])
 	}
 	rs, err := c.Rules(ctx)
 	if err != nil {

@@ -65,6 +65,13 @@ func (s *Server) setAway(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, s.awayStatus())
 }
 
+// ruleRoutes adds the rules' routes to mux.
+func (s *Server) ruleRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /v1/rules", s.rules)
+	mux.HandleFunc("POST /v1/rules", s.addRule)
+	mux.HandleFunc("DELETE /v1/rules/{id}", s.removeRule)
+}
+
 func (s *Server) rules(w http.ResponseWriter, _ *http.Request) {
 	if s.Policy == nil {
 		writeError(w, errNoPolicy)
@@ -122,13 +129,68 @@ func (s *Server) proveWidening(r *http.Request, rule policy.Rule) error {
 		}
 	}
 	what := fmt.Sprintf("removing %s rule %s (%s for %s)", rule.Decision, rule.ID, rule.Action, rule.Client)
+	return s.provePerson(r, what, "can allow what it holds back",
+		fmt.Sprintf("the rule stays. Remove it in the Asktray window's Rules tab, or run 'asktray rules rm %s' in your own terminal", rule.ID), req.Password)
+}
+
+// provePerson checks that the caller of a change that widens what is
+// allowed (what, which why) is the person: in the foreground of a terminal,
+// with password or the terminal's grace period; else the error ends with
+// otherwise. It blocks while PAM checks.
+func (s *Server) provePerson(r *http.Request, what, why, otherwise, password string) error {
 	term, err := s.onTerminal(r)
 	if err != nil {
-		s.log().Warn("rule change over the control socket refused", "id", rule.ID, "err", err)
-		return fmt.Errorf("%w (%s can allow what it holds back; %v); the rule stays. Remove it in the Asktray "+
-			"window's Rules tab, or run 'asktray rules rm %s' in your own terminal", errNeedsPerson, what, err, rule.ID)
+		s.log().Warn("rule change over the control socket refused", "what", what, "err", err)
+		return fmt.Errorf("%w (%s %s; %v); %s", errNeedsPerson, what, why, err, otherwise)
 	}
-	return s.proveTerminal(what, term, req.Password)
+	return s.proveTerminal(what, term, password)
+}
+
+// RuleAdd is the body of POST /v1/rules: the rule to add ('asktray rules
+// add'), and for an allow rule the person's login password, read from the
+// terminal with echo off.
+type RuleAdd struct {
+	Rule     policy.Rule `json:"rule"`
+	Password string      `json:"password,omitempty"`
+}
+
+// addRule adds a standing rule. A deny or ask rule only narrows what is
+// allowed and is added as asked; an allow rule widens it, so it needs what
+// an approval needs (provePerson). The caller cannot set the rule's id,
+// session, high-risk confirmation or quiet flag. A bad field is refused,
+// naming it, before any password is asked.
+func (s *Server) addRule(w http.ResponseWriter, r *http.Request) {
+	if s.Policy == nil {
+		writeError(w, errNoPolicy)
+		return
+	}
+	var req RuleAdd
+	if err := decodeBody(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	rule := req.Rule
+	rule.ID, rule.SessionID, rule.HighRisk, rule.Quiet = "", "", false, false
+	rule.Scope = policy.ScopeAlways
+	if err := rule.Validate(); err != nil {
+		writeError(w, err)
+		return
+	}
+	if rule.Decision == policy.Allow {
+		what := fmt.Sprintf("adding allow rule %s for %s", rule.Action, rule.Client)
+		if err := s.provePerson(r, what, "allows without asking you", "the rule is not added. Add it in the Asktray "+
+			"window's Rules tab, or run 'asktray rules add' in your own terminal", req.Password); err != nil {
+			writeError(w, err)
+			return
+		}
+	}
+	added, err := s.Policy.Add(rule)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	s.log().Info("rule added", "id", added.ID, "decision", added.Decision, "host", added.Host, "via", "cli")
+	writeJSON(w, http.StatusOK, added)
 }
 
 // Away returns whether the person is away, and the away mode.
@@ -147,6 +209,15 @@ func (c *Client) SetAway(ctx context.Context, on bool) (AwayStatus, error) {
 func (c *Client) Rules(ctx context.Context) ([]policy.Rule, error) {
 	var rs []policy.Rule
 	return rs, c.do(ctx, http.MethodGet, "/v1/rules", nil, &rs)
+}
+
+// AddRule adds rule (scope always) and returns it as saved; a bad field is
+// an *APIError with Code invalid naming it. Adding an allow rule needs the
+// caller on a terminal and password (needs_password when it is "" and the
+// terminal has no grace period). It blocks until the app answers.
+func (c *Client) AddRule(ctx context.Context, rule policy.Rule, password string) (policy.Rule, error) {
+	var r policy.Rule
+	return r, c.do(ctx, http.MethodPost, "/v1/rules", RuleAdd{Rule: rule, Password: password}, &r)
 }
 
 // RemoveRule deletes rule id and returns it; an unknown id is an

@@ -200,8 +200,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /v1/quit", s.quit)
 	mux.HandleFunc("GET /v1/away", s.getAway)
 	mux.HandleFunc("POST /v1/away", s.setAway)
-	mux.HandleFunc("GET /v1/rules", s.rules)
-	mux.HandleFunc("DELETE /v1/rules/{id}", s.removeRule)
+	s.ruleRoutes(mux)
 	s.remoteRoutes(mux)
 	if s.Hooks != nil {
 		mux.HandleFunc("POST /v1/hook", s.hook)

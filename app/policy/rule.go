@@ -242,6 +242,11 @@ func (r *Rule) beats(o *Rule) bool {
 	return c >= 0 && a >= 0 && m >= 0 && (c > 0 || a > 0 || m > 0)
 }
 
+// Validate checks r's fields as Add does, so a caller can refuse a bad rule
+// before asking the person anything; errors name the field and the limit
+// and wrap question.ErrInvalid.
+func (r Rule) Validate() error { return r.validate() }
+
 // validate checks r's fields; errors name the field and the limit and wrap
 // question.ErrInvalid. now is when the rule is being made or changed.
 func (r *Rule) validate() error {

@@ -73,7 +73,7 @@ func TestListener(t *testing.T) {
 			t.Fatalf("key %q: %d, want 401", key, got)
 		}
 	}
-	for _, p := range [][2]string{{"GET", "/v1/pending"}, {"POST", "/v1/questions/x/answer"}, {"POST", "/v1/hook"}, {"GET", "/v1/rules"}, {"POST", "/v1/quit"}} {
+	for _, p := range [][2]string{{"GET", "/v1/pending"}, {"POST", "/v1/questions/x/answer"}, {"POST", "/v1/hook"}, {"GET", "/v1/rules"}, {"POST", "/v1/rules"}, {"POST", "/v1/quit"}} {
 		if got := call(p[0], p[1], h.Key, "{}"); got != http.StatusNotFound {
 			t.Fatalf("%s %s with the key: %d, want 404", p[0], p[1], got)
 		}

@@ -64,7 +64,7 @@ func TestOverSSH(t *testing.T) {
 		for _, c := range []struct{ method, path string }{
 			{"GET", "/v1/pending"}, {"GET", "/v1/questions/" + q.ID}, {"POST", "/v1/questions/" + q.ID + "/answer"},
 			{"POST", "/v1/questions/" + q.ID + "/snooze"}, {"GET", "/v1/history"}, {"GET", "/v1/rules"},
-			{"DELETE", "/v1/rules/x"}, {"POST", "/v1/away"}, {"POST", "/v1/quit"}, {"POST", "/v1/hook"}, {"GET", "/v1/remotes"},
+			{"DELETE", "/v1/rules/x"}, {"POST", "/v1/rules"}, {"POST", "/v1/away"}, {"POST", "/v1/quit"}, {"POST", "/v1/hook"}, {"GET", "/v1/remotes"},
 		} {
 			if got := e.curlAs(t, e.user, h.Dir, c.method, c.path, true); got != "404" {
 				t.Errorf("the host's %s %s with its key: %s, want 404", c.method, c.path, got)
