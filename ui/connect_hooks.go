@@ -86,10 +86,10 @@ func installedText(h clientsetup.Hooks) (string, widget.Importance) {
 	if !exists {
 		return "Not installed: there is no " + path + " yet", widget.MediumImportance
 	}
-	switch {
-	case n == 0:
+	switch n {
+	case 0:
 		return "Not installed: " + path + " has no asktray hooks", widget.MediumImportance
-	case n == want:
+	case want:
 		return "Hooks installed in " + path, widget.SuccessImportance
 	default:
 		return fmt.Sprintf("Partly installed in %s: %d of %d hooks; Install hooks adds the rest", path, n, want),

@@ -33,13 +33,14 @@ const (
 type settingsWindow struct {
 	app     fyne.App
 	env     app.Env
-	applied func(settings.Settings)
+	applied func(settings.Settings) error // the UI's part; its error is said
 	// endpointChanged, if set, runs after the MCP URL or token changed.
 	endpointChanged func()
 	current         settings.Settings
 	win             fyne.Window
 
 	timeout, window, windows, armDelay, retention, port *widget.Entry
+	shortcut                                            *widget.Entry // global_shortcut
 	sound, startAtLogin, askUserQuestion                *widget.Check
 	awayMode                                            *widget.RadioGroup
 	awayWeekly                                          awaySchedule   // away_schedule
@@ -58,7 +59,7 @@ type settingsWindow struct {
 	confirmOK, confirmCancel *widget.Button
 }
 
-func newSettingsWindow(a fyne.App, env app.Env, applied func(settings.Settings)) *settingsWindow {
+func newSettingsWindow(a fyne.App, env app.Env, applied func(settings.Settings) error) *settingsWindow {
 	s := &settingsWindow{app: a, env: env, applied: applied, current: env.Settings}
 	s.timeout, s.window, s.armDelay, s.retention = widget.NewEntry(), widget.NewEntry(), widget.NewEntry(), widget.NewEntry()
 	s.windows = widget.NewMultiLineEntry()
@@ -80,6 +81,8 @@ func newSettingsWindow(a fyne.App, env app.Env, applied func(settings.Settings))
 	s.save = widget.NewButton("Save", s.submit)
 	s.save.Importance = widget.HighImportance
 	s.port = widget.NewEntry()
+	s.shortcut = widget.NewEntry()
+	s.shortcut.SetPlaceHolder("Off; for example Ctrl+Alt+A")
 	s.portNote = widget.NewLabel("")
 	s.portNote.Importance = widget.WarningImportance
 	s.portNote.Hide()
@@ -120,6 +123,7 @@ func (s *settingsWindow) load(st settings.Settings) {
 	s.awayWeekly.load(st)
 	s.askIn.SetSelected(askModeLabel(st.AskMode))
 	s.startAtLogin.SetChecked(st.StartAtLogin)
+	s.shortcut.SetText(st.GlobalShortcut)
 	s.showPort()
 }
 
@@ -181,6 +185,14 @@ func (s *settingsWindow) parse() (settings.Settings, error) {
 		st.AskMode = "" // the default; keeps settings.json minimal
 	}
 	st.StartAtLogin = s.startAtLogin.Checked
+	st.GlobalShortcut = ""
+	if text := strings.TrimSpace(s.shortcut.Text); text != "" {
+		sc, err := settings.ParseShortcut(text)
+		if err != nil {
+			return st, fmt.Errorf("%s: %w", labelShortcut, err)
+		}
+		st.GlobalShortcut = sc.String()
+	}
 	return st, st.Validate()
 }
 
@@ -215,8 +227,12 @@ func (s *settingsWindow) apply(st settings.Settings) {
 	moved := port(st) != port(s.current)
 	s.current = st
 	s.showPort()
+	var partly error // what of the UI's part did not take
 	if s.applied != nil {
-		s.applied(st)
+		partly = s.applied(st)
+	}
+	if partly != nil {
+		defer s.say("Saved, but "+partly.Error(), widget.WarningImportance)
 	}
 	if moved {
 		s.endpointMoved()

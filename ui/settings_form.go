@@ -25,6 +25,7 @@ const (
 	labelAskMode   = "Where to ask"                // ask_mode
 	labelAskUser   = "Claude Code's questions"     // hook_ask_user_question
 	labelPort      = "MCP port"                    // mcp_port
+	labelShortcut  = "Shortcut to the question"    // global_shortcut
 )
 
 // askModes are the ask_mode values as the Where to ask choice words them.
@@ -99,6 +100,8 @@ func (s *settingsWindow) generalSections() []settingsSection {
 		}},
 		{"Notifications and away", []settingsRow{
 			{"Notifications", s.sound, ""},
+			{labelShortcut, s.shortcut, "A key chord, such as Ctrl+Alt+A, that brings the waiting question's dialog to the " +
+				"front from any program; empty is off. On X11 only: under Wayland it works while an X11 program has the focus (docs/desktop.md)."},
 			{"When away", s.awayMode, "Switch away in the tray menu or with 'asktray away on|off'. Away never allows anything."},
 			{labelAwayWeekly, s.awayWeekly.view(), awayWeeklyHint},
 		}},

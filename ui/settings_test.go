@@ -27,7 +27,7 @@ func TestSettingsWindow_SaveAppliesAndRefusesBadInput(t *testing.T) {
 		saved = append(saved, s)
 		return nil
 	}}
-	s := newSettingsWindow(a, env, func(st settings.Settings) { applied = append(applied, st) })
+	s := newSettingsWindow(a, env, func(st settings.Settings) error { applied = append(applied, st); return nil })
 	s.Show()
 	if s.timeout.Text != "600" || s.armDelay.Text != "500" || s.retention.Text != "0" {
 		t.Fatalf("loaded %q %q %q", s.timeout.Text, s.armDelay.Text, s.retention.Text)

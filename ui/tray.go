@@ -79,6 +79,10 @@ func Run(ctx context.Context, a fyne.App, env app.Env) error {
 	// the history; notifications are queued, in the same order, for the
 	// notifier's worker goroutine, since a D-Bus call may take a moment.
 	t.dialogs, t.note = dlg, note
+	if err := t.setShortcut(env.Settings.GlobalShortcut); err != nil && env.Log != nil {
+		env.Log.Warn("global shortcut", "err", err)
+	}
+	defer t.setShortcut("") //nolint:errcheck // letting go of a chord cannot fail
 	stop := env.Broker.Subscribe(func(ev question.Event) { t.gate.do(func() { t.handle(ev) }) })
 	defer stop()
 	defer t.followPolicy()()
@@ -144,6 +148,14 @@ type tray struct {
 	muted       int                         // rules muted or unmuted this run, so the menu is rebuilt
 	clock       func() time.Time            // now, for the rule batches and the day (tray_ruledday.go)
 	after       func(time.Duration, func()) // runs f on the Fyne goroutine after d
+
+	// shortcut is the global key chord held (global_shortcut), "" for
+	// none; releaseKey lets it go (shortcut.go); shortcutGen counts the
+	// changes, so a portal's late answer for an older one is let go.
+	shortcut    string
+	releaseKey  func()
+	shortcutGen int
+	portalDone  func() // if set, runs after each portal binding's answer is taken (tests)
 
 	// awayTimer fires when away ends by itself (Policy.AwayUntil) and runs
 	// awayEnds; nil when away has no end. Tests replace awayEnds.
@@ -323,15 +335,20 @@ func (t *tray) visible(q question.Question) bool {
 	return t.env.Policy.Visible(q, time.Now())
 }
 
-// settingsApplied takes the UI's part of newly saved settings. Runs on the
-// Fyne goroutine.
-func (t *tray) settingsApplied(s settings.Settings) {
+// settingsApplied takes the UI's part of newly saved settings; the error
+// says what of it did not take (a shortcut another program holds). Runs on
+// the Fyne goroutine.
+func (t *tray) settingsApplied(s settings.Settings) error {
 	if t.note != nil {
 		t.note.sound.Store(s.NotificationSound)
 	}
 	if t.dialogs != nil {
 		t.dialogs.SetArmDelay(time.Duration(s.ArmDelayMS) * time.Millisecond)
 	}
+	if err := t.setShortcut(s.GlobalShortcut); err != nil {
+		return fmt.Errorf("the shortcut %s does not work: %w", s.GlobalShortcut, err)
+	}
+	return nil
 }
 
 // url returns the MCP URL as it is now.

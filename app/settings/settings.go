@@ -92,6 +92,11 @@ type Settings struct {
 	// allow again without it (0 asks every time, at most 15; absent: 5).
 	// A restart of the app ends every grace period.
 	PasswordGraceMinutes *int `json:"password_grace_minutes,omitempty"`
+	// GlobalShortcut is a key chord ("Ctrl+Alt+A", ParseShortcut) that
+	// brings the pending question to the front from any program; "" is
+	// off, the default. On X11 the app grabs it; see docs/desktop.md for
+	// Wayland.
+	GlobalShortcut string `json:"global_shortcut,omitempty"`
 }
 
 // PasswordGrace is password_grace_minutes as a duration (the default when
@@ -169,6 +174,11 @@ func (s Settings) Validate() error {
 	}
 	if _, err := policy.ParseSchedule(s.AwaySchedule); err != nil {
 		return fmt.Errorf("away_schedule: %w", err)
+	}
+	if s.GlobalShortcut != "" {
+		if _, err := ParseShortcut(s.GlobalShortcut); err != nil {
+			return fmt.Errorf("global_shortcut: %w", err)
+		}
 	}
 	for i, w := range s.BlockingWindows {
 		if w.Match == "" || w.Seconds < 1 || w.Seconds > maxTimeout {

@@ -74,3 +74,48 @@ func TestWelcomed(t *testing.T) {
 		t.Errorf("a mark in a missing dir: %v", err)
 	}
 }
+
+// TestParseShortcut reads chords in any case and order into the keysym
+// the grab needs, writes them back in one spelling, and refuses a chord
+// without Ctrl, Alt or Super, a doubled modifier and an unknown key,
+// naming what is wrong; Validate names global_shortcut.
+func TestParseShortcut(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]Shortcut{
+		"Ctrl+Alt+A":        {Ctrl: true, Alt: true, Key: "a"},
+		"super+shift+f9":    {Super: true, Shift: true, Key: "F9"},
+		" control + 7 ":     {Ctrl: true, Key: "7"},
+		"Alt+PageDown":      {Alt: true, Key: "Next"},
+		"Win+Space":         {Super: true, Key: "space"},
+		"Shift+Ctrl+Insert": {Ctrl: true, Shift: true, Key: "Insert"},
+	} {
+		got, err := ParseShortcut(in)
+		if err != nil || got != want {
+			t.Errorf("ParseShortcut(%q) = %+v, %v; want %+v", in, got, err, want)
+		}
+	}
+	for sc, want := range map[Shortcut]string{
+		{Ctrl: true, Alt: true, Key: "a"}: "Ctrl+Alt+A", {Super: true, Shift: true, Key: "F9"}: "Shift+Super+F9", {Alt: true, Key: "Next"}: "Alt+PageDown", {Super: true, Key: "space"}: "Super+Space",
+	} {
+		if got := sc.String(); got != want {
+			t.Errorf("%+v.String() = %q, want %q", sc, got, want)
+		}
+		if back, err := ParseShortcut(sc.String()); err != nil || back != sc {
+			t.Errorf("%q reads back as %+v, %v", sc.String(), back, err)
+		}
+	}
+	for in, why := range map[string]string{
+		"A": "needs Ctrl, Alt or Super and a key", "Shift+A": "needs Ctrl, Alt or Super", "Ctrl+Ctrl+A": "Ctrl is there twice",
+		"Hyper+A": `"Hyper" is not one of`, "Ctrl+F13": `the key "F13"`, "Ctrl+Alt+": `the key ""`, "Ctrl+é": `the key "é"`,
+	} {
+		if _, err := ParseShortcut(in); err == nil || !strings.Contains(err.Error(), why) || !strings.Contains(err.Error(), "such as Ctrl+Alt+A") {
+			t.Errorf("ParseShortcut(%q): %v, want it to say %q", in, err, why)
+		}
+	}
+	if err := (Settings{GlobalShortcut: "Shift+A"}).Validate(); err == nil || !strings.HasPrefix(err.Error(), "global_shortcut: ") {
+		t.Errorf("Validate: %v", err)
+	}
+	if err := (Settings{GlobalShortcut: "Ctrl+Alt+A"}).Validate(); err != nil {
+		t.Errorf("Validate: %v", err)
+	}
+}

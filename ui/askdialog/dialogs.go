@@ -359,6 +359,15 @@ func (m *Manager) Has(id string) bool {
 	return ok
 }
 
+// Current is the question id of the open dialog, or "" when none is
+// open. Runs on the Fyne goroutine.
+func (m *Manager) Current() string {
+	if c := m.current; c != nil && !c.done {
+		return c.q.ID
+	}
+	return ""
+}
+
 // Idle reports whether no dialog exists and the shared ticker is stopped.
 // Runs on the Fyne goroutine.
 func (m *Manager) Idle() bool { return len(m.byID) == 0 && m.stopTick == nil }
