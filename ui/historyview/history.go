@@ -89,15 +89,16 @@ type Window struct {
 	runs         map[string]int    // regroup's buffers, kept between calls
 	runBuf       []groupRun
 	groupOf      []*rowGroup
-	selHead      bool   // the selection is a group's head, showing selectedID
-	selOut       bool   // the selected record was let go with its row (trim); its details stay
-	next         string // cursor after rows; "" when all are loaded
-	keep         int    // records kept loaded besides those near what shows (trim); 0 keeps all, the baseline of BenchmarkHistory_BusyAgent
-	newer        bool   // records newer than rows[0] match but were let go (trim)
-	newerSkips   int    // records left out while newer (skipNewer)
-	newerCursor  string // the cursor loadNewer's query is on its way for
-	gen          int    // bumped by every reload
-	countGen     int    // bumped by every count query
+	selHead      bool            // the selection is a group's head, showing selectedID
+	selOut       bool            // the selected record was let go with its row (trim); its details stay
+	next         string          // cursor after rows; "" when all are loaded
+	keep         int             // records kept loaded besides those near what shows (trim); 0 keeps all, the baseline of BenchmarkHistory_BusyAgent
+	newer        bool            // records newer than rows[0] match but were let go (trim)
+	newerSkips   int             // records left out while newer (skipNewer)
+	newerCursor  string          // the cursor loadNewer's query is on its way for
+	holes        map[string]hole // closed groups' members let go, by the question id of the row above them (holeGroups)
+	gen          int             // bumped by every reload
+	countGen     int             // bumped by every count query
 	loadingMore  bool
 	loadingNewer bool
 	reloading    bool                         // the first page is on its way
@@ -299,7 +300,7 @@ func (h *Window) rowSelected(id widget.ListItemID) {
 			h.toggleGroup(v.group)
 			h.relist(a)
 		}
-		h.detail.showGroup(len(v.group.members), true)
+		h.detail.showGroup(v.group.size(), true)
 	}
 }
 

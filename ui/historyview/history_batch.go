@@ -124,7 +124,7 @@ func (h *Window) applyBatch(qs []question.Question, recs []history.Record) {
 			changed = true // a decision may join or leave a group
 		case ok:
 			pos, _ := slices.BinarySearchFunc(h.rows, r, newestFirst)
-			if (pos == len(h.rows) && h.next != "") || h.skipNewer(r) {
+			if (pos == len(h.rows) && h.next != "") || h.skipNewer(r) || h.inHole(pos) {
 				continue // a later page brings it, or a newer one
 			}
 			h.rows = slices.Insert(h.rows, pos, r)

@@ -36,7 +36,11 @@ type viewRow struct {
 type rowGroup struct {
 	members []int // indexes in h.rows, newest first
 	open    bool  // its members show under its head
+	hidden  int   // members trim let go while it was closed (holes)
 }
+
+// size is how many decisions g holds, loaded or not.
+func (g *rowGroup) size() int { return len(g.members) + g.hidden }
 
 // groupKey is what makes rule decisions identical: the same agent (and
 // host), rule, outcome and request (present.LineName: the command and its
@@ -63,9 +67,10 @@ func (h *Window) groupKey(rec history.Record) string {
 // groupRun is a group being gathered by regroup: its newest record, the
 // creation of its oldest so far, and the group once it has two.
 type groupRun struct {
-	head int
-	last time.Time
-	g    *rowGroup
+	head   int
+	last   time.Time
+	g      *rowGroup
+	hidden int // members let go below its records (holes)
 }
 
 // regroup rebuilds the list's rows from h.rows: a record no rule decided
@@ -103,10 +108,22 @@ func (h *Window) regroup() {
 			}
 			r.g.members = append(r.g.members, i)
 			groupOf[i], r.last = r.g, created
+			h.bridge(r, rec)
 			continue
 		}
 		h.runs[k] = len(runs)
 		runs = append(runs, groupRun{head: i, last: created})
+		h.bridge(&runs[len(runs)-1], rec)
+	}
+	for i := range runs {
+		r := &runs[i]
+		if r.g == nil && r.hidden > 0 { // its loaded members went, its hidden ones stay
+			r.g = &rowGroup{members: []int{r.head}}
+			groupOf[r.head] = r.g
+		}
+		if r.g != nil {
+			r.g.hidden = r.hidden
+		}
 	}
 	h.runBuf, h.groupOf = runs, groupOf
 	for i := range h.rows {
@@ -127,10 +144,14 @@ func (h *Window) regroup() {
 }
 
 // toggleGroup opens or closes group g: opening remembers its members, so
-// it stays open as new decisions join it.
+// it stays open as new decisions join it, and reads again those trim let
+// go (fillHoles).
 func (h *Window) toggleGroup(g *rowGroup) {
 	if h.opened == nil {
 		h.opened = map[string]bool{}
+	}
+	if !g.open && g.hidden > 0 {
+		h.fillHoles(g)
 	}
 	for _, m := range g.members {
 		id := h.rows[m].Question.ID
@@ -181,7 +202,7 @@ func groupLine(rows []history.Record, g *rowGroup, now time.Time, more bool) (by
 	if more && g.members[len(g.members)-1] == len(rows)-1 {
 		plus = "+" // its oldest is the last loaded: more may follow
 	}
-	return verb + " by rule " + newest.Result.RuleID, fmt.Sprintf("%s%s times, %s–%s", histThousands(len(g.members)), plus,
+	return verb + " by rule " + newest.Result.RuleID, fmt.Sprintf("%s%s times, %s–%s", histThousands(g.size()), plus,
 		oldest.Question.Created.Local().Format(layout), newest.Question.Created.Local().Format("15:04"))
 }
 

@@ -56,12 +56,16 @@ func (h *Window) trim(offset float32) bool {
 		h.forget(h.rows[end:])
 		h.rows = slices.Delete(h.rows, end, len(h.rows)) // zeroes the tail: the records can go
 		h.next, h.loadingMore = history.CursorAt(h.rows[end-1]), false
+		delete(h.holes, h.rows[end-1].Question.ID) // its hidden members now follow the cursor
 		cut = true
 	}
 	if n := min(len(h.rows)-h.keep, lo-historyMargin); n > 0 {
 		h.forget(h.rows[:n])
 		h.rows = slices.Delete(h.rows, 0, n)
 		h.newer, h.loadingNewer, h.newerCursor = true, false, ""
+		cut = true
+	}
+	if len(h.rows) > h.keep && h.holeGroups() {
 		cut = true
 	}
 	return cut
@@ -71,6 +75,7 @@ func (h *Window) trim(offset float32) bool {
 func (h *Window) forget(recs []history.Record) {
 	for _, r := range recs {
 		delete(h.keys, r.Question.ID)
+		delete(h.holes, r.Question.ID)
 		if r.Question.ID == h.selectedID {
 			h.selOut = true
 		}
@@ -153,4 +158,143 @@ func (h *Window) anchored(a listAnchor, offset float32) float32 {
 		return float32(i)*h.stride + a.delta
 	}
 	return max(offset-h.stride, 0) // the row above the top went
+}
+
+// hole is a run of a closed group's members that trim let go from the
+// middle of the loaded rows (holeGroups): how many, and the creation of
+// the oldest, so regroup still counts them and chains the group across.
+type hole struct {
+	n      int
+	oldest history.Record
+}
+
+// holeGroups lets go of the members a closed group hides, between its
+// head and its last loaded member, where they follow one another in
+// h.rows: one agent's same command under a standing rule is one row over
+// thousands of records, and the rows under it come after all of them, so
+// the cuts at the ends could let none go. The row above each run keeps a
+// hole; opening the group reads them again (fillHoles). It reports
+// whether it let any go; it runs on the Fyne goroutine.
+func (h *Window) holeGroups() bool {
+	type span struct{ a, b int } // h.rows[a:b] go, all one closed group's
+	var spans []span
+	for _, v := range h.view {
+		g := v.group
+		if g == nil || g.open || len(g.members) < 3 {
+			continue
+		}
+		for j := 1; j < len(g.members)-1; {
+			k := j
+			for k+1 < len(g.members)-1 && g.members[k+1] == g.members[k]+1 {
+				k++
+			}
+			if g.members[j] == g.members[j-1]+1 { // the row above is the group's: it keeps the hole
+				spans = append(spans, span{g.members[j], g.members[k] + 1})
+			}
+			j = k + 1
+		}
+	}
+	if len(spans) == 0 {
+		return false
+	}
+	if h.holes == nil {
+		h.holes = map[string]hole{}
+	}
+	slices.SortFunc(spans, func(x, y span) int { return y.a - x.a }) // from the bottom up: indexes stay good
+	for _, s := range spans {
+		above := h.rows[s.a-1].Question.ID
+		hl := h.holes[above]
+		for _, r := range h.rows[s.a:s.b] {
+			hl.n++
+			hl.oldest = r
+			if in, ok := h.holes[r.Question.ID]; ok {
+				hl.n += in.n
+				hl.oldest = in.oldest
+				delete(h.holes, r.Question.ID)
+			}
+			delete(h.keys, r.Question.ID)
+			if r.Question.ID == h.selectedID {
+				h.selOut = true
+			}
+		}
+		h.holes[above] = hl
+		h.rows = slices.Delete(h.rows, s.a, s.b)
+	}
+	return true
+}
+
+// bridge counts the hole below rec, if any, in run r, and lets r's next
+// loaded member join it however long the hole lasted (its oldest member
+// was within groupGap of that one).
+func (h *Window) bridge(r *groupRun, rec history.Record) {
+	if hl, ok := h.holes[rec.Question.ID]; ok {
+		r.hidden += hl.n
+		r.last = hl.oldest.Question.Created
+	}
+}
+
+// inHole reports whether a record that sorts at pos falls in a hole: it
+// is one of a closed group's members let go (or was asked among them),
+// and shows when the group opens.
+func (h *Window) inHole(pos int) bool {
+	if pos <= 0 || pos > len(h.rows) {
+		return false
+	}
+	_, ok := h.holes[h.rows[pos-1].Question.ID]
+	return ok
+}
+
+// fillHoles reads again the members trim let go from group g, which the
+// person opens: each hole's records from the store, after the row above
+// it, merged back in where they sort. It runs on the Fyne goroutine.
+func (h *Window) fillHoles(g *rowGroup) {
+	gen, f := h.gen, h.filter()
+	for _, m := range g.members {
+		top := h.rows[m]
+		hl, ok := h.holes[top.Question.ID]
+		if !ok {
+			continue
+		}
+		delete(h.holes, top.Question.ID)
+		h.query(func(ctx context.Context) func() {
+			var recs []history.Record
+			var err error
+			g := f
+			g.Cursor = history.CursorAt(top)
+			for len(recs) < hl.n && err == nil {
+				var p history.Page
+				g.Limit = min(hl.n-len(recs), history.MaxLimit)
+				if p, err = h.store.List(ctx, g); err == nil {
+					recs = append(recs, p.Records...)
+					if p.Next == "" {
+						break
+					}
+					g.Cursor = p.Next
+				}
+			}
+			return func() {
+				if gen != h.gen {
+					return
+				}
+				if err != nil {
+					h.fail("load a group's decisions", err)
+					return
+				}
+				h.mergeIn(recs)
+			}
+		})
+	}
+}
+
+// mergeIn adds recs to the loaded rows where they sort, those not loaded
+// already, keeping what shows.
+func (h *Window) mergeIn(recs []history.Record) {
+	a := h.anchor()
+	for _, r := range recs {
+		pos, found := slices.BinarySearchFunc(h.rows, r, newestFirst)
+		if !found && (pos < len(h.rows) || h.next == "") {
+			h.rows = slices.Insert(h.rows, pos, r)
+		}
+	}
+	h.relist(a)
 }

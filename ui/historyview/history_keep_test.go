@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -41,25 +42,12 @@ func TestHistory_BoundedWhileBusy(t *testing.T) {
 	}
 	const answers = 3000
 	at := histNow.Add(time.Minute)
-	for i := 0; i < answers; i += 100 { // stored 100 at a time (Begin and End each would take 30 s), told one by one
-		recs, events := make([]history.Record, 0, 100), make([]question.Event, 0, 200)
-		for j := i; j < i+100; j++ {
-			cmd := fmt.Sprintf("npm test -- --shard=%d", j)
-			if j >= answers-40 {
-				cmd = "npm test"
-			}
-			rec, asked, ended := busyRecord(j, at.Add(time.Duration(j)*time.Second), cmd)
-			recs, events = append(recs, rec), append(events, asked, ended)
+	x.feed(path, 0, answers, at, func(j int) string {
+		if j >= answers-40 {
+			return "npm test"
 		}
-		if err := bulkInsert(path, recs); err != nil {
-			t.Fatal(err)
-		}
-		for _, ev := range events {
-			h.Handle(ev)
-		}
-		x.wait()
-		bounded(fmt.Sprintf("after %d answers", i+100))
-	}
+		return fmt.Sprintf("npm test -- --shard=%d", j)
+	}, bounded)
 	x.contiguous(s, "after the answers")
 	newest := fmt.Sprintf("busy%06d", answers-1)
 	if h.rows[0].Question.ID != newest || len(h.rows) != historyKeep || h.next == "" || h.newer {
@@ -136,5 +124,71 @@ func (x *histHarness) contiguous(s history.Store, when string) {
 	}
 	if !slices.Equal(got, want) {
 		x.t.Fatalf("%s: the loaded rows skip or repeat records of the store", when)
+	}
+}
+
+// feed stores answers from to from+n-1 of a busy agent a second apart
+// from at, 100 at a time (Begin and End each would take 30 s for 3,000),
+// tells the window each one's events, and calls check after each 100.
+func (x *histHarness) feed(path string, from, n int, at time.Time, command func(int) string, check func(string)) {
+	x.t.Helper()
+	for i := from; i < from+n; i += 100 {
+		recs, events := make([]history.Record, 0, 100), make([]question.Event, 0, 200)
+		for j := i; j < min(i+100, from+n); j++ {
+			rec, asked, ended := busyRecord(j, at.Add(time.Duration(j)*time.Second), command(j))
+			recs, events = append(recs, rec), append(events, asked, ended)
+		}
+		if err := bulkInsert(path, recs); err != nil {
+			x.t.Fatal(err)
+		}
+		for _, ev := range events {
+			x.h.Handle(ev)
+		}
+		x.wait()
+		check(fmt.Sprintf("after %d answers", i+len(recs)-from))
+	}
+}
+
+// TestHistory_BoundedUnderOneGroup is TestHistory_BoundedWhileBusy when
+// every answer is the same command: 2,000 of them are one closed group at
+// the top, over the older rows; the group's hidden members are let go
+// (holes) while its head counts them all, and opening it reads them again.
+func TestHistory_BoundedUnderOneGroup(t *testing.T) {
+	s, path := busyStorePath(t, 500)
+	x := attachHarness(t, test.NewTempApp(t), s)
+	x.h.coalesce = time.Millisecond
+	x.show()
+	x.h.win.Resize(fyne.NewSize(1000, 640))
+	h := x.h
+	bounded := func(when string) {
+		t.Helper()
+		if len(h.rows) > historyKeep || len(h.keys) > historyKeep {
+			t.Fatalf("%s: %d rows, %d keys loaded, want at most %d", when, len(h.rows), len(h.keys), historyKeep)
+		}
+	}
+	at := histNow.Add(time.Minute)
+	x.feed(path, 0, 2000, at, func(int) string { return "npm test" }, bounded)
+	g := h.view[0].group
+	if g == nil || g.size() != 2000 || g.hidden == 0 || h.rows[h.view[1].rec].Question.ID != "b000000" {
+		t.Fatalf("first rows %+v then %s, want the head of 2,000 (some let go) over the old rows", h.view[0], h.rows[h.view[1].rec].Question.ID)
+	}
+	if _, times := groupLine(h.rows, g, histNow, h.next != ""); !strings.HasPrefix(times, "2,000 times") {
+		t.Fatalf("the head says %q, want 2,000 times", times)
+	}
+
+	// Opening it reads its members again, in order, none missing.
+	h.list.Select(0)
+	x.wait()
+	if g := h.view[0].group; g == nil || !g.open || h.rows[h.view[1].rec].Question.ID != "busy001999" || h.rows[h.view[2].rec].Question.ID != "busy001998" {
+		t.Fatalf("opened: %+v, then %v", h.view[0], h.view[1:3])
+	}
+	bounded("opened")
+	x.contiguous(s, "opened")
+
+	// Closed again, new answers join it and the hidden ones go again.
+	h.toggleSelectedGroup()
+	x.feed(path, 2000, 500, at, func(int) string { return "npm test" }, bounded)
+	if g := h.view[0].group; g == nil || g.open || h.rows[0].Question.ID != "busy002499" || h.selectedID != "busy001999" {
+		t.Fatalf("closed: %+v, top %s, selected %q", h.view[0], h.rows[0].Question.ID, h.selectedID)
 	}
 }

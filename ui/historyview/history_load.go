@@ -60,7 +60,7 @@ func (h *Window) reload() {
 	h.gen++
 	gen, f := h.gen, h.filter()
 	h.loadingMore, h.reloading = false, true
-	h.newer, h.loadingNewer, h.newerCursor, h.selOut = false, false, "", false
+	h.newer, h.loadingNewer, h.newerCursor, h.selOut, h.holes = false, false, "", false, nil
 	f.Limit = historyPageSize
 	h.query(func(ctx context.Context) func() {
 		p, err := h.store.List(ctx, f)
@@ -286,7 +286,7 @@ func (h *Window) upsert(rec history.Record) {
 		return
 	}
 	pos, _ := slices.BinarySearchFunc(h.rows, rec, newestFirst)
-	if (pos == len(h.rows) && h.next != "") || h.skipNewer(rec) {
+	if (pos == len(h.rows) && h.next != "") || h.skipNewer(rec) || h.inHole(pos) {
 		return // a later page brings it, or a newer one
 	}
 	h.rows = slices.Insert(h.rows, pos, rec)
@@ -340,7 +340,7 @@ func (h *Window) keepSelection(offset float32) {
 		h.selOut = false
 		h.selHead = h.view[i].group != nil
 		if g := h.view[i].group; g != nil {
-			h.detail.showGroup(len(g.members), g.open)
+			h.detail.showGroup(g.size(), g.open)
 		}
 	}
 	h.list.ScrollToOffset(offset)
