@@ -16,6 +16,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/asktray/asktray/app/datadir"
+	"github.com/asktray/asktray/app/settings"
 	"github.com/asktray/asktray/internal/testkit"
 )
 
@@ -142,10 +143,18 @@ type app struct {
 }
 
 // start runs the app on data dir d (on display, or headless when display
-// is "") and waits until its control pipe answers `url --json`. When the
-// test ends it is asked to quit, or killed if it does not.
+// is "") and waits until its control pipe answers `url --json`. It marks
+// the first run done first (settings.WelcomedFile), so no first-run window
+// comes up in the Wine desktop. When the test ends it is asked to quit, or
+// killed if it does not.
 func (w *wine) start(t *testing.T, d dataDir, display string, extraEnv []string, args ...string) *app {
 	t.Helper()
+	if err := os.MkdirAll(d.host, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(d.host, settings.WelcomedFile), []byte("winetest\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	if display != "" {
 		w.display = display
 	}
