@@ -34,7 +34,7 @@ func TestDialogAnsweredWithKeyboard(t *testing.T) {
 		d.screenshot(t, dir+"/xvfb-confirm.png")
 	}
 	// After the arming delay, Enter takes the default button: Yes.
-	time.Sleep(900 * time.Millisecond)
+	d.waitArmedLine(t, 1)
 	d.x(t, "xdotool", "windowfocus", "--sync", w)
 	d.x(t, "xdotool", "key", "--clearmodifiers", "Return")
 	got := testkit.WaitToolResult(t, res, 30*time.Second)

@@ -36,7 +36,7 @@ func TestDialogMovesByItsHeadlineWithoutWindowManager(t *testing.T) {
 		t.Fatalf("the window changed size: %dx%d to %dx%d", width, h, nw, nh)
 	}
 	d.x(t, "xdotool", "windowfocus", "--sync", w)
-	time.Sleep(900 * time.Millisecond) // arming
+	d.waitArmedLine(t, 1)
 	d.x(t, "xdotool", "windowfocus", "--sync", w)
 	d.x(t, "xdotool", "key", "--clearmodifiers", "Return")
 	if got := testkit.WaitToolResult(t, res, 30*time.Second); got["via"] != "dialog" {

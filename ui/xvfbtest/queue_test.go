@@ -122,7 +122,7 @@ func TestQueueNeverTakesFocus(t *testing.T) {
 // waitFocus waits until window w has the keyboard focus.
 func waitFocus(t *testing.T, d *desktop, w string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for d.x(t, "xdotool", "getwindowfocus") != w {
 		if time.Now().After(deadline) {
 			t.Fatalf("window %s did not get the keyboard focus", w)

@@ -29,7 +29,7 @@ func TestReusedWindowArmsAndAnswers(t *testing.T) {
 		if out, _ := d.cli("pending"); !strings.Contains(out, "Deploy build 4"+strconv.Itoa(i+1)) {
 			t.Fatalf("dialog %d: an early Escape answered:\n%s", i+1, out)
 		}
-		time.Sleep(900 * time.Millisecond)
+		d.waitArmedLine(t, i+1) // one arming per dialog: the early Escape restarted it
 		centres = append(centres, centre(t, d.x(t, "xdotool", "getwindowgeometry", "--shell", w)))
 		d.x(t, "xdotool", "windowfocus", "--sync", w)
 		d.x(t, "xdotool", "key", "--clearmodifiers", "Escape")

@@ -93,7 +93,7 @@ func (d *desktop) typeAway(t *testing.T, line string) <-chan error {
 func (d *desktop) waitFocused(t *testing.T, title string) string {
 	t.Helper()
 	w := d.waitWindow(t, title, 20*time.Second)
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for d.x(t, "xdotool", "getwindowfocus") != w {
 		if time.Now().After(deadline) {
 			t.Fatalf("%q did not take keyboard focus", title)

@@ -111,7 +111,7 @@ func TestDialogFloatsUnderTilingWM(t *testing.T) {
 		w := d.waitWindow(t, "claude-code asks", 20*time.Second)
 		var found, floating bool
 		var rect i3Rect
-		for deadline := time.Now().Add(10 * time.Second); !found; time.Sleep(50 * time.Millisecond) {
+		for deadline := time.Now().Add(30 * time.Second); !found; time.Sleep(50 * time.Millisecond) {
 			if found, floating, rect = i3Window(t, d, w); !found && time.Now().After(deadline) {
 				t.Fatalf("round %d: i3 does not hold the dialog %s", round, w)
 			}
@@ -119,7 +119,7 @@ func TestDialogFloatsUnderTilingWM(t *testing.T) {
 		if !floating || rect.Width >= 1000 {
 			t.Fatalf("round %d: i3 tiled the dialog (floating %v, %dx%d)", round, floating, rect.Width, rect.Height)
 		}
-		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 			typ := d.x(t, "xprop", "-id", w, "_NET_WM_WINDOW_TYPE")
 			if strings.Contains(typ, "_NET_WM_WINDOW_TYPE_DIALOG") {
 				break
@@ -128,7 +128,7 @@ func TestDialogFloatsUnderTilingWM(t *testing.T) {
 				t.Fatalf("round %d: window %s type %q", round, w, typ)
 			}
 		}
-		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 			hints := d.x(t, "xprop", "-id", w, "WM_NORMAL_HINTS")
 			if !strings.Contains(hints, "maximum size") {
 				break
@@ -145,7 +145,7 @@ func TestDialogFloatsUnderTilingWM(t *testing.T) {
 		if _, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: "cancel_question", Arguments: map[string]any{"question_id": id}}); err != nil {
 			t.Fatal(err)
 		}
-		for deadline := time.Now().Add(10 * time.Second); !d.windowGone("claude-code asks"); time.Sleep(20 * time.Millisecond) {
+		for deadline := time.Now().Add(30 * time.Second); !d.windowGone("claude-code asks"); time.Sleep(20 * time.Millisecond) {
 			if time.Now().After(deadline) {
 				t.Fatal("a withdrawn question's dialog stayed open")
 			}

@@ -67,7 +67,7 @@ func TestTypingElsewhereNeverConfirms(t *testing.T) {
 	}
 
 	// Once the delay has passed with no key pressed, Enter takes the default button: Yes.
-	time.Sleep(900 * time.Millisecond)
+	d.waitArmedLine(t, 1)
 	d.x(t, "xdotool", "windowfocus", "--sync", w)
 	d.x(t, "xdotool", "key", "--clearmodifiers", "Return")
 	if got := testkit.WaitToolResult(t, res, 30*time.Second); got["status"] != "answered" || got["confirmed"] != true || got["via"] != "dialog" {
