@@ -65,8 +65,13 @@ func (h *Window) trim(offset float32) bool {
 		h.newer, h.loadingNewer, h.newerCursor = true, false, ""
 		cut = true
 	}
-	if len(h.rows) > h.keep && h.holeGroups() {
-		cut = true
+	if len(h.rows) > h.keep {
+		if cut {
+			h.regroup() // holeGroups reads the groups of the rows left
+		}
+		if h.holeGroups() {
+			cut = true
+		}
 	}
 	return cut
 }
@@ -183,9 +188,14 @@ func (h *Window) holeGroups() bool {
 		if g == nil || g.open || len(g.members) < 3 {
 			continue
 		}
+		kept := func(m int) bool { return h.rows[g.members[m]].Question.ID == h.selectedID } // the selection stays loaded
 		for j := 1; j < len(g.members)-1; {
+			if kept(j) {
+				j++
+				continue
+			}
 			k := j
-			for k+1 < len(g.members)-1 && g.members[k+1] == g.members[k]+1 {
+			for k+1 < len(g.members)-1 && g.members[k+1] == g.members[k]+1 && !kept(k+1) {
 				k++
 			}
 			if g.members[j] == g.members[j-1]+1 { // the row above is the group's: it keeps the hole
