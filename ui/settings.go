@@ -39,19 +39,20 @@ type settingsWindow struct {
 	current         settings.Settings
 	win             fyne.Window
 
-	timeout, window, windows, armDelay, retention, port *widget.Entry
-	shortcut                                            *widget.Entry // global_shortcut
-	sound, startAtLogin, askUserQuestion                *widget.Check
-	awayMode                                            *widget.RadioGroup
-	awayWeekly                                          awaySchedule   // away_schedule
-	askIn                                               *widget.Select // ask_mode
-	tabs                                                *container.AppTabs
-	rules                                               rulesTab
-	status, info, portNote                              *widget.Label
-	hints                                               map[string]*widget.Label // by row label
-	sectionTitles                                       []*widget.Label          // the General tab's section titles, in order
-	listenPort                                          int                      // the port field shows it
-	save, regenerate                                    *widget.Button
+	timeout, window, armDelay, retention, port *widget.Entry
+	waits                                      *agentWaits   // blocking_windows
+	shortcut                                   *widget.Entry // global_shortcut
+	sound, startAtLogin, askUserQuestion       *widget.Check
+	awayMode                                   *widget.RadioGroup
+	awayWeekly                                 awaySchedule   // away_schedule
+	askIn                                      *widget.Select // ask_mode
+	tabs                                       *container.AppTabs
+	rules                                      rulesTab
+	status, info, portNote                     *widget.Label
+	hints                                      map[string]*widget.Label // by row label
+	sectionTitles                              []*widget.Label          // the General tab's section titles, in order
+	listenPort                                 int                      // the port field shows it
+	save, regenerate                           *widget.Button
 
 	// The open confirmation, for a port move or a new token.
 	confirm                  dialog.Dialog
@@ -62,9 +63,7 @@ type settingsWindow struct {
 func newSettingsWindow(a fyne.App, env app.Env, applied func(settings.Settings) error) *settingsWindow {
 	s := &settingsWindow{app: a, env: env, applied: applied, current: env.Settings}
 	s.timeout, s.window, s.armDelay, s.retention = widget.NewEntry(), widget.NewEntry(), widget.NewEntry(), widget.NewEntry()
-	s.windows = widget.NewMultiLineEntry()
-	s.windows.SetMinRowsVisible(3)
-	s.windows.SetPlaceHolder("client-name = seconds, one per line, e.g.\ncursor = 240")
+	s.waits = newAgentWaits()
 	s.sound = widget.NewCheck("Play the desktop's message sound", nil)
 	s.awayMode = widget.NewRadioGroup([]string{awayHold, awayReject, awayHandback}, nil)
 	s.awayMode.Required = true
@@ -95,21 +94,18 @@ func newSettingsWindow(a fyne.App, env app.Env, applied func(settings.Settings) 
 
 // load fills the fields from st.
 func (s *settingsWindow) load(st settings.Settings) {
-	num := func(n, def int) string {
+	// The durations in words ("10 min", "500 ms"), as the fields take them.
+	words := func(n, def int, unit time.Duration) string {
 		if n == 0 {
-			return strconv.Itoa(def)
+			n = def
 		}
-		return strconv.Itoa(n)
+		return amountWords(n, unit)
 	}
-	s.timeout.SetText(num(st.DefaultTimeoutSeconds, int(question.DefaultTimeout/time.Second)))
-	s.window.SetText(num(st.DefaultWindowSeconds, 55))
-	s.armDelay.SetText(num(st.ArmDelayMS, int(question.DefaultArmDelay/time.Millisecond)))
+	s.timeout.SetText(words(st.DefaultTimeoutSeconds, int(question.DefaultTimeout/time.Second), time.Second))
+	s.window.SetText(words(st.DefaultWindowSeconds, 55, time.Second))
+	s.armDelay.SetText(words(st.ArmDelayMS, int(question.DefaultArmDelay/time.Millisecond), time.Millisecond))
 	s.retention.SetText(strconv.Itoa(st.HistoryRetentionDays))
-	var lines []string
-	for _, w := range st.BlockingWindows {
-		lines = append(lines, fmt.Sprintf("%s = %d", w.Match, w.Seconds))
-	}
-	s.windows.SetText(strings.Join(lines, "\n"))
+	s.waits.load(st.BlockingWindows)
 	s.sound.SetChecked(st.NotificationSound)
 	s.askUserQuestion.SetChecked(st.AskUserQuestionOn())
 	switch st.AwayMode {
@@ -150,19 +146,11 @@ func (s *settingsWindow) parse() (settings.Settings, error) {
 		*f.dst = n
 	}
 	st.MCPPort = s.parsedPort(st.MCPPort)
-	st.BlockingWindows = nil
-	for i, line := range strings.Split(s.windows.Text, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" {
-			continue
-		}
-		match, secs, ok := strings.Cut(line, "=")
-		n, err := parseAmount(secs, time.Second)
-		if !ok || err != nil || strings.TrimSpace(match) == "" {
-			return st, fmt.Errorf("Wait per agent, line %d: write name = seconds", i+1) //nolint:staticcheck // shown to the person as is, naming the field as labelled
-		}
-		st.BlockingWindows = append(st.BlockingWindows, settings.BlockingWindow{Match: strings.TrimSpace(match), Seconds: n})
+	waits, err := s.waits.parse()
+	if err != nil {
+		return st, err
 	}
+	st.BlockingWindows = waits
 	if st.MCPPort == settings.DefaultPort {
 		st.MCPPort = 0 // the default stays the default
 	}

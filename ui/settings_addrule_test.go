@@ -11,6 +11,7 @@ import (
 	"github.com/asktray/asktray/app"
 	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
+	"github.com/asktray/asktray/app/settings"
 )
 
 // TestSettingsWindow_RulesTabAddsARule: the Rules tab's Add rule… opens
@@ -147,5 +148,71 @@ func TestSettingsWindow_RulesTabAddsAHostRule(t *testing.T) {
 	test.Tap(r.rows[0].edit)
 	if r.editHost.Text != "build-01" {
 		t.Fatalf("Edit… shows host %q", r.editHost.Text)
+	}
+}
+
+// TestSettingsWindow_WaitPerAgentRows: "Wait per agent" is a list a person
+// edits row by row, not a "name = seconds" text area (issue 38 item 8):
+// each saved agent a row with its time in words, Remove takes one out, Add
+// agent adds an empty row, a row with a time but no name is refused naming
+// the row, and Save keeps the rows in order.
+func TestSettingsWindow_WaitPerAgentRows(t *testing.T) {
+	a := test.NewTempApp(t)
+	var saved []settings.Settings
+	env := app.Env{Settings: settings.Settings{BlockingWindows: []settings.BlockingWindow{{Match: "cursor", Seconds: 240}, {Match: "claude-code", Seconds: 5400}}},
+		ApplySettings: func(st settings.Settings) error { saved = append(saved, st); return st.Validate() }}
+	s := newSettingsWindow(a, env, nil)
+	s.Show()
+	w := s.waits
+	if len(w.rows) != 2 || w.rows[0].name.Text != "cursor" || w.rows[0].wait.Text != "4 min" || w.rows[1].wait.Text != "1 h 30 min" {
+		t.Fatalf("loaded rows: %d", len(w.rows))
+	}
+	for _, l := range []string{labelTimeout, labelWindow, labelWindows, labelArmDelay} {
+		if strings.Contains(l, "(") {
+			t.Errorf("label %q still names a unit, though the field takes words", l)
+		}
+	}
+	test.Tap(w.rows[0].remove)
+	if len(w.rows) != 1 || w.rows[0].name.Text != "claude-code" || len(w.box.Objects) != 1 {
+		t.Fatalf("after Remove: %d rows, %d shown", len(w.rows), len(w.box.Objects))
+	}
+	test.Tap(w.add)
+	if len(w.rows) != 2 || w.rows[1].name.Text != "" || len(w.box.Objects) != 2 {
+		t.Fatalf("after Add agent: %d rows", len(w.rows))
+	}
+	w.rows[1].wait.SetText("90 s")
+	test.Tap(s.save)
+	if len(saved) != 0 || !strings.Contains(s.status.Text, "Wait per agent, row 2") || !strings.Contains(s.status.Text, "name") {
+		t.Fatalf("a row without a name: status %q, saved %d", s.status.Text, len(saved))
+	}
+	test.Type(w.rows[1].name, "codex")
+	test.Tap(s.save)
+	if len(saved) != 1 {
+		t.Fatalf("not saved: %q", s.status.Text)
+	}
+	want := []settings.BlockingWindow{{Match: "claude-code", Seconds: 5400}, {Match: "codex", Seconds: 90}}
+	if got := saved[0].BlockingWindows; len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Fatalf("saved %+v, want %+v", got, want)
+	}
+}
+
+// TestAmountWords: a saved duration shows in the words its field takes,
+// and reads back to the same amount.
+func TestAmountWords(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		unit time.Duration
+		want string
+	}{
+		{600, time.Second, "10 min"}, {5400, time.Second, "1 h 30 min"}, {270, time.Second, "4 min 30 s"}, {55, time.Second, "55 s"},
+		{86400, time.Second, "24 h"}, {500, time.Millisecond, "500 ms"}, {1500, time.Millisecond, "1500 ms"}, {2000, time.Millisecond, "2 s"},
+	} {
+		got := amountWords(c.n, c.unit)
+		if got != c.want {
+			t.Errorf("amountWords(%d, %v) = %q, want %q", c.n, c.unit, got, c.want)
+		}
+		if back, err := parseAmount(got, c.unit); err != nil || back != c.n {
+			t.Errorf("parseAmount(%q) = %d, %v; want %d", got, back, err, c.n)
+		}
 	}
 }

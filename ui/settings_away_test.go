@@ -76,7 +76,7 @@ func TestSettingsWindow_AwayEveryWeek(t *testing.T) {
 		t.Fatal("no timer for the schedule's next stretch")
 	}
 	if dir := os.Getenv("ASKTRAY_SCREENSHOTS"); dir == "1" {
-		s.win.Resize(fyne.NewSize(760, 1240))
+		s.win.Resize(fyne.NewSize(760, 1350))
 		f, err := os.Create(filepath.Join("..", "docs", "screenshots", "settings-away.png"))
 		if err != nil {
 			t.Fatal(err)

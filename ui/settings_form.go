@@ -17,15 +17,15 @@ import (
 // The General tab's labels, in plain words; the settings.json keys they
 // edit are in the comments and never change with the wording.
 const (
-	labelTimeout   = "Time to answer (seconds)"    // default_timeout_seconds
-	labelWindow    = "Agents wait up to (seconds)" // default_window_seconds
-	labelWindows   = "Wait per agent (seconds)"    // blocking_windows
-	labelArmDelay  = "Buttons unlock after (ms)"   // arm_delay_ms
-	labelRetention = "Keep history (days)"         // history_retention_days
-	labelAskMode   = "Where to ask"                // ask_mode
-	labelAskUser   = "Claude Code's questions"     // hook_ask_user_question
-	labelPort      = "MCP port"                    // mcp_port
-	labelShortcut  = "Shortcut to the question"    // global_shortcut
+	labelTimeout   = "Time to answer"           // default_timeout_seconds
+	labelWindow    = "Agents wait up to"        // default_window_seconds
+	labelWindows   = "Wait per agent"           // blocking_windows
+	labelArmDelay  = "Buttons unlock after"     // arm_delay_ms
+	labelRetention = "Keep history (days)"      // history_retention_days: a number of days only
+	labelAskMode   = "Where to ask"             // ask_mode
+	labelAskUser   = "Claude Code's questions"  // hook_ask_user_question
+	labelPort      = "MCP port"                 // mcp_port
+	labelShortcut  = "Shortcut to the question" // global_shortcut
 )
 
 // askModes are the ask_mode values as the Where to ask choice words them.
@@ -87,14 +87,16 @@ func (s *settingsWindow) generalSections() []settingsSection {
 			{labelAskMode, s.askIn, "The agent's own app shows the question as its own form (MCP elicitation): for when you " +
 				"work over SSH or away from this screen. Starting asktray with --ask desktop, client or auto overrides this for that run."},
 			{labelTimeout, s.timeout, "When the agent sets no time limit, a question you have not answered ends after this long, " +
-				fmt.Sprintf("never approved (%d–%d). A time in words works too: 10 min, 1 h 30 min.", question.MinTimeout/time.Second, question.MaxTimeout/time.Second)},
+				fmt.Sprintf("never approved: %s to %s. In words (10 min, 1 h 30 min); a bare number is seconds.",
+					amountWords(int(question.MinTimeout/time.Second), time.Second), amountWords(int(question.MaxTimeout/time.Second), time.Second))},
 			{labelWindow, s.window, "How long an agent's call waits for your answer before the agent is told to check back " +
-				"later; the question stays open. For agents with no line below and no wait of their own " +
-				"(Claude Code waits 15 min; Codex, Cursor and VS Code 4.5 min; Claude Desktop 50 s)."},
-			{labelWindows, s.windows, "One line per agent: a part of its name = seconds (or 4 min). The first line that matches wins."},
+				"later; the question stays open. For agents with no row below and no wait of their own " +
+				"(Claude Code waits 15 min; Codex, Cursor and VS Code 4.5 min; Claude Desktop 50 s). In words; a bare number is seconds."},
+			{labelWindows, s.waits.view(), "A row per agent: a part of its name and how long its calls wait (4 min, 90 s). " +
+				"The first row that matches wins; a row left empty is dropped."},
 			{labelArmDelay, s.armDelay, "A dialog's answer buttons work only once it has been visible and focused this long, " +
-				fmt.Sprintf("so a keypress meant for another window cannot answer it (%d–%d).",
-					question.MinArmDelay/time.Millisecond, question.MaxArmDelay/time.Millisecond)},
+				fmt.Sprintf("so a keypress meant for another window cannot answer it: %s to %s (a bare number is milliseconds).",
+					amountWords(int(question.MinArmDelay/time.Millisecond), time.Millisecond), amountWords(int(question.MaxArmDelay/time.Millisecond), time.Millisecond))},
 			{labelAskUser, s.askUserQuestion, "Needs Claude Code's hooks (Connect a client… › Permission hooks). " +
 				"Off, Claude Code asks them in its terminal."},
 		}},

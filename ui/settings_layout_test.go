@@ -39,8 +39,8 @@ func TestSettingsWindow_PlainLabelsAndWrappedHints(t *testing.T) {
 	for _, r := range s.generalRows() {
 		labels = append(labels, r.label)
 	}
-	want := []string{"Where to ask", "Time to answer (seconds)", "Agents wait up to (seconds)", "Wait per agent (seconds)",
-		"Buttons unlock after (ms)", "Claude Code's questions", "Notifications", "Shortcut to the question", "When away", "Away every week", "Keep history (days)", "Start at login",
+	want := []string{"Where to ask", "Time to answer", "Agents wait up to", "Wait per agent",
+		"Buttons unlock after", "Claude Code's questions", "Notifications", "Shortcut to the question", "When away", "Away every week", "Keep history (days)", "Start at login",
 		"MCP port", "MCP token"}
 	if strings.Join(labels, "|") != strings.Join(want, "|") {
 		t.Fatalf("labels %q, want %q", labels, want)

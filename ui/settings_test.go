@@ -29,12 +29,14 @@ func TestSettingsWindow_SaveAppliesAndRefusesBadInput(t *testing.T) {
 	}}
 	s := newSettingsWindow(a, env, func(st settings.Settings) error { applied = append(applied, st); return nil })
 	s.Show()
-	if s.timeout.Text != "600" || s.armDelay.Text != "500" || s.retention.Text != "0" {
+	if s.timeout.Text != "10 min" || s.armDelay.Text != "500 ms" || s.retention.Text != "0" {
 		t.Fatalf("loaded %q %q %q", s.timeout.Text, s.armDelay.Text, s.retention.Text)
 	}
 	s.timeout.SetText("")
 	test.Type(s.timeout, "120")
-	s.windows.SetText("cursor = 240\n\nclaude-code=900")
+	s.waits.addRow("cursor", "240")
+	s.waits.addRow("", "") // an empty row is dropped
+	s.waits.addRow("claude-code", "15 min")
 	s.armDelay.SetText("800")
 	test.Tap(s.sound)
 	test.Tap(s.askUserQuestion)
@@ -63,7 +65,7 @@ func TestSettingsWindow_SaveAppliesAndRefusesBadInput(t *testing.T) {
 	}{
 		{func() { s.armDelay.SetText("100") }, "arm_delay_ms: must be between 300 and 5000"},
 		{func() { s.armDelay.SetText("800"); s.timeout.SetText("ten") }, `Time to answer: "ten" is neither a number of seconds nor a time such as 10 min, 1 h or 90 s`},
-		{func() { s.timeout.SetText("120"); s.windows.SetText("cursor 240") }, "Wait per agent, line 1"},
+		{func() { s.timeout.SetText("120"); s.waits.rows[0].wait.SetText("soon") }, `Wait per agent, row 1 (cursor): "soon" is neither`},
 	} {
 		tc.set()
 		test.Tap(s.save)
@@ -72,7 +74,7 @@ func TestSettingsWindow_SaveAppliesAndRefusesBadInput(t *testing.T) {
 		}
 	}
 	// A failing save says so.
-	s.windows.SetText("")
+	s.waits.load(nil)
 	s.env.ApplySettings = func(settings.Settings) error { return errors.New("disk full") }
 	test.Tap(s.save)
 	if !strings.Contains(s.status.Text, "disk full") {

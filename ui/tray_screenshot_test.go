@@ -106,8 +106,8 @@ func TestSettingsScreenshot(t *testing.T) {
 		}
 	}
 	capture("settings.png")
-	if s.windows.Text != "cursor = 240\nclaude-code = 900" {
-		t.Fatalf("windows field %q", s.windows.Text)
+	if len(s.waits.rows) != 2 || s.waits.rows[0].name.Text != "cursor" || s.waits.rows[0].wait.Text != "4 min" || s.waits.rows[1].wait.Text != "15 min" {
+		t.Fatalf("wait per agent shows %d rows", len(s.waits.rows))
 	}
 	s.tabs.SelectIndex(1)
 	capture("settings-rules.png")
