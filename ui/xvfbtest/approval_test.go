@@ -27,9 +27,11 @@ func TestApprovalDialogDeniesOnEnter(t *testing.T) {
 		time.Sleep(time.Second)
 		d.screenshot(t, dir+"/xvfb-approval.png")
 	}
-	// Focus starts the arming delay; after it, Enter takes the default.
+	// Focus starts the arming delay; once the log says the dialog armed,
+	// Enter takes the default (a key before that restarts the delay and is
+	// dropped, which a fixed 900 ms wait met under load).
 	d.x(t, "xdotool", "windowfocus", "--sync", w)
-	time.Sleep(900 * time.Millisecond)
+	d.waitArmedLine(t, 1)
 	d.x(t, "xdotool", "windowfocus", "--sync", w)
 	d.x(t, "xdotool", "key", "--clearmodifiers", "Return")
 	got := testkit.WaitToolResult(t, res, 30*time.Second)
