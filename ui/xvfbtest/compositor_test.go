@@ -1,3 +1,5 @@
+//go:build linux
+
 package xvfbtest
 
 // Helpers of the tests on real compositors (sway, mutter).
