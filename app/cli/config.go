@@ -25,6 +25,21 @@ import (
 // the OS, the home dir, the environment and the executable.
 var configSystem = clientsetup.System
 
+// configTarget returns the absolute data directory f names and the
+// machine's clientsetup.Sys, which config and connect write against. It
+// does not block.
+func configTarget(f *flags) (string, clientsetup.Sys, error) {
+	dir, err := f.dir()
+	if err != nil {
+		return "", clientsetup.Sys{}, err
+	}
+	if dir, err = filepath.Abs(dir); err != nil {
+		return "", clientsetup.Sys{}, fmt.Errorf("data directory: %w", err)
+	}
+	sys, err := configSystem()
+	return dir, sys, err
+}
+
 // configServer finds the MCP URL and token for data dir dir; tests replace it.
 var configServer = lookupServer
 
@@ -84,14 +99,7 @@ func cmdConfig(ctx context.Context, args []string, stdio IO) error {
 	if !slices.Contains(clientsetup.Clients(), client) {
 		return usagef("unknown client %q; pick one of: %s", client, names)
 	}
-	dir, err := f.dir()
-	if err != nil {
-		return err
-	}
-	if dir, err = filepath.Abs(dir); err != nil {
-		return err
-	}
-	sys, err := configSystem()
+	dir, sys, err := configTarget(f)
 	if err != nil {
 		return err
 	}
@@ -127,14 +135,7 @@ func cmdConfigHooks(pos []string, f *flags, write, remove, hooks bool, stdio IO)
 	case !slices.Contains(clientsetup.HookAgents(), pos[0]):
 		return usagef("%q has no hooks asktray can answer; pick one of: %s", pos[0], names)
 	}
-	dir, err := f.dir()
-	if err != nil {
-		return err
-	}
-	if dir, err = filepath.Abs(dir); err != nil {
-		return err
-	}
-	sys, err := configSystem()
+	dir, sys, err := configTarget(f)
 	if err != nil {
 		return err
 	}

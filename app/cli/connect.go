@@ -8,7 +8,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -25,14 +24,7 @@ func cmdConnect(ctx context.Context, args []string, stdio IO) error {
 	if len(pos) > 1 {
 		return usagef("connect takes at most one agent, got %q", pos)
 	}
-	dir, err := f.dir()
-	if err != nil {
-		return err
-	}
-	if dir, err = filepath.Abs(dir); err != nil {
-		return err
-	}
-	sys, err := configSystem()
+	dir, sys, err := configTarget(f)
 	if err != nil {
 		return err
 	}
