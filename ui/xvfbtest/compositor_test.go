@@ -9,9 +9,11 @@ import (
 	"image/color"
 	"image/png"
 	"os"
+	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -76,4 +78,57 @@ func countColours(t *testing.T, path string) int {
 		}
 	}
 	return len(seen)
+}
+
+// environWithout returns os.Environ() without the variables named, for a
+// compositor that must not reach the session the tests run in.
+func environWithout(names ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); !slices.Contains(names, k) {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+// compositor is a Wayland compositor the test started (sway, mutter).
+type compositor struct {
+	exited   chan error // receives cmd.Wait's result once it has ended (put it back when read)
+	xwayland int        // its XWayland's pid once known, waited for after it ends
+}
+
+// startCompositor starts cmd, named name in messages, whose output goes to
+// logPath. When the test ends it stops cmd (SIGTERM, then SIGKILL after
+// 10 s), logs logPath if the test failed, and then waits for c.xwayland to
+// exit, if the caller has set it. It does not wait for cmd to serve.
+func startCompositor(t *testing.T, name string, cmd *exec.Cmd, logPath string) *compositor {
+	t.Helper()
+	c := &compositor{}
+	t.Cleanup(func() { // runs after the one below: cleanups run last first
+		if c.xwayland != 0 {
+			waitExited(t, c.xwayland, name+"'s XWayland")
+		}
+	})
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	c.exited = exited
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		var err error
+		select {
+		case err = <-exited:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			err = <-exited
+		}
+		if t.Failed() {
+			b, _ := os.ReadFile(logPath)
+			t.Logf("%s ended (%v); its log:\n%s", name, err, b)
+		}
+	})
+	return c
 }

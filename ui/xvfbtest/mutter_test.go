@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -44,43 +43,15 @@ func newMutterSession(t *testing.T, tray bool) *desktop {
 		t.Fatal(err)
 	}
 	defer logf.Close()
-	var base []string
-	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); k != "DISPLAY" && k != "WAYLAND_DISPLAY" && k != "XDG_RUNTIME_DIR" && k != "XAUTHORITY" {
-			base = append(base, kv)
-		}
-	}
-	base = append(base, "XDG_RUNTIME_DIR="+runtime, "DBUS_SESSION_BUS_ADDRESS="+bus)
+	base := append(environWithout("DISPLAY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "XAUTHORITY"),
+		"XDG_RUNTIME_DIR="+runtime, "DBUS_SESSION_BUS_ADDRESS="+bus)
 	cmd := exec.Command("mutter", "--headless", "--wayland", "--virtual-monitor", "1280x720", "--wayland-display", "wayland-asktray")
 	cmd.Env = base
 	cmd.Stdout, cmd.Stderr = logf, logf
-	xwayland := 0 // its XWayland, waited for once mutter has ended (cleanups run last first)
-	t.Cleanup(func() {
-		if xwayland != 0 {
-			waitExited(t, xwayland, "mutter's XWayland")
-		}
-	})
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		var err error
-		select {
-		case err = <-exited:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			err = <-exited
-		}
-		if t.Failed() {
-			b, _ := os.ReadFile(logPath)
-			t.Logf("mutter ended (%v); its log:\n%s", err, b)
-		}
-	})
+	c := startCompositor(t, "mutter", cmd, logPath)
+	exited := c.exited
 	display, auth := waitMutterX(t, logPath, runtime, exited)
-	if xwayland = xwaylandOf(display); xwayland == 0 {
+	if c.xwayland = xwaylandOf(display); c.xwayland == 0 {
 		t.Fatal("XWayland answers but no Xwayland process serves its display")
 	}
 	d.env = append(base, "DISPLAY="+display, "XAUTHORITY="+auth, "WAYLAND_DISPLAY=wayland-asktray",

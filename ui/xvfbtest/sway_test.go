@@ -10,7 +10,6 @@ import (
 	"os/user"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -110,45 +109,17 @@ func startSway(t *testing.T, conf string) *swaySession {
 			t.Fatal(err)
 		}
 	}
-	base := []string{}
-	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); k != "DISPLAY" && k != "WAYLAND_DISPLAY" && k != "XDG_RUNTIME_DIR" {
-			base = append(base, kv)
-		}
-	}
+	base := environWithout("DISPLAY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR")
 	cmd.Env = append(base, "XDG_RUNTIME_DIR="+runtime, "HOME="+runtime,
 		"WLR_BACKENDS=headless", "WLR_LIBINPUT_NO_DEVICES=1", "WLR_RENDERER=pixman")
 	cmd.Stdout, cmd.Stderr = logf, logf
-	xwayland := 0 // its XWayland, waited for once sway has ended (cleanups run last first)
-	t.Cleanup(func() {
-		if xwayland != 0 {
-			waitExited(t, xwayland, "sway's XWayland")
-		}
-	})
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		var err error
-		select {
-		case err = <-exited:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			err = <-exited
-		}
-		if t.Failed() {
-			b, _ := os.ReadFile(s.log)
-			t.Logf("sway ended (%v); its log:\n%s", err, b)
-		}
-	})
+	c := startCompositor(t, "sway", cmd, s.log)
+	exited := c.exited
 	sock := s.waitIPC(t, exited)
 	s.env = append(base, "XDG_RUNTIME_DIR="+runtime, "SWAYSOCK="+sock, "WAYLAND_DISPLAY=wayland-1",
 		"XDG_CURRENT_DESKTOP=sway", "XDG_SESSION_TYPE=wayland")
 	s.env = append(s.env, "DISPLAY="+s.xDisplay(t))
-	if xwayland = xwaylandOf(envValue(s.env, "DISPLAY")); xwayland == 0 {
+	if c.xwayland = xwaylandOf(envValue(s.env, "DISPLAY")); c.xwayland == 0 {
 		t.Fatal("XWayland answers but no Xwayland process serves its display")
 	}
 	keymap := exec.Command("xkbcomp", "-xkb", envValue(s.env, "DISPLAY"), "-")
