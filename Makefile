@@ -90,7 +90,7 @@ windows: deps ## Cross-compile bin/windows/asktray.exe with mingw-w64 (cold: abo
 	$(WINDOWS_ENV) $(GO) build $(GOFLAGS_TAGS) -ldflags "-H=windowsgui $(PACKAGE_LDFLAGS)" -o $(WINDOWS_EXE) ./cmd/asktray
 	@echo "==> [windows] $(WINDOWS_EXE): $$(file -b $(WINDOWS_EXE))"
 
-crosscheck: deps ## go vet for Windows and macOS, and compile their tests (fast after make windows)
+crosscheck: deps ## go vet for Windows and macOS, tests included (fast after make windows)
 	@GO="$(GO)" bash .ci/crosscheck.sh
 
 deb: deps ## Build the Debian package bin/package/asktray_<version>_amd64.deb (lintian-checked)

@@ -5,8 +5,10 @@
 # pins into a cache dir kept across runs (only when that lock file changed),
 # then runs the tests with ASKTRAY_REALCLIENTS_DIR pointing there.
 # Idempotent; a warm run installs nothing. Prints how long each part took and
-# the disk the clients take. .ci/run calls it after make test; run it by hand
-# as root (or with ASKTRAY_REALCLIENTS_DIR set to a dir of your own).
+# the disk the clients take. .ci/run calls it as `realclients.sh install`
+# while it compiles (the install only), then with no argument after make test;
+# run it by hand as root (or with ASKTRAY_REALCLIENTS_DIR set to a dir of your
+# own).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -38,6 +40,7 @@ if [[ "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; then
 	echo "$want" >"$stamp"
 fi
 echo "realclients: install $(($(date +%s) - start))s; $dir takes $(du -sh "$dir" | cut -f1)"
+[[ "${1:-}" != install ]] || exit 0
 
 start=$(date +%s)
 rc=0

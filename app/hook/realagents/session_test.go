@@ -96,7 +96,12 @@ func prepareSession(t *testing.T, spec agentSpec) *session {
 	root := tempDir(t)
 	s := &session{t: t, spec: spec, home: filepath.Join(root, "home"), work: filepath.Join(root, "work"),
 		data: filepath.Join(root, "data"), recs: filepath.Join(root, "hooks")}
-	for _, d := range []string{s.home, s.work, s.recs} {
+	// The agent's own TMPDIR, removed with the test: the Bun-built binaries of
+	// opencode, Kilo and Cline unpack a 13 MB native library (miniaudio) into
+	// it on every start and never remove it (111 of them, 990 MB, had piled
+	// up in /tmp here).
+	tmp := filepath.Join(root, "tmp")
+	for _, d := range []string{s.home, s.work, s.recs, tmp} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			t.Fatal(err)
 		}
@@ -108,7 +113,7 @@ func prepareSession(t *testing.T, spec agentSpec) *session {
 	}
 	s.app = startApp(t, s.data)
 	base := []string{"HOME=" + s.home, "PATH=/usr/local/bin:/usr/bin:/bin", "TERM=xterm-256color", "LANG=C.UTF-8",
-		"SHELL=/bin/bash", "USER=" + os.Getenv("USER")}
+		"SHELL=/bin/bash", "USER=" + os.Getenv("USER"), "TMPDIR=" + tmp}
 	if r := run(t, base, "config", spec.name, "--hooks", "--write", "--data-dir", s.data); r.Code != 0 {
 		t.Fatalf("asktray config %s --hooks --write: %+v", spec.name, r)
 	}
