@@ -57,7 +57,11 @@ func TestTray_StopARuleFromItsNotification(t *testing.T) {
 	tr := newTray(a, app.Env{Broker: b, Policy: pol, Log: slog.New(slog.DiscardHandler)})
 	tr.clock = func() time.Time { return time.Date(2026, 12, 5, 14, 0, 0, 0, time.Local) }
 	var flush func()
-	tr.after = func(_ time.Duration, f func()) { flush = f }
+	tr.after = func(d time.Duration, f func()) {
+		if d == ruledWindow { // not the menu's rebuild, which tr.refresh below does
+			flush = f
+		}
+	}
 	clicked := make(chan []string, 1)
 	n := newNotifier(slog.New(slog.DiscardHandler), nil, false)
 	n.onRules = func(ids []string) { clicked <- ids }

@@ -141,8 +141,12 @@ type tray struct {
 	hosts       []remote.State      // the remote hosts the menu shows (tray_remote.go)
 	shownIcon   fyne.Resource       // the tray icon and tooltip last set
 	shownTip    string
-	menuKey     string   // what the menu was last built from
-	recentRuled []string // the latest rule decisions, newest first
+	menuKey     string    // what the menu was last built from, but the day's rule decisions
+	menuCounts  string    // the day's rule decisions the menu was last built from
+	menuBuilt   time.Time // when the menu was last built (t.clock)
+	menuDue     bool      // a rebuild for the day's rule decisions is waiting (refreshEvent)
+	menuBuilds  int       // how many times the menu was built (tests)
+	recentRuled []string  // the latest rule decisions, newest first
 	batch       ruledBatch
 	day         ruledDay
 	muted       int                         // rules muted or unmuted this run, so the menu is rebuilt
@@ -195,22 +199,52 @@ func (t *tray) install() {
 	t.refresh()
 }
 
-// refresh brings the menu, icon, tooltip and status window up to date with the broker.
-func (t *tray) refresh() {
+// menuEvery is how often the day's rule decisions alone may rebuild the
+// tray menu. fyne.io/systray sends the tray host two D-Bus signals for each
+// item removed or added (about 60 a rebuild), and a busy agent's standing
+// rule decides 30 requests a second, each changing the day's counts.
+const menuEvery = time.Second
+
+// refresh brings the menu, icon, tooltip and status window up to date with
+// the broker, at once. It runs on the Fyne goroutine.
+func (t *tray) refresh() { t.update(false) }
+
+// refreshEvent is refresh for a broker event: when only the day's rule
+// decisions changed what the menu shows and it was built less than
+// menuEvery ago, the rebuild waits for the rest of that time (one timer for
+// any number of decisions). A new, ended or snoozed question, away or a
+// remote host still rebuilds it at once. It runs on the Fyne goroutine.
+func (t *tray) refreshEvent() { t.update(true) }
+
+func (t *tray) update(coalesce bool) {
 	t.pending = t.env.Broker.Pending()
 	n, notices := present.Waiting(t.pending)
 	// Rebuild the menu only when what it shows changed: each rebuild gives
 	// the items new D-Bus ids and makes the tray host fetch the layout again.
 	var key strings.Builder
 	t.hosts = t.remoteHostStates()
-	fmt.Fprint(&key, t.away, t.recentRuled, t.day.date, t.day.allowed, t.day.denied, t.day.blocked, t.muted, hostsKey(t.hosts))
+	fmt.Fprint(&key, t.away, t.muted, hostsKey(t.hosts))
 	for _, q := range t.pending {
 		fmt.Fprintf(&key, "\x00%s\x00%s\x00%s", q.ID, q.SnoozeUntil, q.DeliverTo)
 	}
-	rebuild := key.String() != t.menuKey || t.menu.Items == nil
+	counts := fmt.Sprint(t.recentRuled, t.day.date, t.day.allowed, t.day.denied, t.day.blocked)
+	rebuild := key.String() != t.menuKey || counts != t.menuCounts || t.menu.Items == nil
+	if rebuild && coalesce && key.String() == t.menuKey && t.menu.Items != nil {
+		if wait := menuEvery - t.clock().Sub(t.menuBuilt); wait > 0 {
+			rebuild = false
+			if !t.menuDue {
+				t.menuDue = true
+				t.after(wait, func() {
+					t.menuDue = false
+					t.refresh()
+				})
+			}
+		}
+	}
 	if rebuild {
-		t.menuKey = key.String()
+		t.menuKey, t.menuCounts, t.menuBuilt = key.String(), counts, t.clock()
 		t.menu.Items = t.menuItems()
+		t.menuBuilds++
 	}
 	t.statusCount.SetText(present.WaitingLabel(n, notices))
 	if desk, ok := t.app.(desktop.App); ok {
@@ -321,7 +355,7 @@ func (t *tray) handle(ev question.Event) {
 		t.ruled(ev)
 		t.countDay(ev)
 	}
-	t.refresh()
+	t.refreshEvent()
 	t.history.Handle(ev)
 }
 

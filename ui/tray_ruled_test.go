@@ -101,7 +101,11 @@ func TestTray_RuleDecisionsBatchedAndSummed(t *testing.T) {
 	now := time.Date(2026, 12, 5, 14, 0, 0, 0, time.Local)
 	var flush []func()
 	tr.clock = func() time.Time { return now }
-	tr.after = func(_ time.Duration, f func()) { flush = append(flush, f) }
+	tr.after = func(d time.Duration, f func()) {
+		if d == ruledWindow { // not the menu's rebuild, which tr.refresh below does
+			flush = append(flush, f)
+		}
+	}
 	n := newNotifier(slog.New(slog.DiscardHandler), nil, false)
 	n.start()
 	tr.note = n
@@ -261,5 +265,66 @@ func TestTray_MuteARule(t *testing.T) {
 	fake.mu.Unlock()
 	if len(shown) != 2 || !strings.Contains(shown[0]["body"].(string), "--run=1") || !strings.Contains(shown[1]["body"].(string), "--run=4") {
 		t.Fatalf("notifications %v, want the decisions before the mute and after the unmute", shown)
+	}
+}
+
+// TestTray_RuleDecisionsRebuildTheMenuOnceASecond is item 9 of issue 37
+// for the tray menu: 30 rule decisions within a second rebuild it once
+// (each rebuild sends the tray host about 60 D-Bus signals), and the
+// rebuild that waited shows all 30; a new question within that second is
+// in the menu at once.
+func TestTray_RuleDecisionsRebuildTheMenuOnceASecond(t *testing.T) {
+	b := question.NewBroker(question.Config{})
+	defer b.Close()
+	tr := newTray(test.NewTempApp(t), app.Env{Broker: b})
+	now := time.Date(2026, 12, 5, 14, 0, 0, 0, time.Local)
+	var due []func()
+	var waits []time.Duration
+	tr.clock = func() time.Time { return now }
+	tr.after = func(d time.Duration, f func()) {
+		if d != ruledWindow { // the batch's notification is another test's
+			due, waits = append(due, f), append(waits, d)
+		}
+	}
+	tr.refresh()
+	built := tr.menuBuilds
+	now = now.Add(time.Minute)
+	for i := range 30 {
+		q := question.Question{ID: fmt.Sprintf("q%d", i), Kind: question.KindApproval, Client: question.Client{Name: "busy-agent"},
+			Tool: "request_approval", Action: "Run the tests", Message: "Run the tests"}
+		tr.handle(question.Event{Type: question.EventEnded, Question: q,
+			Result: &question.Result{Outcome: question.AutoApproved, DecidedBy: question.ByRule, Reason: question.ReasonRule, RuleID: "r1"}})
+		now = now.Add(30 * time.Millisecond)
+	}
+	if got := tr.menuBuilds - built; got != 1 {
+		t.Fatalf("30 rule decisions within a second rebuilt the menu %d times, want 1 (the first)", got)
+	}
+	if len(due) != 1 || waits[0] != menuEvery-30*time.Millisecond {
+		t.Fatalf("%d rebuilds set to wait (%v), want 1 for the rest of the second", len(due), waits)
+	}
+	if findMenuItem(tr.menu, "Today: 1 allowed, 0 denied by rules") == nil {
+		t.Fatalf("the first decision is not in the menu: %v", menuLabels(tr.menu))
+	}
+
+	// A question asked within the second is shown at once.
+	if _, err := b.Ask(t.Context(), question.Question{Kind: question.KindApproval, Client: question.Client{Name: "codex"},
+		Tool: "request_approval", Action: "Deploy", Message: "Deploy to production?"}); err != nil {
+		t.Fatal(err)
+	}
+	tr.handle(question.Event{Type: question.EventAsked, Question: b.Pending()[0]})
+	if got := tr.menuBuilds - built; got != 2 {
+		t.Fatalf("a new question rebuilt the menu %d times in all, want 2", got)
+	}
+	if !slices.ContainsFunc(tr.menu.Items, func(it *fyne.MenuItem) bool { return strings.Contains(it.Label, "Deploy") }) {
+		t.Fatalf("the new question is not in the menu: %v", menuLabels(tr.menu))
+	}
+
+	now = now.Add(time.Second)
+	due[0]()
+	if findMenuItem(tr.menu, "Today: 30 allowed, 0 denied by rules") == nil {
+		t.Fatalf("the waiting rebuild does not show the 30 decisions: %v", menuLabels(tr.menu))
+	}
+	if len(due) != 1 {
+		t.Fatalf("the waiting rebuild set %d more", len(due)-1)
 	}
 }
