@@ -54,6 +54,12 @@ type attachments struct {
 	grants map[string]time.Time   // ids whose allow (or destructive yes) reached the agent, and when
 	owners map[string]asker       // every question asked through the bridge: who asked it
 	busy   map[attachKey]*keyLock // keys being asked now (lock)
+
+	// The bound on all of the above (attach_bound.go): the ids in the order
+	// asked, each one's key, and when gc last walked the maps.
+	order []string
+	keyOf map[string]attachKey
+	gcAt  time.Time
 }
 
 // keyLock is one key's lock and how many calls hold or wait for it.
@@ -106,16 +112,22 @@ const grantsFor = question.MaxTimeout + time.Hour
 
 func newAttachments() *attachments {
 	return &attachments{byFP: map[attachKey][]string{}, sent: map[string]bool{}, when: map[string]time.Time{},
-		grants: map[string]time.Time{}, owners: map[string]asker{}}
+		grants: map[string]time.Time{}, owners: map[string]asker{}, keyOf: map[string]attachKey{}}
 }
 
 func (a *attachments) add(k attachKey, id string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.gc()
+	if time.Since(a.gcAt) >= gcEvery {
+		a.gcAt = time.Now()
+		a.gc()
+	}
 	a.byFP[k] = append(a.byFP[k], id)
 	a.when[id] = time.Now()
 	a.owners[id] = asker{k.owner, time.Now()}
+	a.keyOf[id] = k
+	a.order = append(a.order, id)
+	a.bound()
 }
 
 // owns reports whether question id was asked through the bridge by owner
@@ -219,6 +231,7 @@ func (a *attachments) gc() {
 			} else {
 				delete(a.when, id)
 				delete(a.sent, id)
+				delete(a.keyOf, id)
 			}
 		}
 		if len(kept) == 0 {
