@@ -46,3 +46,46 @@ func TestCLI_Quit(t *testing.T) {
 		t.Fatalf("quit with no app: %+v", r)
 	}
 }
+
+// TestWaitGone: quit's wait ends when the app removes its instance file
+// (clean), and also when the app's process ends without removing it, as
+// when Xlib or a signal killed it: the lock is then free, and the stale
+// file is removed. While the app holds its lock and keeps the file, the
+// wait runs to its limit.
+func TestWaitGone(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	hold := func(dir string) *os.File {
+		t.Helper()
+		if err := datadir.WriteInstance(dir, datadir.Instance{PID: 1}); err != nil {
+			t.Fatal(err)
+		}
+		lock, err := datadir.Lock(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return lock
+	}
+
+	dir := t.TempDir()
+	lock := hold(dir)
+	if clean, err := waitGone(ctx, dir, 200*time.Millisecond); err == nil || clean {
+		t.Fatalf("an app that keeps running: clean %v, err %v; want the limit's error", clean, err)
+	}
+
+	time.AfterFunc(100*time.Millisecond, func() { lock.Close() }) // the app dies
+	if clean, err := waitGone(ctx, dir, 10*time.Second); err != nil || clean {
+		t.Fatalf("an app that died: clean %v, err %v; want not clean, no error", clean, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, datadir.InstanceFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the stale instance file is still there: %v", err)
+	}
+
+	dir = t.TempDir()
+	lock = hold(dir)
+	defer lock.Close()
+	time.AfterFunc(100*time.Millisecond, func() { os.Remove(filepath.Join(dir, datadir.InstanceFile)) })
+	if clean, err := waitGone(ctx, dir, 10*time.Second); err != nil || !clean {
+		t.Fatalf("an app that shut down: clean %v, err %v; want clean", clean, err)
+	}
+}
