@@ -227,22 +227,10 @@ func (t *tray) update(coalesce bool) {
 	for _, q := range t.pending {
 		fmt.Fprintf(&key, "\x00%s\x00%s\x00%s", q.ID, q.SnoozeUntil, q.DeliverTo)
 	}
-	counts := fmt.Sprint(t.recentRuled, t.day.date, t.day.allowed, t.day.denied, t.day.blocked)
-	rebuild := key.String() != t.menuKey || counts != t.menuCounts || t.menu.Items == nil
-	if rebuild && coalesce && key.String() == t.menuKey && t.menu.Items != nil {
-		if wait := menuEvery - t.clock().Sub(t.menuBuilt); wait > 0 {
-			rebuild = false
-			if !t.menuDue {
-				t.menuDue = true
-				t.after(wait, func() {
-					t.menuDue = false
-					t.refresh()
-				})
-			}
-		}
-	}
+	k, counts := key.String(), fmt.Sprint(t.recentRuled, t.day.date, t.day.allowed, t.day.denied, t.day.blocked)
+	rebuild := t.rebuildNow(k, counts, coalesce)
 	if rebuild {
-		t.menuKey, t.menuCounts, t.menuBuilt = key.String(), counts, t.clock()
+		t.menuKey, t.menuCounts, t.menuBuilt = k, counts, t.clock()
 		t.menu.Items = t.menuItems()
 		t.menuBuilds++
 	}
@@ -265,6 +253,32 @@ func (t *tray) update(coalesce bool) {
 		t.menu.Refresh()
 		t.refreshStatus()
 	}
+}
+
+// rebuildNow tells whether the menu must be rebuilt for what it shows, k
+// (the pending questions, away, mute, hosts) and counts (the day's rule
+// decisions): at once when k changed or the menu was never built; when
+// only counts changed and coalesce, at most once every menuEvery, a timer
+// rebuilding it when that second ends. It runs on the UI goroutine.
+func (t *tray) rebuildNow(k, counts string, coalesce bool) bool {
+	if k != t.menuKey || t.menu.Items == nil {
+		return true
+	}
+	if counts == t.menuCounts {
+		return false
+	}
+	wait := menuEvery - t.clock().Sub(t.menuBuilt)
+	if !coalesce || wait <= 0 {
+		return true
+	}
+	if !t.menuDue {
+		t.menuDue = true
+		t.after(wait, func() {
+			t.menuDue = false
+			t.refresh()
+		})
+	}
+	return false
 }
 
 // icon is the tray icon with n questions pending: the count, or the away
