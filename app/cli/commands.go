@@ -393,6 +393,19 @@ func noArgs(f *flags, args []string) error {
 	return nil
 }
 
+// oneArg parses args with f and returns its one positional argument, or
+// a usage error saying usage when there is not exactly one.
+func oneArg(f *flags, args []string, usage string) (string, error) {
+	pos, err := f.parse(args)
+	if err != nil {
+		return "", err
+	}
+	if len(pos) != 1 {
+		return "", usagef("%s", usage)
+	}
+	return pos[0], nil
+}
+
 // writeJSON prints v as indented JSON with every invisible character
 // escaped (question.EscapeJSON), so that an agent's text cannot drive the
 // terminal that reads it.

@@ -16,25 +16,22 @@ import (
 // cmdAway runs 'asktray away on|off|status'.
 func cmdAway(ctx context.Context, args []string, stdio IO) error {
 	f := newFlags("away")
-	pos, err := f.parse(args)
+	arg, err := oneArg(f, args, "away takes one of on, off, status")
 	if err != nil {
 		return err
-	}
-	if len(pos) != 1 {
-		return usagef("away takes one of on, off, status")
 	}
 	c, _, err := connect(f)
 	if err != nil {
 		return err
 	}
 	var st control.AwayStatus
-	switch pos[0] {
+	switch arg {
 	case "on", "off":
-		st, err = c.SetAway(ctx, pos[0] == "on")
+		st, err = c.SetAway(ctx, arg == "on")
 	case "status":
 		st, err = c.Away(ctx)
 	default:
-		return usagef("away: %q is not one of on, off, status", pos[0])
+		return usagef("away: %q is not one of on, off, status", arg)
 	}
 	if err != nil {
 		return err

@@ -40,14 +40,10 @@ func cmdRemote(ctx context.Context, args []string, stdio IO) error {
 // running app connect it.
 func remoteAdd(ctx context.Context, args []string, stdio IO) error {
 	f := newFlags("remote add")
-	pos, err := f.parse(args)
+	name, err := oneArg(f, args, "usage: asktray remote add [user@]host[:port]")
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usagef("usage: asktray remote add [user@]host[:port]")
-	}
-	name := pos[0]
 	if _, err := remote.ParseName(name); err != nil {
 		return usagef("%v", err)
 	}
@@ -179,12 +175,9 @@ func remoteList(ctx context.Context, args []string, stdio IO) error {
 // and sockets are removed over ssh when it can be reached.
 func remoteRm(ctx context.Context, args []string, stdio IO) error {
 	f := newFlags("remote rm")
-	pos, err := f.parse(args)
+	host, err := oneArg(f, args, "usage: asktray remote rm HOST")
 	if err != nil {
 		return err
-	}
-	if len(pos) != 1 {
-		return usagef("usage: asktray remote rm HOST")
 	}
 	c, dir, err := connect(f)
 	if err != nil {
@@ -192,7 +185,7 @@ func remoteRm(ctx context.Context, args []string, stdio IO) error {
 	}
 	sctx, cancel := context.WithTimeout(ctx, remoteSetupWait)
 	defer cancel()
-	h, tidy, err := remote.Remove(sctx, dir, os.Getenv("ASKTRAY_SSH_COMMAND"), pos[0], func() error {
+	h, tidy, err := remote.Remove(sctx, dir, os.Getenv("ASKTRAY_SSH_COMMAND"), host, func() error {
 		if _, err := c.SyncRemotes(ctx); err != nil && !errors.Is(err, control.ErrNoApp) {
 			return err
 		}
