@@ -22,32 +22,31 @@ import (
 // calls a second for ASKTRAY_BUSY_SECONDS (60 by default), with History
 // open and a row selected (clicked), side by side with History closed. It
 // reports how long a new question's dialog takes to map (another client
-// asks every 5 s; xdotool polls), and the app's RSS at the start, at its
-// most and at the end. With ASKTRAY_BUSY_BASELINE naming another build of
-// asktray (an older commit's), history-open-baseline runs it as
-// history-open runs this one, for figures side by side in one run. It
-// asserts nothing about speed.
+// asks every 5 s; xdotool polls), the app's RSS at the start, at its most
+// and at the end, and its anonymous memory (the heap and stacks, without
+// the mapped libraries), the most it held in the last minute of each half
+// of the load: what grows shows as anon-end-MB above anon-half-MB. With
+// ASKTRAY_BUSY_BASELINE naming another build of asktray (an older
+// commit's), the -baseline runs do the same on it, for figures side by
+// side in one run. It asserts nothing about speed or size.
 func BenchmarkBusyAgentHistory(b *testing.B) {
 	secs := 60
 	if v, err := strconv.Atoi(os.Getenv("ASKTRAY_BUSY_SECONDS")); err == nil && v > 0 {
 		secs = v
 	}
-	runs := []struct {
-		name, bin string
-		open      bool
-	}{{"history-closed", "", false}, {"history-open", "", true}}
+	builds := [][2]string{{"", ""}}
 	if bin := os.Getenv("ASKTRAY_BUSY_BASELINE"); bin != "" {
-		runs = append(runs, struct {
-			name, bin string
-			open      bool
-		}{"history-open-baseline", bin, true})
+		builds = append(builds, [2]string{"-baseline", bin})
 	}
-	for _, r := range runs {
-		b.Run(r.name, func(b *testing.B) {
-			for b.Loop() {
-				busyDesktop(b, r.bin, r.open, time.Duration(secs)*time.Second)
-			}
-		})
+	for _, build := range builds {
+		for _, open := range []bool{false, true} {
+			name := map[bool]string{false: "history-closed", true: "history-open"}[open] + build[0]
+			b.Run(name, func(b *testing.B) {
+				for b.Loop() {
+					busyDesktop(b, build[1], open, time.Duration(secs)*time.Second)
+				}
+			})
+		}
 	}
 }
 
@@ -72,8 +71,12 @@ func busyDesktop(b *testing.B, bin string, historyOpen bool, load time.Duration)
 		d.openHistory(b)
 	}
 	busy, lat := d.client(b, "busy-agent"), d.client(b, "latency")
-	rssStart := rssMB(b, d.app.Process.Pid)
+	pid := d.app.Process.Pid
+	rssStart := rssMB(b, pid)
 	rssMax := rssStart
+	began, anonStart := time.Now(), anonMB(b, pid)
+	var anonHalf, anonEnd float64 // the most in the last minute of each half
+	window := min(time.Minute, load/2)
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	var answered, failed int64
@@ -114,7 +117,13 @@ func busyDesktop(b *testing.B, bin string, historyOpen bool, load time.Duration)
 			b.Fatal(err)
 		}
 		for next := time.Now().Add(5 * time.Second); time.Now().Before(next); time.Sleep(time.Second) {
-			rssMax = max(rssMax, rssMB(b, d.app.Process.Pid))
+			rssMax = max(rssMax, rssMB(b, pid))
+			switch at := time.Since(began); {
+			case at <= load/2 && at > load/2-window:
+				anonHalf = max(anonHalf, anonMB(b, pid))
+			case at > load-window:
+				anonEnd = max(anonEnd, anonMB(b, pid))
+			}
 		}
 	}
 	close(stop)
@@ -126,8 +135,29 @@ func busyDesktop(b *testing.B, bin string, historyOpen bool, load time.Duration)
 	b.ReportMetric(rssStart, "rss-start-MB")
 	b.ReportMetric(rssMax, "rss-max-MB")
 	b.ReportMetric(rssEnd, "rss-end-MB")
+	b.ReportMetric(anonStart, "anon-start-MB")
+	b.ReportMetric(anonHalf, "anon-half-MB")
+	b.ReportMetric(anonEnd, "anon-end-MB")
 	b.ReportMetric(float64(answered)/load.Seconds(), "answers/s")
 	b.ReportMetric(float64(failed), "failed")
+}
+
+// anonMB returns a process's anonymous resident memory in MB (its heap
+// and stacks; file-backed pages, the mapped libraries, are not counted).
+func anonMB(t testing.TB, pid int) float64 {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for l := range strings.SplitSeq(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "Anonymous:"); ok {
+			kb, _ := strconv.ParseFloat(strings.Fields(v)[0], 64)
+			return kb / 1024
+		}
+	}
+	t.Fatalf("no Anonymous in smaps_rollup of %d", pid)
+	return 0
 }
 
 // openHistory clicks History… in the tray menu over D-Bus, waits for the
