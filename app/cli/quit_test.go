@@ -81,11 +81,10 @@ func TestWaitGone(t *testing.T) {
 		t.Fatalf("the stale instance file is still there: %v", err)
 	}
 
-	dir = t.TempDir()
-	lock = hold(dir)
-	defer lock.Close()
-	time.AfterFunc(100*time.Millisecond, func() { os.Remove(filepath.Join(dir, datadir.InstanceFile)) })
-	if clean, err := waitGone(ctx, dir, 10*time.Second); err != nil || !clean {
+	running := t.TempDir()
+	defer hold(running).Close()
+	time.AfterFunc(100*time.Millisecond, func() { os.Remove(filepath.Join(running, datadir.InstanceFile)) })
+	if clean, err := waitGone(ctx, running, 10*time.Second); err != nil || !clean {
 		t.Fatalf("an app that shut down: clean %v, err %v; want clean", clean, err)
 	}
 }
