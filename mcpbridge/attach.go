@@ -56,9 +56,8 @@ type attachments struct {
 	busy   map[attachKey]*keyLock // keys being asked now (lock)
 
 	// The bound on all of the above (attach_bound.go): the ids in the order
-	// asked, each one's key, and when gc last walked the maps.
+	// asked, and when gc last walked the maps.
 	order []string
-	keyOf map[string]attachKey
 	gcAt  time.Time
 }
 
@@ -97,10 +96,11 @@ func (a *attachments) lock(k attachKey) (unlock func()) {
 	}
 }
 
-// asker is who asked a question (caller.owner) and when.
+// asker is who asked a question and when: key.owner is the asker
+// (caller.owner), and key is where byFP lists the question.
 type asker struct {
-	owner string
-	at    time.Time
+	key attachKey
+	at  time.Time
 }
 
 // keepFor bounds how long an undelivered answer waits to be collected by a re-ask.
@@ -112,7 +112,7 @@ const grantsFor = question.MaxTimeout + time.Hour
 
 func newAttachments() *attachments {
 	return &attachments{byFP: map[attachKey][]string{}, sent: map[string]bool{}, when: map[string]time.Time{},
-		grants: map[string]time.Time{}, owners: map[string]asker{}, keyOf: map[string]attachKey{}}
+		grants: map[string]time.Time{}, owners: map[string]asker{}}
 }
 
 func (a *attachments) add(k attachKey, id string) {
@@ -124,8 +124,7 @@ func (a *attachments) add(k attachKey, id string) {
 	}
 	a.byFP[k] = append(a.byFP[k], id)
 	a.when[id] = time.Now()
-	a.owners[id] = asker{k.owner, time.Now()}
-	a.keyOf[id] = k
+	a.owners[id] = asker{k, time.Now()}
 	a.order = append(a.order, id)
 	a.bound()
 }
@@ -138,7 +137,7 @@ func (a *attachments) owns(id, owner string) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	o, ok := a.owners[id]
-	return ok && o.owner == owner
+	return ok && o.key.owner == owner
 }
 
 // asked reports whether question id was asked through the bridge (by
@@ -231,7 +230,6 @@ func (a *attachments) gc() {
 			} else {
 				delete(a.when, id)
 				delete(a.sent, id)
-				delete(a.keyOf, id)
 			}
 		}
 		if len(kept) == 0 {

@@ -45,7 +45,8 @@ func (a *attachments) bound() {
 
 // forget drops question id from every map. The caller holds a.mu.
 func (a *attachments) forget(id string) {
-	if k, ok := a.keyOf[id]; ok {
+	if o, ok := a.owners[id]; ok {
+		k := o.key
 		ids := a.byFP[k]
 		for i, x := range ids {
 			if x == id {
@@ -59,7 +60,6 @@ func (a *attachments) forget(id string) {
 			a.byFP[k] = ids
 		}
 	}
-	delete(a.keyOf, id)
 	delete(a.when, id)
 	delete(a.sent, id)
 	delete(a.grants, id)

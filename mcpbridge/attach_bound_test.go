@@ -24,7 +24,7 @@ func TestAttachments_Bounded(t *testing.T) {
 		t.Fatalf("%d questions remembered, want at most %d", n, keepMost)
 	}
 	for name, n := range map[string]int{"when": len(a.when), "sent": len(a.sent), "grants": len(a.grants),
-		"keyOf": len(a.keyOf), "byFP": len(a.byFP[busy]) + len(a.byFP[open])} {
+		"byFP": len(a.byFP[busy]) + len(a.byFP[open])} {
 		if n > keepMost {
 			t.Errorf("%s holds %d, want at most %d", name, n, keepMost)
 		}
