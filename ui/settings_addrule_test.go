@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -21,10 +20,7 @@ import (
 // could not add a rule).
 func TestSettingsWindow_RulesTabAddsARule(t *testing.T) {
 	a := test.NewTempApp(t)
-	pol, err := policy.Open(filepath.Join(t.TempDir(), policy.File))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := tempPolicy(t)
 	b := question.NewBroker(question.Config{Gate: pol.Gate})
 	defer b.Close()
 	tr := newTray(a, app.Env{Broker: b, Policy: pol})
@@ -105,10 +101,7 @@ func TestParseAmount(t *testing.T) {
 // dialog's Always… panel).
 func TestSettingsWindow_RulesTabAddsAHostRule(t *testing.T) {
 	a := test.NewTempApp(t)
-	pol, err := policy.Open(filepath.Join(t.TempDir(), policy.File))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := tempPolicy(t)
 	b := question.NewBroker(question.Config{Gate: pol.Gate})
 	defer b.Close()
 	tr := newTray(a, app.Env{Broker: b, Policy: pol})

@@ -13,7 +13,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/asktray/asktray/app"
-	"github.com/asktray/asktray/app/policy"
 	"github.com/asktray/asktray/app/question"
 	"github.com/asktray/asktray/app/settings"
 )
@@ -29,10 +28,7 @@ import (
 func TestSettingsWindow_AwayEveryWeek(t *testing.T) {
 	a := test.NewTempApp(t)
 	useAppTheme(a) // its screenshot in the app's theme
-	pol, err := policy.Open(filepath.Join(t.TempDir(), policy.File))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := tempPolicy(t)
 	b := question.NewBroker(question.Config{Gate: pol.Gate})
 	defer b.Close()
 	var saved []settings.Settings

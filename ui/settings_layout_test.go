@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -139,10 +138,7 @@ func TestSettingsWindow_PortFieldIsTheListeningPort(t *testing.T) {
 // the window.
 func TestSettingsWindow_LongRuleActionWraps(t *testing.T) {
 	a := test.NewTempApp(t)
-	pol, err := policy.Open(filepath.Join(t.TempDir(), policy.File))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := tempPolicy(t)
 	action := "permission_prompt:Bash:kubectl --context prod-eu-west-1 -n payments rollout restart deployment/payments-api deployment/ledger-worker deployment/refunds"
 	if _, err := pol.Add(policy.Rule{Client: "claude-code", Action: action, Decision: policy.Allow, Scope: policy.ScopeAlways}); err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -176,10 +175,7 @@ func TestSettingsWindow_PortMoveAndTokenRegeneration(t *testing.T) {
 // a rule by tapping, and saves the away behaviour.
 func TestSettingsWindow_RulesTabAndAwayMode(t *testing.T) {
 	a := test.NewTempApp(t)
-	pol, err := policy.Open(filepath.Join(t.TempDir(), policy.File))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := tempPolicy(t)
 	b := question.NewBroker(question.Config{Gate: pol.Gate})
 	defer b.Close()
 	var saved []settings.Settings

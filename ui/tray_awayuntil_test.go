@@ -2,7 +2,6 @@ package ui
 
 import (
 	"log/slog"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -23,10 +22,7 @@ func TestAwayUntil_StatusWindowAndTheEnd(t *testing.T) {
 	a := test.NewTempApp(t)
 	b := question.NewBroker(question.Config{})
 	defer b.Close()
-	pol, err := policy.Open(filepath.Join(t.TempDir(), policy.File))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := tempPolicy(t)
 	tr := newTray(a, app.Env{Broker: b, Policy: pol, Log: slog.New(slog.DiscardHandler),
 		Endpoint: func() (string, string) { return "http://127.0.0.1:7931/mcp", "" }, DataDir: "/data"})
 	ended := make(chan struct{}, 1)
@@ -78,10 +74,7 @@ func TestAwayDue(t *testing.T) {
 	a := test.NewTempApp(t)
 	b := question.NewBroker(question.Config{})
 	defer b.Close()
-	pol, err := policy.Open(filepath.Join(t.TempDir(), policy.File))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := tempPolicy(t)
 	tr := newTray(a, app.Env{Broker: b, Policy: pol, Log: slog.New(slog.DiscardHandler),
 		Endpoint: func() (string, string) { return "http://127.0.0.1:7931/mcp", "" }, DataDir: "/data"})
 	tr.awayEnds = func() {} // the test runs awayDue itself, on its goroutine

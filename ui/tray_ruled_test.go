@@ -26,10 +26,7 @@ func TestTray_RuleDecisionsAreShown(t *testing.T) {
 	addr := testkit.StartBus(t)
 	fake := startFakeNotifications(t, addr)
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)
-	pol, err := policy.Open(filepath.Join(t.TempDir(), policy.File))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := tempPolicy(t)
 	rule, err := pol.Add(policy.Rule{Client: "claude-code", Action: "permission_request:Bash", Match: policy.MatchPrefix, Pattern: "npm test",
 		Decision: policy.Allow, Scope: policy.ScopeAlways})
 	if err != nil {
