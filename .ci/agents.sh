@@ -23,6 +23,7 @@
 # and read the binaries' paths from app/hook/realagents/main_test.go (agentBins).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source .ci/retry.sh
 
 src=app/hook/realagents
 if [[ -n "${ASKTRAY_AGENTS_CACHE:-}" ]]; then
@@ -48,12 +49,18 @@ if [[ "$(cat "$modules/.asktray-lock-sha256" 2>/dev/null)" != "$want" ]]; then
 	# npm's own cache of the tarballs (another 470 MB) is a temporary one:
 	# the installed tree is what is kept.
 	rm -rf "$cache/.npm-tmp"
-	(cd "$cache" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error --cache "$cache/.npm-tmp") >&2
+	install_agents() { (cd "$cache" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error --cache "$cache/.npm-tmp") >&2; }
+	retry install_agents
+	# pack fetches a tarball into the npm cache and prints its integrity and file name.
+	pack() {
+		(cd "$cache/.npm-tmp" && npm pack "$1" --json --loglevel=error --cache "$cache/.npm-tmp" |
+			node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const p=JSON.parse(s)[0];console.log(p.integrity+" "+p.filename)})')
+	}
 	# packed.txt: a registry tarball each, checked against its pinned
 	# integrity and unpacked into node_modules/NAME.
 	grep -v '^#' "$src/packed.txt" | while read -r name version integrity; do
 		[[ -n "$name" ]] || continue
-		got="$(cd "$cache/.npm-tmp" && npm pack "$name@$version" --json --loglevel=error --cache "$cache/.npm-tmp" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const p=JSON.parse(s)[0];console.log(p.integrity+" "+p.filename)})')"
+		got="$(retry pack "$name@$version")"
 		if [[ "${got%% *}" != "$integrity" ]]; then
 			echo "agents: $name@$version has integrity ${got%% *}, packed.txt pins $integrity" >&2
 			exit 1

@@ -23,6 +23,7 @@
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source .ci/retry.sh
 
 mode="${1:-all}"
 case "$mode" in
@@ -213,7 +214,8 @@ if [[ "$(cat "$node_stamp" 2>/dev/null)" != "$node_want" ]]; then
 		exit 1
 	fi
 	echo "deps: npm ci in $node_dir (conformance suite, MCP Inspector, TypeScript SDK, Node 22)"
-	(cd "$node_dir" && npm ci --no-audit --no-fund --loglevel=error)
+	install_nodeclients() { (cd "$node_dir" && npm ci --no-audit --no-fund --loglevel=error); }
+	retry install_nodeclients
 	node_version="$("$node_dir/node_modules/.bin/node" --version)"
 	if [[ "$node_version" != v22.* ]]; then
 		echo "deps: $node_dir/node_modules/.bin/node is $node_version, want v22" >&2

@@ -12,6 +12,7 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+source .ci/retry.sh
 export PATH="$PATH:/usr/local/go/bin"
 
 src=app/clientsetup/realclients
@@ -35,7 +36,8 @@ if [[ "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; then
 	# npm's own cache of the tarballs (another 655 MB) is a throwaway one:
 	# the installed tree is what is kept.
 	rm -rf "$dir/.npm-tmp"
-	(cd "$dir" && npm install --no-audit --no-fund --loglevel=error --cache "$dir/.npm-tmp")
+	install_clients() { (cd "$dir" && npm install --no-audit --no-fund --loglevel=error --cache "$dir/.npm-tmp"); }
+	retry install_clients
 	rm -rf "$dir/.npm-tmp"
 	echo "$want" >"$stamp"
 fi
