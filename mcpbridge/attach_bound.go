@@ -1,15 +1,20 @@
 package mcpbridge
 
-import "time"
+import (
+	"time"
+
+	"github.com/asktray/asktray/app/question"
+)
 
 // keepMost bounds how many questions attachments remembers, whatever their
 // age. A busy agent asks 30 a second, and keeping each one for keepFor (an
 // hour) and its grant and asker for grantsFor grew the maps without end
 // (about 1 KB a question, 2 MB a minute) while every add walked them all. A
 // question the broker has forgotten (it keeps the last
-// question.Config.KeepFinished ended ones, 4,096 by default) can no longer be
-// collected, re-attached to or delivered, so twice that is plenty.
-const keepMost = 2 * 4096
+// question.Config.KeepFinished ended ones, question.DefaultKeepFinished
+// unless set) can no longer be collected, re-attached to or delivered, so
+// twice that is plenty.
+const keepMost = 2 * question.DefaultKeepFinished
 
 // gcEvery is how often add walks the maps for entries past their time:
 // an entry may outlive keepFor or grantsFor by that much.

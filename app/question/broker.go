@@ -49,11 +49,15 @@ type Event struct {
 	Waiters  int
 }
 
+// DefaultKeepFinished is how many ended questions a Broker keeps in
+// memory for Wait and Get when Config.KeepFinished is 0.
+const DefaultKeepFinished = 4096
+
 // Config configures a Broker. The zero value is usable: no journal, real time.
 type Config struct {
 	Journal      Journal          // where questions and outcomes are made durable; nil keeps nothing
 	Now          func() time.Time // the clock; nil means time.Now
-	KeepFinished int              // how many ended questions to keep in memory for Wait and Get; 0 means 4096
+	KeepFinished int              // how many ended questions to keep in memory for Wait and Get; 0 means DefaultKeepFinished
 	RetryDelay   time.Duration    // how long to wait before retrying a failed automatic outcome; 0 means 1 s
 
 	// Gate, if set, may decide a question before anyone is told of it: Ask
@@ -102,7 +106,7 @@ func NewBroker(cfg Config) *Broker {
 		cfg.Now = time.Now
 	}
 	if cfg.KeepFinished <= 0 {
-		cfg.KeepFinished = 4096
+		cfg.KeepFinished = DefaultKeepFinished
 	}
 	if cfg.RetryDelay <= 0 {
 		cfg.RetryDelay = time.Second

@@ -144,21 +144,7 @@ func busyDesktop(b *testing.B, bin string, historyOpen bool, load time.Duration)
 
 // anonMB returns a process's anonymous resident memory in MB (its heap
 // and stacks; file-backed pages, the mapped libraries, are not counted).
-func anonMB(t testing.TB, pid int) float64 {
-	t.Helper()
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for l := range strings.SplitSeq(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "Anonymous:"); ok {
-			kb, _ := strconv.ParseFloat(strings.Fields(v)[0], 64)
-			return kb / 1024
-		}
-	}
-	t.Fatalf("no Anonymous in smaps_rollup of %d", pid)
-	return 0
-}
+func anonMB(t testing.TB, pid int) float64 { return procMB(t, pid, "smaps_rollup", "Anonymous:") }
 
 // openHistory clicks History… in the tray menu over D-Bus, waits for the
 // window and clicks its first row.

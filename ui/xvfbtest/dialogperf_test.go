@@ -191,19 +191,23 @@ func startBareTray(t testing.TB) int {
 }
 
 // rssMB returns a process's resident set size in MB.
-func rssMB(t testing.TB, pid int) float64 {
+func rssMB(t testing.TB, pid int) float64 { return procMB(t, pid, "status", "VmRSS:") }
+
+// procMB returns the figure on the line of /proc/PID/file that starts
+// with field, given there in kB, in MB.
+func procMB(t testing.TB, pid int, file, field string) float64 {
 	t.Helper()
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/%s", pid, file))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for l := range strings.SplitSeq(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+		if v, ok := strings.CutPrefix(l, field); ok {
 			kb, _ := strconv.ParseFloat(strings.Fields(v)[0], 64)
 			return kb / 1024
 		}
 	}
-	t.Fatalf("no VmRSS for %d", pid)
+	t.Fatalf("no %s in /proc/%d/%s", field, pid, file)
 	return 0
 }
 
